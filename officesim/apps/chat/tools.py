@@ -1,0 +1,1 @@
+"""chat tools (to be written)."""

@@ -1,0 +1,1 @@
+"""crm tools (to be written)."""

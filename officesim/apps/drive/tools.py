@@ -1,0 +1,1 @@
+"""drive tools (to be written)."""

@@ -1,0 +1,1 @@
+"""mail tools (to be written)."""

@@ -1,0 +1,326 @@
+"""The World: one simulated company in one in-memory SQLite database.
+
+A World owns a single persistent ``sqlite3`` connection.  Snapshots are the database's own
+serialization, so ``restore`` costs about as much as a bare ``deserialize`` (no regeneration, no
+ORM).  The simulated clock, the acting user and id counters live in the ``_meta`` table, so a
+snapshot carries them.  No module-level state: many worlds can live in one process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import officesim.apps  # noqa: F401 - registers every app's tables and tools
+from officesim.clock import format_ts, parse_ts
+from officesim.errors import NotFound, OfficesimError
+from officesim.schema_sql import CHANGES_TABLE, META_TABLE, world_ddl
+from officesim.spec import WorldSpec, load_spec
+from officesim.tools import dispatch
+from officesim.worldgen import populate
+
+@dataclass
+class TableDiff:
+    """Rows of one table that differ between two worlds, keyed by primary key."""
+
+    inserted: dict[str, dict[str, Any]] = field(default_factory=dict)
+    deleted: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # id -> {field: (old, new)} for the fields that changed, plus the full new row under "_row".
+    updated: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def is_empty(self) -> bool:
+        return not (self.inserted or self.deleted or self.updated)
+
+
+@dataclass
+class WorldDiff:
+    """What changed from one world to another, per table."""
+
+    tables: dict[str, TableDiff] = field(default_factory=dict)
+
+    def table(self, name: str) -> TableDiff:
+        """The diff of ``name`` (empty when nothing changed there)."""
+        return self.tables.get(name, TableDiff())
+
+    def changed_tables(self) -> list[str]:
+        return sorted(name for name, diff in self.tables.items() if not diff.is_empty())
+
+    def is_empty(self) -> bool:
+        return not self.changed_tables()
+
+    def summary(self) -> dict[str, dict[str, int]]:
+        """Counts per changed table, for reports."""
+        return {
+            name: {
+                "inserted": len(d.inserted),
+                "updated": len(d.updated),
+                "deleted": len(d.deleted),
+            }
+            for name, d in sorted(self.tables.items())
+            if not d.is_empty()
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.changed_tables():
+            d = self.tables[name]
+            out[name] = {
+                "inserted": d.inserted,
+                "deleted": d.deleted,
+                "updated": {k: {f: list(v) for f, v in ch.items() if f != "_row"} for k, ch in d.updated.items()},
+            }
+        return out
+
+
+def _connect() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+class World:
+    """A simulated company: the database, its clock and the employee the agent acts as."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.db = conn
+        self._tables: list[str] | None = None
+        self.reload_meta()
+
+    def reload_meta(self) -> None:
+        """Re-read clock, acting user and id counters (after a restore or a rolled-back call)."""
+        self._meta_cache: dict[str, str] = dict(self.db.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+        self._clock = parse_ts(self._meta_cache["clock"])
+        self._user_id = self._meta_cache["user_id"]
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def empty(cls, *, clock: datetime, meta: dict[str, str] | None = None) -> World:
+        """A world with every app's tables and no rows (the generator fills it)."""
+        conn = _connect()
+        conn.execute("PRAGMA foreign_keys = OFF")
+        for statement in world_ddl():
+            conn.execute(statement)
+        values = {"clock": format_ts(clock), "user_id": "", **(meta or {})}
+        conn.executemany(f"INSERT INTO {META_TABLE} VALUES (?, ?)", sorted(values.items()))
+        return cls(conn)
+
+    @classmethod
+    def generate(cls, spec: WorldSpec | str | Path, seed: int | None = None) -> World:
+        """Generate a world from a ``WorldSpec`` or a path to a YAML spec (``seed`` overrides).
+
+        The same spec and seed give the same ``state_hash()`` (and snapshot bytes) anywhere.
+        """
+        spec = load_spec(spec)
+        seed = spec.seed if seed is None else seed
+        world = cls.empty(
+            clock=spec.start,
+            meta={"spec": spec.name, "spec_fingerprint": spec.fingerprint(), "seed": str(seed),
+                  "company": spec.company, "domain": spec.domain, "currency": spec.currency},
+        )
+        populate(world, spec, seed)
+        world.clear_change_log()
+        return world
+
+    def snapshot(self) -> bytes:
+        """The whole database as bytes; ``World.restore`` brings it back exactly."""
+        return self.db.serialize()
+
+    @classmethod
+    def restore(cls, data: bytes) -> World:
+        """A fresh, independent world from ``snapshot()`` bytes (into a fresh connection)."""
+        conn = _connect()
+        conn.deserialize(data)
+        return cls(conn)
+
+    def save(self, path: str | Path) -> None:
+        """Write the world to a real SQLite file that any SQLite tool can open."""
+        target = Path(path)
+        if target.exists():
+            target.unlink()
+        out = sqlite3.connect(target)
+        try:
+            self.db.backup(out)
+        finally:
+            out.close()
+
+    @classmethod
+    def load(cls, path: str | Path) -> World:
+        """Load a world saved with ``save`` into memory."""
+        source = Path(path)
+        if not source.exists():
+            raise OfficesimError(f"world file {source} does not exist (build one with 'officesim world build')")
+        src = sqlite3.connect(source)
+        try:
+            conn = _connect()
+            src.backup(conn)
+        finally:
+            src.close()
+        try:
+            return cls(conn)
+        except (sqlite3.DatabaseError, KeyError) as exc:
+            raise OfficesimError(f"{source} is not an officesim world: {exc}") from exc
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ----------------------------------------------------------------- meta, clock, user
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        return self._meta_cache.get(key, default)
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(f"INSERT OR REPLACE INTO {META_TABLE} VALUES (?, ?)", (key, value))
+        self._meta_cache[key] = value
+
+    def now(self) -> datetime:
+        """The simulated time."""
+        return self._clock
+
+    def now_ts(self) -> str:
+        """The simulated time as stored text."""
+        return self._meta_cache["clock"]
+
+    def set_clock(self, moment: datetime | str) -> None:
+        moment = parse_ts(moment) if isinstance(moment, str) else moment
+        self._clock = moment
+        self.set_meta("clock", format_ts(moment))
+
+    def tick(self, seconds: int = 30) -> None:
+        """Advance the clock; write tools call this so every action has its own time."""
+        self.set_clock(self._clock + timedelta(seconds=seconds))
+
+    @property
+    def user_id(self) -> str:
+        """The id of the employee the agent acts as."""
+        return self._user_id
+
+    @property
+    def user(self) -> dict[str, Any]:
+        """The acting employee's directory row."""
+        return self.person(self._user_id)
+
+    def person(self, ref: str) -> dict[str, Any]:
+        """A person by id or email; ``NotFound`` when nobody matches."""
+        row = self.db.execute(
+            "SELECT * FROM directory_person WHERE id = ? OR email = ? COLLATE NOCASE", (ref, ref)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no person with id or email {ref!r}; use directory_search_people to find people")
+        return dict(row)
+
+    def set_user(self, ref: str) -> None:
+        """Make ``ref`` (id or email) the acting employee."""
+        person = self.person(ref)
+        self._user_id = person["id"]
+        self.set_meta("user_id", person["id"])
+
+    @contextmanager
+    def acting_as(self, ref: str) -> Iterator[None]:
+        """Temporarily act as someone else (task setup: colleagues send mail, post, edit)."""
+        previous = self._user_id
+        self.set_user(ref)
+        try:
+            yield
+        finally:
+            self.set_user(previous)
+
+    def new_id(self, prefix: str) -> str:
+        """The next id for ``prefix`` (``msg_41``); counters live in the database."""
+        key = f"seq:{prefix}"
+        number = int(self._meta_cache.get(key, "0")) + 1
+        self.set_meta(key, str(number))
+        return f"{prefix}_{number}"
+
+    # ----------------------------------------------------------------- tools
+    def call(self, name: str, arguments: dict[str, Any] | str | None = None) -> dict[str, Any]:
+        """Run one tool as the acting user and return its JSON result (errors included)."""
+        return dispatch(self, name, arguments)
+
+    # ----------------------------------------------------------------- inspection
+    def tables(self) -> list[str]:
+        """Names of the app tables (not the internal ``_meta``/``_changes``)."""
+        if self._tables is None:
+            rows = self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' "
+                "ORDER BY name"
+            ).fetchall()
+            self._tables = [r[0] for r in rows]
+        return self._tables
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table."""
+        return {t: self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in self.tables()}
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(f"SELECT * FROM {table} ORDER BY id")]
+
+    def state_hash(self) -> str:
+        """A hash of the content: equal for equal rows, whatever their physical order."""
+        digest = hashlib.sha256()
+        for table in [*self.tables(), META_TABLE]:
+            key_col = "key" if table == META_TABLE else "id"
+            digest.update(f"\x00table:{table}\x00".encode())
+            cursor = self.db.execute(f"SELECT * FROM {table} ORDER BY {key_col}")
+            columns = [d[0] for d in cursor.description]
+            digest.update(json.dumps(columns).encode())
+            for row in cursor:
+                digest.update(json.dumps(tuple(row), separators=(",", ":"), default=str).encode())
+        return digest.hexdigest()
+
+    def clear_change_log(self) -> None:
+        """Forget recorded changes; the next ``diff`` against this state can use the log."""
+        self.db.execute(f"DELETE FROM {CHANGES_TABLE}")
+
+    def changed_keys(self) -> dict[str, set[str]]:
+        """Ids touched since the change log was last cleared, per table."""
+        keys: dict[str, set[str]] = {}
+        for tbl, row_id in self.db.execute(f"SELECT tbl, id FROM {CHANGES_TABLE}"):
+            keys.setdefault(tbl, set()).add(row_id)
+        return keys
+
+    def diff(self, other: World, *, use_change_log: bool = False) -> WorldDiff:
+        """What changed going from ``other`` (the earlier state) to this world.
+
+        With ``use_change_log`` only rows this world's change log touched are compared: exact
+        when ``other`` is the state the log was cleared at (an episode's start), and it costs
+        microseconds instead of a scan of every table.
+        """
+        result = WorldDiff()
+        if use_change_log:
+            for table, ids in self.changed_keys().items():
+                result.tables[table] = _diff_rows(_fetch(other.db, table, ids), _fetch(self.db, table, ids))
+            return result
+        for table in self.tables():
+            before = {r["id"]: r for r in other.rows(table)} if table in other.tables() else {}
+            after = {r["id"]: r for r in self.rows(table)}
+            diff = _diff_rows(before, after)
+            if not diff.is_empty():
+                result.tables[table] = diff
+        return result
+
+
+def _fetch(conn: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, dict[str, Any]]:
+    marks = ",".join("?" * len(ids))
+    return {r["id"]: dict(r) for r in conn.execute(f"SELECT * FROM {table} WHERE id IN ({marks})", tuple(ids))}
+
+
+def _diff_rows(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> TableDiff:
+    diff = TableDiff()
+    for key, row in after.items():
+        old = before.get(key)
+        if old is None:
+            diff.inserted[key] = row
+        elif old != row:
+            changes: dict[str, Any] = {f: (old.get(f), v) for f, v in row.items() if old.get(f) != v}
+            changes["_row"] = row
+            diff.updated[key] = changes
+    for key, row in before.items():
+        if key not in after:
+            diff.deleted[key] = row
+    return diff
