@@ -1,0 +1,7 @@
+"""``python -m officesim`` runs the CLI."""
+
+import sys
+
+from officesim.cli import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""The ``officesim`` command: thin, one module per verb, friendly errors without tracebacks.
+
+Each verb module exposes ``register(subparsers)`` that adds its parser and sets ``func``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from officesim.cli import world as world_cli
+from officesim.errors import OfficesimError
+
+VERB_MODULES = [world_cli]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="officesim", description="A simulated office for LLM agents.")
+    subparsers = parser.add_subparsers(dest="verb", required=True)
+    for module in VERB_MODULES:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse, run the verb, turn user errors into one clear line and exit code 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        code = args.func(args)
+    except OfficesimError as exc:
+        print(f"officesim: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("officesim: interrupted", file=sys.stderr)
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

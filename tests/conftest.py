@@ -1,0 +1,32 @@
+"""Shared fixtures: the tiny world is generated once per session, restored per test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from officesim import World
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def tiny_snapshot() -> bytes:
+    return World.generate(ROOT / "worlds" / "tiny.yaml").snapshot()
+
+
+@pytest.fixture
+def tiny(tiny_snapshot: bytes) -> World:
+    """A fresh tiny world for each test (a restore costs well under a millisecond)."""
+    return World.restore(tiny_snapshot)
+
+
+@pytest.fixture(scope="session")
+def acme_snapshot() -> bytes:
+    return World.generate(ROOT / "worlds" / "acme.yaml").snapshot()
+
+
+@pytest.fixture
+def acme(acme_snapshot: bytes) -> World:
+    return World.restore(acme_snapshot)
