@@ -26,6 +26,7 @@ from officesim.spec import WorldSpec, load_spec
 from officesim.tools import dispatch
 from officesim.worldgen import populate
 
+
 @dataclass
 class TableDiff:
     """Rows of one table that differ between two worlds, keyed by primary key."""

@@ -9,10 +9,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from officesim.cli import tools as tools_cli
 from officesim.cli import world as world_cli
-from officesim.errors import OfficesimError
+from officesim.errors import OfficesimError, ToolError
 
-VERB_MODULES = [world_cli]
+VERB_MODULES = [world_cli, tools_cli]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code = args.func(args)
-    except OfficesimError as exc:
+    except (OfficesimError, ToolError) as exc:
         print(f"officesim: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,0 +1,68 @@
+"""``officesim tools export|call|list``: the tool surface as files, and a way to poke a world by hand."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from officesim.errors import OfficesimError
+from officesim.toolexport import FORMATS, dumps, export_tools
+from officesim.tools import registry
+from officesim.world import World
+
+DEFAULT_WORLD = Path("worlds") / "acme.yaml"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    tools = subparsers.add_parser("tools", help="export, list and call tools")
+    verbs = tools.add_subparsers(dest="tools_verb", required=True)
+    export = verbs.add_parser("export", help="write the tool list (default tools.json, OpenAI chat format)")
+    export.add_argument("-o", "--output", default="tools.json", help="file to write ('-' for stdout)")
+    export.add_argument("--format", choices=FORMATS, default="openai", help="tool list shape")
+    export.add_argument("--only", nargs="*", default=None, help="export just these tool names")
+    export.set_defaults(func=export_command)
+    listing = verbs.add_parser("list", help="one line per tool: name, app, kind")
+    listing.set_defaults(func=list_command)
+    call = verbs.add_parser("call", help="run one tool call on a world and print the JSON result")
+    call.add_argument("name", help="tool name, e.g. mail_search_messages")
+    call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
+    call.add_argument("--world", default=None, help="a world spec YAML or a saved .db (default worlds/acme.yaml)")
+    call.add_argument("--as", dest="as_user", default=None, help="act as this person (email or id)")
+    call.set_defaults(func=call_command)
+
+
+def export_command(args: argparse.Namespace) -> int:
+    try:
+        text = dumps(export_tools(args.only, args.format))
+    except ValueError as exc:
+        raise OfficesimError(str(exc)) from exc
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text)
+        print(f"wrote {len(json.loads(text))} tools ({args.format} format) to {args.output}")
+    return 0
+
+
+def list_command(args: argparse.Namespace) -> int:
+    for name, tool in registry().items():
+        print(f"{name:<28} {tool.app:<10} {tool.kind}")
+    return 0
+
+
+def _open_world(ref: str | None) -> World:
+    path = Path(ref) if ref else DEFAULT_WORLD
+    if path.suffix in {".db", ".sqlite", ".sqlite3"}:
+        return World.load(path)
+    return World.generate(path)
+
+
+def call_command(args: argparse.Namespace) -> int:
+    world = _open_world(args.world)
+    if args.as_user:
+        world.set_user(args.as_user)
+    result = world.call(args.name, args.arguments)
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 1 if "error" in result else 0
