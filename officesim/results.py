@@ -20,7 +20,8 @@ def decode_cursor(cursor: str | None) -> int:
     """The row offset a cursor stands for (cursors look like ``"o40"``)."""
     if cursor is None or cursor == "":
         return 0
-    if not (cursor.startswith("o") and cursor[1:].isdigit()):
+    # ASCII digits only ('²'.isdigit() is true but int() rejects it), and short enough for SQLite's OFFSET.
+    if not (cursor.startswith("o") and cursor[1:].isascii() and cursor[1:].isdigit() and len(cursor) <= 13):
         raise InvalidArgument(f"cursor {cursor!r} is not one this tool returned; pass next_cursor from a result")
     return int(cursor[1:])
 

@@ -149,6 +149,25 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     return arguments
 
 
+def _reject_unencodable(value: Any) -> None:
+    """Lone surrogates (``"\\ud800"`` in JSON) cannot be stored; say so instead of crashing in SQLite."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidArgument(
+                f"text {value[:40]!r} contains an unpaired surrogate; send valid UTF-8 text"
+            ) from None
+    elif isinstance(value, dict):
+        for item in value.values():
+            _reject_unencodable(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _reject_unencodable(item)
+    elif isinstance(value, BaseModel):
+        _reject_unencodable(value.__dict__)
+
+
 def dispatch(
     world: World,
     name: str,
@@ -164,6 +183,7 @@ def dispatch(
     try:
         spec = get_tool(name, allowed)
         kwargs = spec.validate(parse_arguments(arguments))
+        _reject_unencodable(kwargs)
     except ToolError as err:
         return err.to_result()
     if spec.kind == "read":

@@ -32,6 +32,10 @@ class Contact(SQLModel, table=True):
     email: str = Field(index=True)
     title: str
     phone: str
+    # Added for crm_create_contact / crm_update_contact: when and by whom (person id) the row last changed.
+    created_at: str | None = None
+    updated_at: str | None = None
+    updated_by: str | None = None
 
 
 class Deal(SQLModel, table=True):
@@ -50,6 +54,10 @@ class Deal(SQLModel, table=True):
     next_step: str = ""
     created_at: str
     updated_at: str
+    # Who (person id) last changed the deal, and the last stage move made by crm_move_deal.
+    updated_by: str | None = None
+    previous_stage: str | None = None
+    stage_changed_at: str | None = None
 
 
 class Invoice(SQLModel, table=True):
@@ -81,5 +89,5 @@ class Activity(SQLModel, table=True):
     at: str = Field(index=True)
     person_id: str  # who logged it
     account_id: str | None = Field(default=None, index=True)
-    contact_id: str | None = None
+    contact_id: str | None = Field(default=None, index=True)
     deal_id: str | None = Field(default=None, index=True)

@@ -25,7 +25,7 @@ class Person(SQLModel, table=True):
     email: str = Field(index=True, unique=True)
     title: str
     department_id: str = Field(index=True)
-    manager_id: str | None = None
+    manager_id: str | None = Field(default=None, index=True)
     role: str | None = Field(default=None, index=True)
     location: str
     phone: str

@@ -62,7 +62,8 @@ def directory_get_person(w: World, person: str) -> dict[str, Any]:
     Args:
         person: The person's id (e.g. 'p_12') or email address.
     """
-    row = w.db.execute(f"{_PERSON_SQL} WHERE p.id = ? OR p.email = ? COLLATE NOCASE", (person, person)).fetchone()
+    column = "p.email" if "@" in person else "p.id"
+    row = w.db.execute(f"{_PERSON_SQL} WHERE {column} = ?", (person.strip().lower() if "@" in person else person,)).fetchone()
     if row is None:
         raise NotFound(f"no employee with id or email {person!r}; use directory_search_people to look them up")
     entry = dict(row)
