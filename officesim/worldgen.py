@@ -53,7 +53,8 @@ class GenContext:
         if not rows:
             return 0
         columns = list(rows[0])
-        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        quoted = ", ".join(f'"{c}"' for c in columns)  # quoted: mail_message has a column named "to"
+        sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join('?' * len(columns))})"
         self.world.db.executemany(sql, [tuple(r[c] for c in columns) for r in rows])
         return len(rows)
 

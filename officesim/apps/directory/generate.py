@@ -109,4 +109,4 @@ def generate(ctx: GenContext) -> None:
     user = ctx.roles.get(acting) or next((p["id"] for p in people if p["email"] == acting), None)
     if user is None:
         raise ValueError(f"acting_user {acting!r} is neither a role key ({', '.join(ctx.roles)}) nor an email")
-    ctx.world.set_meta("user_id", user)
+    ctx.world.set_user(user)

@@ -8,6 +8,7 @@ stored as text.
 
 from __future__ import annotations
 
+from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
 
 
@@ -35,6 +36,8 @@ class Entry(SQLModel, table=True):
     """A message in one person's mailbox: folder, labels, read flag."""
 
     __tablename__ = "mail_entry"
+    # Covering index for one person's mailbox: find an entry by message, filter by folder and read flag.
+    __table_args__ = (Index("ix_mail_entry_owner_message", "owner_id", "message_id", "folder", "is_read"),)
 
     id: str = Field(primary_key=True)  # mbx_88
     owner_id: str = Field(index=True)  # person id
