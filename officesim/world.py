@@ -156,6 +156,21 @@ class World:
         conn.deserialize(data)
         return cls(conn)
 
+    def reset(self, data: bytes) -> None:
+        """Roll this world back to ``data`` in place, keeping its connection (for episode loops).
+
+        Deserializing into the same connection keeps SQLite's parsed schema and Python's prepared
+        statements warm, so a reset costs ~10 us instead of the ~400 us a fresh connection pays
+        to parse the schema and re-prepare every statement.  Safe for snapshots of this world's
+        lineage (``World.generate`` always lays out the schema the same way; SQLite re-prepares
+        a statement if the schema differs).  No cursor on ``self.db`` may be left half-read
+        across a reset (SQLite frees the pages under it): tools always read results in full.
+        """
+        if self.db.in_transaction:
+            raise OfficesimError("cannot reset a world in the middle of a transaction")
+        self.db.deserialize(data)
+        self.reload_meta()
+
     def save(self, path: str | Path) -> None:
         """Write the world to a real SQLite file that any SQLite tool can open."""
         target = Path(path)

@@ -135,3 +135,20 @@ def test_shipped_specs_have_the_promised_sizes() -> None:
     assert 60 <= acme.size.people <= 150
     assert large.size.people >= 10 * acme.size.people
     assert acme.domain.endswith(".test")
+
+
+def test_reset_in_place_returns_exactly_to_the_snapshot(tiny: World, acme_snapshot: bytes) -> None:
+    data, expected = tiny.snapshot(), tiny.state_hash()
+    channel = tiny.db.execute(
+        "SELECT c.name FROM chat_channel c JOIN chat_member m ON m.channel_id = c.id "
+        "WHERE m.person_id = ? AND c.kind = 'public'", (tiny.user_id,)).fetchone()[0]
+    for round_number in range(50):
+        tiny.call("chat_post_message", {"channel": channel, "text": f"round {round_number}"})
+        tiny.call("mail_send_message", {"to": ["nobody"], "subject": "x", "body": "y"})  # an error result
+        tiny.call("directory_search_people", {"limit": 3})  # a half-consumed page of a larger result
+        tiny.reset(data)
+        assert tiny.state_hash() == expected
+    tiny.reset(acme_snapshot)
+    assert tiny.counts()["directory_person"] == 120
+    tiny.reset(data)
+    assert tiny.state_hash() == expected and tiny.now() == World.restore(data).now()
