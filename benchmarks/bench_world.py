@@ -18,9 +18,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import fmt_us, median_seconds  # noqa: E402
+from timing import fmt_us, median_seconds
 
-from officesim import World  # noqa: E402
+from officesim import World
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -127,9 +127,12 @@ def bench_restore(worlds: dict[str, World]) -> None:
         ours = median_seconds(lambda d=data: World.restore(d), repeat=9, number=number)
         bare = median_seconds(lambda d=data: bare_deserialize(d), repeat=9, number=number)
         usable = median_seconds(lambda d=data: bare_deserialize_usable(d), repeat=9, number=number)
-        print(f"  {name:<6} World.restore {fmt_us(ours):>11}   bare+parse {fmt_us(usable):>11} (ratio {ours / usable:4.2f}x)"
-              f"   bare alone {fmt_us(bare):>11} (ratio {ours / bare:4.2f}x)")
+        print(f"  {name:<6} World.restore {fmt_us(ours):>11}   bare+parse {fmt_us(usable):>11} "
+              f"(ratio {ours / usable:4.2f}x)   bare alone {fmt_us(bare):>11} (ratio {ours / bare:4.2f}x)")
         restored = World.restore(data)
+        in_place = median_seconds(lambda w=restored, d=data: w.reset(d), repeat=9, number=number)
+        print(f"         World.reset (in place, warm schema) {fmt_us(in_place):>11}   "
+              f"ratio vs bare alone {in_place / bare:4.2f}x")
         first_write = median_seconds(
             lambda w=restored: w.call("chat_post_message", {"channel": "general", "text": "hi"}), repeat=1)
         print(f"         first write after restore {fmt_us(first_write)}")
@@ -147,7 +150,8 @@ def bench_calls(world: World) -> None:
         bare = median_seconds(lambda s=sql, p=params: bare_conn.execute(s, p).fetchall(), repeat=7, number=200)
         ours_all.append(ours)
         ratios.append(ours / bare)
-        print(f"  {app:<9} {kind:<5} {name:<24} {fmt_us(ours):>11}   bare {fmt_us(bare):>9}   ratio {ours / bare:5.1f}x")
+        print(f"  {app:<9} {kind:<5} {name:<24} {fmt_us(ours):>11}   bare {fmt_us(bare):>9}   "
+              f"ratio {ours / bare:5.1f}x")
     print(f"  median over these calls: {fmt_us(statistics.median(ours_all))} "
           f"(target < 150 us); median ratio {statistics.median(ratios):.1f}x")
 
