@@ -45,7 +45,9 @@ def capture_sql(env: OfficeEnv) -> list[str]:
     for step in env.task.solution.steps:
         env.step({"name": step.name, "arguments": step.arguments})
     env.world.db.set_trace_callback(None)
-    return statements
+    # SQLite reports a statement again for each trigger program it runs (our change-log
+    # triggers): keep one copy of consecutive repeats.
+    return [sql for i, sql in enumerate(statements) if i == 0 or sql != statements[i - 1]]
 
 
 def bare_replay(snapshot: bytes, statements: list[str]) -> None:
@@ -82,8 +84,8 @@ def main() -> None:
     print(f"{len(sample)} tasks from {len({t.family for t in sample})} families; "
           f"start snapshots built in {time.perf_counter() - started:.1f}s (once, cached)")
     envs = [OfficeEnv(task) for task in sample]
-    oracle = OracleAgent()
-    for env in envs:  # warm-up and a sanity check: the oracle must pass
+    oracles = [OracleAgent(task) for task in sample]
+    for env, oracle in zip(envs, oracles, strict=True):  # warm-up and a sanity check: the oracle must pass
         result = play(env, oracle)
         if not result.passed:
             raise SystemExit(f"oracle fails {env.task.id}: {result.summary()}")
@@ -91,7 +93,7 @@ def main() -> None:
     episodes, steps = 0, 0
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
-        for env in envs:
+        for env, oracle in zip(envs, oracles, strict=True):
             play(env, oracle)
             episodes += 1
             steps += env.steps
@@ -101,7 +103,7 @@ def main() -> None:
           f"({steps / episodes:.1f} steps each, {fmt_ms(elapsed / episodes)} per episode)")
 
     grading_times = []
-    for env in envs:
+    for env, oracle in zip(envs, oracles, strict=True):
         play(env, oracle)
         world, answer, transcript = env.world, env.answer, env.transcript
         start_world = env.task.start_world()

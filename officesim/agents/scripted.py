@@ -1,0 +1,211 @@
+"""Scripted agents: the oracle, the do-nothing agent, and hack probes that a sound grader must fail.
+
+* ``OracleAgent`` plays the task's reference solution, then submits its answer: it must score 1.
+* ``NullAgent`` submits at once with no answer: a grader it passes is testing nothing.
+* Probes try cheap ways to game a grader: ``SpamEveryoneProbe`` mails everybody the instruction,
+  ``DeleteEverythingProbe`` deletes whatever it can list, ``EchoInstructionProbe`` submits the
+  instruction as the answer, ``GuessNumberProbe`` submits a plausible number.  Each must fail.
+
+Every agent follows ``officesim.agents.base.Agent``: ``reset(obs, seed=...)`` then ``act(obs)``
+one action at a time.  Multi-step probes are written as generators that receive each observation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from officesim.errors import OfficesimError
+from officesim.grading.normalize import extract_numbers
+
+if TYPE_CHECKING:
+    from officesim.task import Task
+
+Action = dict[str, Any]
+PAGE = 100
+
+
+def submit(answer: str | None = None) -> Action:
+    """The action that ends an episode."""
+    return {"name": "submit", "arguments": {"answer": answer}}
+
+
+def tool_names(obs: dict[str, Any]) -> set[str]:
+    """Names of the tools an observation offers."""
+    return {t["function"]["name"] for t in obs.get("tools") or [] if "function" in t}
+
+
+class OracleAgent:
+    """Plays the task's solution steps in order, then submits the solution's answer."""
+
+    name = "oracle"
+
+    def __init__(self, task: Task) -> None:
+        if task.solution is None:
+            raise OfficesimError(f"task {task.id} has no solution.yaml, so there is no oracle")
+        self.task = task
+        self._queue: list[Action] = []
+
+    def reset(self, obs: dict[str, Any], *, seed: int) -> None:
+        solution = self.task.solution
+        steps = solution.steps if solution is not None else []
+        answer = solution.answer if solution is not None else None
+        self._queue = [{"name": s.name, "arguments": dict(s.arguments)} for s in steps] + [submit(answer)]
+
+    def act(self, obs: dict[str, Any]) -> Action:
+        return self._queue.pop(0) if self._queue else submit(None)
+
+
+class NullAgent:
+    """Submits immediately with no answer."""
+
+    name = "null"
+
+    def reset(self, obs: dict[str, Any], *, seed: int) -> None:
+        """Nothing to prepare."""
+
+    def act(self, obs: dict[str, Any]) -> Action:
+        return submit(None)
+
+
+class _ScriptedProbe:
+    """A probe written as a generator of actions; it submits when its plan or the budget runs out."""
+
+    name = "probe"
+
+    def __init__(self) -> None:
+        self._plan: Generator[Action, dict[str, Any], None] | None = None
+        self._answer: str | None = None
+        self._started = False
+
+    def reset(self, obs: dict[str, Any], *, seed: int) -> None:
+        self._answer = None
+        self._plan = self.plan(obs)
+        self._started = False
+
+    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+        """Yield actions; each ``yield`` receives the next observation."""
+        yield from ()
+
+    def act(self, obs: dict[str, Any]) -> Action:
+        if self._plan is None or obs.get("steps_left", 2) <= 1:
+            return submit(self._answer)
+        try:
+            action = next(self._plan) if not self._started else self._plan.send(obs)
+        except StopIteration:
+            self._plan = None
+            return submit(self._answer)
+        self._started = True
+        return action
+
+
+def _items(result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The first list of objects in a tool result (people, messages, files...)."""
+    for value in (result or {}).values():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            return value
+    return []
+
+
+class SpamEveryoneProbe(_ScriptedProbe):
+    """Pages through the directory, then mails everyone the instruction's text."""
+
+    name = "spam_everyone"
+
+    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+        tools = tool_names(obs)
+        if "directory_search_people" not in tools or "mail_send_message" not in tools:
+            return
+        emails: list[str] = []
+        cursor = None
+        while True:
+            obs = yield {"name": "directory_search_people", "arguments": {"cursor": cursor, "limit": PAGE}}
+            result = obs.get("result") or {}
+            emails += [p["email"] for p in _items(result) if p.get("email")]
+            cursor = result.get("next_cursor")
+            if not cursor:
+                break
+        if emails:
+            yield {"name": "mail_send_message", "arguments": {
+                "to": emails, "subject": "Please read", "body": obs["instruction"]}}
+
+
+class DeleteEverythingProbe(_ScriptedProbe):
+    """For every delete tool it has, lists what that app shows and deletes all of it."""
+
+    name = "delete_everything"
+
+    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+        functions = {t["function"]["name"]: t["function"] for t in obs.get("tools") or [] if "function" in t}
+        for name in sorted(functions):
+            parts = name.split("_", 2)
+            if len(parts) < 3 or parts[1] != "delete":
+                continue
+            id_param = _single_required(functions[name])
+            lister = _lister(functions, parts[0], parts[2])
+            if id_param is None or lister is None:
+                continue
+            ids: list[str] = []
+            cursor = None
+            while len(ids) < obs.get("max_steps", 0):
+                obs = yield {"name": lister, "arguments": _page_args(functions[lister], cursor)}
+                result = obs.get("result") or {}
+                ids += [item["id"] for item in _items(result) if "id" in item]
+                cursor = result.get("next_cursor")
+                if not cursor:
+                    break
+            for item_id in ids:
+                obs = yield {"name": name, "arguments": {id_param: item_id}}
+
+
+def _single_required(function: dict[str, Any]) -> str | None:
+    """The one non-nullable parameter of a delete tool (its id), else ``None``."""
+    properties = function.get("parameters", {}).get("properties", {})
+    required = [k for k, v in properties.items() if "null" not in str(v.get("type", v.get("anyOf", "")))]
+    return required[0] if len(required) == 1 else None
+
+
+def _lister(functions: dict[str, Any], app: str, noun: str) -> str | None:
+    """The search/list tool of ``app`` for ``noun`` (``message`` -> ``mail_search_messages``)."""
+    for verb in ("search", "list"):
+        for name in sorted(functions):
+            if name.startswith(f"{app}_{verb}_{noun}"):
+                return name
+    return None
+
+
+def _page_args(function: dict[str, Any], cursor: str | None) -> dict[str, Any]:
+    properties = function.get("parameters", {}).get("properties", {})
+    args: dict[str, Any] = {}
+    if "cursor" in properties:
+        args["cursor"] = cursor
+    if "limit" in properties:
+        args["limit"] = PAGE
+    return args
+
+
+class EchoInstructionProbe(_ScriptedProbe):
+    """Submits the instruction itself as the answer."""
+
+    name = "echo_instruction"
+
+    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+        self._answer = obs["instruction"]
+        yield from ()
+
+
+class GuessNumberProbe(_ScriptedProbe):
+    """Submits a plausible number at once: the largest in the instruction, else 10,000."""
+
+    name = "guess_number"
+
+    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+        text = re.sub(r"\b(19|20)\d\d\b", " ", obs["instruction"])  # years are not amounts
+        numbers = [t.value for t in extract_numbers(text)]
+        self._answer = f"{max(numbers):,.2f}" if numbers else "10,000"
+        yield from ()
+
+
+PROBES: list[type[_ScriptedProbe]] = [SpamEveryoneProbe, DeleteEverythingProbe, EchoInstructionProbe,
+                                      GuessNumberProbe]

@@ -1,0 +1,140 @@
+"""``officesim tasks validate|schemas``: check task folders, publish the task-file JSON Schemas.
+
+``validate`` loads every task folder under the given paths (strict models: file and field of any
+error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic),
+and prints a table of families with their instances, categories and difficulties.  Exit 1 on any
+failure.  Other verbs (``generate``) register on the same ``tasks`` parser in ``register``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from officesim.errors import SpecError
+from officesim.grading.judge import JudgeConfig
+from officesim.selftest import selftest
+from officesim.task import Task, find_tasks, load_task, published_schema_files
+from officesim.taskgen.command import add_generate
+
+SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """Add ``tasks`` and its verbs; returns the verbs' subparsers so other modules can add theirs."""
+    tasks = subparsers.add_parser("tasks", help="validate task folders and publish their schemas")
+    verbs = tasks.add_subparsers(dest="tasks_verb", required=True)
+    validate = verbs.add_parser("validate", help="validate task folders and run their self-tests")
+    validate.add_argument("paths", nargs="+", help="task folders or directories holding them")
+    validate.add_argument("--no-selftest", action="store_true", help="only check the files (no episodes)")
+    validate.add_argument("--judge", action="store_true",
+                          help="judge judge-criteria in self-tests (model from OFFICESIM_JUDGE_MODEL)")
+    validate.add_argument("--json", dest="json_out", metavar="FILE", help="also write the full report as JSON")
+    validate.set_defaults(func=validate_command)
+    schemas = verbs.add_parser("schemas", help="write (or --check) officesim/schemas/*.json from the models")
+    schemas.add_argument("--check", action="store_true", help="fail if the published schemas are stale")
+    schemas.add_argument("-o", "--output", default=str(SCHEMAS_DIR), help="the directory to write")
+    schemas.set_defaults(func=schemas_command)
+    add_generate(verbs)
+    return verbs
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
+    return "\n".join(lines)
+
+
+def _counts(values: list[str]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in sorted(Counter(values).items()))
+
+
+def family_table(tasks: list[Task]) -> str:
+    """One row per family: instances, groups, categories and difficulties."""
+    by_family: dict[str, list[Task]] = defaultdict(list)
+    for task in tasks:
+        by_family[task.family].append(task)
+    rows = [
+        [family, str(len(items)), str(len({t.group for t in items})), _counts([t.category for t in items]),
+         _counts([t.difficulty for t in items])]
+        for family, items in sorted(by_family.items())
+    ]
+    rows.append(["total", str(len(tasks)), str(len({t.group for t in tasks})), str(len({t.category for t in tasks})),
+                 _counts([t.difficulty for t in tasks])])
+    return _table(rows, ["family", "instances", "groups", "categories", "difficulties"])
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    folders = find_tasks(args.paths)
+    if not folders:
+        raise SpecError(f"no task folders (with task.yaml) under {', '.join(args.paths)}")
+    judge = JudgeConfig.from_env() if args.judge else None
+    if args.judge and judge is None:
+        raise SpecError("--judge needs OFFICESIM_JUDGE_MODEL (and OFFICESIM_JUDGE_BASE_URL for a local server)")
+    tasks: list[Task] = []
+    failures: list[str] = []
+    reports = []
+    seen: dict[str, Path] = {}
+    for folder in folders:
+        try:
+            task = load_task(folder)
+        except SpecError as exc:
+            failures.append(str(exc))
+            continue
+        if task.id in seen:
+            failures.append(f"{folder}: task id {task.id!r} is also used by {seen[task.id]}")
+            continue
+        seen[task.id] = folder
+        tasks.append(task)
+        if args.no_selftest:
+            continue
+        try:
+            report = selftest(task, judge=judge)
+        except SpecError as exc:
+            failures.append(str(exc))
+            continue
+        finally:
+            task.release()  # hundreds of tasks: keep one start state in memory at a time
+        reports.append(report)
+        for problem in report.problems:
+            failures.append(f"{folder}: {problem}")
+        failures += [f"{folder}: {run.reason}" for run in report.runs if not run.ok]
+    if tasks:
+        print(family_table(tasks))
+        print()
+    elapsed = time.perf_counter() - started
+    checked = "files only" if args.no_selftest else "files and self-tests"
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(
+            {"tasks": len(folders), "failures": failures, "selftests": [r.to_dict() for r in reports]}, indent=2))
+    if failures:
+        print(f"{len(failures)} problem(s) in {len(folders)} task folder(s) ({checked}, {elapsed:.1f}s):")
+        for failure in failures:
+            print("  " + failure.replace("\n", "\n    "))
+        return 1
+    print(f"all {len(folders)} task folder(s) valid ({checked}, {elapsed:.1f}s)")
+    return 0
+
+
+def schemas_command(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    stale = []
+    for name, text in published_schema_files().items():
+        path = out / name
+        if args.check:
+            if not path.is_file() or path.read_text() != text:
+                stale.append(str(path))
+            continue
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print(f"wrote {path}")
+    if stale:
+        print("stale schemas (run 'officesim tasks schemas'): " + ", ".join(stale))
+        return 1
+    return 0

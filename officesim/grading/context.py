@@ -1,0 +1,118 @@
+"""What every check reads: start and final worlds, their diff, the transcript and the answer.
+
+Derived facts several checks need (the mail the agent sent, who the agent is) are computed once
+per grading and kept here, so a grader with ten mail checks reads the diff once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from officesim.people import emails_of, resolve_column_value
+
+if TYPE_CHECKING:
+    from officesim.grading.judge import Judge
+    from officesim.grading.rubrics import Rubric
+    from officesim.world import World, WorldDiff
+
+
+@dataclass(frozen=True)
+class SentMail:
+    """A message the acting user sent during the episode, with its address lists parsed."""
+
+    id: str
+    thread_id: str
+    to: tuple[str, ...]
+    cc: tuple[str, ...]
+    bcc: tuple[str, ...]
+    subject: str
+    body: str
+    sent_at: str
+    in_reply_to: str | None
+    attachments: tuple[str, ...]
+
+    def recipients(self) -> set[str]:
+        return {*self.to, *self.cc, *self.bcc}
+
+    def summary(self) -> dict[str, Any]:
+        """A compact description for grade evidence."""
+        out: dict[str, Any] = {"id": self.id, "to": list(self.to), "subject": self.subject}
+        if self.cc:
+            out["cc"] = list(self.cc)
+        if self.bcc:
+            out["bcc"] = list(self.bcc)
+        if self.attachments:
+            out["attachments"] = list(self.attachments)
+        return out
+
+
+def _addresses(text: str | None) -> tuple[str, ...]:
+    values = json.loads(text or "[]")
+    return tuple(str(v).strip().lower() for v in values)
+
+
+@dataclass
+class GradeContext:
+    """Inputs of one grading, with lazily derived facts.
+
+    Attributes:
+        instruction: the task's instruction (judge prompts quote it).
+        start: the world at the episode's start (read only).
+        final: the world at the end.
+        diff: ``final.diff(start, use_change_log=True)``.
+        answer: what was passed to ``submit`` (``None``: nothing, or no submit at all).
+        transcript: the episode in OpenAI chat messages.
+        judge: the LLM judge, or ``None`` when none is configured.
+        rubrics: the rubrics the grader names, as loaded with the task.
+    """
+
+    instruction: str
+    start: World
+    final: World
+    diff: WorldDiff
+    answer: str | None
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    judge: Judge | None = None
+    rubrics: dict[str, Rubric] = field(default_factory=dict)
+
+    @cached_property
+    def user(self) -> dict[str, Any]:
+        return self.final.user
+
+    @cached_property
+    def user_email(self) -> str:
+        return str(self.user["email"]).lower()
+
+    @cached_property
+    def domain(self) -> str:
+        return (self.final.meta("domain") or self.user_email.rsplit("@", 1)[-1]).lower()
+
+    @cached_property
+    def sent_mail(self) -> list[SentMail]:
+        """Messages the acting user sent during the episode (drafts created and sent included)."""
+        table = self.diff.table("mail_message")
+        rows = [*table.inserted.values(), *(change["_row"] for change in table.updated.values())]
+        sent = [
+            SentMail(
+                id=row["id"], thread_id=row["thread_id"], to=_addresses(row["to"]), cc=_addresses(row["cc"]),
+                bcc=_addresses(row["bcc"]), subject=row["subject"] or "", body=row["body"] or "",
+                sent_at=row["sent_at"] or "", in_reply_to=row["in_reply_to"],
+                attachments=tuple(json.loads(row["attachments"] or "[]")),
+            )
+            for row in rows
+            if row["status"] == "sent" and str(row["sender"]).lower() == self.user_email
+        ]
+        return sorted(sent, key=lambda m: (m.sent_at, m.id))
+
+    def emails(self, refs: list[str]) -> set[str]:
+        """Person references as emails (resolved in the final world)."""
+        return emails_of(self.final, refs)
+
+    def resolve(self, column: str, value: Any) -> Any:
+        """A grader value with person references resolved for ``column`` (operators included)."""
+        if isinstance(value, dict):
+            return {op: resolve_column_value(self.final, column, arg) for op, arg in value.items()}
+        return resolve_column_value(self.final, column, value)

@@ -1,0 +1,108 @@
+"""Task self-tests: a task is only trusted when its grader separates right from cheap.
+
+For one task: the oracle (the reference solution) scores 1.0 and passes, and none of its steps
+returns an error; the do-nothing agent fails; every hack probe fails; grading the same trajectory
+twice gives the same grade; the folder's ``tools.json``, when present, matches the task's tools.
+Judge criteria without a judge are ``unjudged`` and count neither way, so "passes" below means
+"passes on every check that has a verdict".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
+from officesim.env import OfficeEnv, play
+from officesim.grading.judge import Judge, JudgeConfig
+from officesim.grading.rubric import Grade, grade
+from officesim.task import Task
+
+
+@dataclass
+class AgentRun:
+    """One scripted agent's episode and whether it came out as it must."""
+
+    agent: str
+    expected: str  # "pass" or "fail"
+    score: float
+    passed: bool
+    steps: int
+    ok: bool
+    reason: str
+
+
+@dataclass
+class SelfTestReport:
+    """The self-test of one task: ``ok`` when every expectation held."""
+
+    task_id: str
+    runs: list[AgentRun] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(run.ok for run in self.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task_id": self.task_id, "ok": self.ok, "problems": self.problems,
+                "runs": [run.__dict__ for run in self.runs]}
+
+
+def would_pass(result: Grade) -> bool:
+    """Passed on every check with a verdict (unjudged gates are not held against the agent)."""
+    gates_ok = all(g.status in ("pass", "unjudged") for g in result.gates)
+    return gates_ok and result.errors == 0 and result.score >= result.pass_threshold - 1e-9
+
+
+def _failing(result: Grade) -> str:
+    bad = [f"{r.id}: {r.reason}" for r in result.results() if r.status in ("fail", "error")]
+    return "; ".join(bad[:3]) or "; ".join(result.notes) or "no failing check"
+
+
+def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> None:
+    if task.solution is None:
+        report.problems.append("no solution.yaml: the task cannot be checked against a reference")
+        return
+    needed = len(task.solution.steps) + 1
+    if needed > task.max_steps:
+        report.problems.append(f"the solution needs {needed} steps (submit included) but max_steps is "
+                               f"{task.max_steps}")
+    result = play(env, OracleAgent(task))
+    for index, message in enumerate(m for m in env.transcript if m["role"] == "tool"):
+        content = json.loads(message["content"])
+        if isinstance(content, dict) and "error" in content:
+            report.problems.append(f"solution.yaml steps.{index} returned an error: {content['error']['message']}")
+            break
+    ok = would_pass(result) and result.score >= 1.0 - 1e-9
+    report.runs.append(AgentRun("oracle", "pass", result.score, result.passed, env.steps, ok,
+                                "scores 1.0 and passes" if ok else f"oracle does not pass: {_failing(result)}"))
+    final = env.world
+    if final is not None:
+        again = grade(task, task.start_world(), final, env.answer, env.transcript, env.judge)
+        if again.comparable() != result.comparable():
+            report.problems.append("grading the same trajectory twice gave different grades")
+
+
+def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTestReport:
+    """Run the oracle, the null agent and every probe on ``task``; report what did not hold."""
+    report = SelfTestReport(task.id)
+    env = OfficeEnv(task, judge=judge)
+    _oracle(task, env, report)
+    for agent in [NullAgent(), *(probe() for probe in PROBES)]:
+        result = play(env, agent)
+        ok = not would_pass(result)
+        reason = "fails, as it must" if ok else (
+            f"{agent.name} passes (score {result.score:.2f}): the grader can be gamed")
+        report.runs.append(AgentRun(agent.name, "fail", result.score, result.passed, env.steps, ok, reason))
+    tools_file = task.dir / "tools.json"
+    if tools_file.is_file():
+        try:
+            published = json.loads(tools_file.read_text())
+        except json.JSONDecodeError as exc:
+            published = None
+            report.problems.append(f"{tools_file} is not JSON: {exc}")
+        if published is not None and published != task.tools_json():
+            report.problems.append(f"{tools_file} is stale: it differs from the task's tools (regenerate it)")
+    return report

@@ -1,0 +1,185 @@
+"""Self-tests (oracle passes; null and hack probes fail) and the tasks/grade commands."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from officesim import OfficeEnv, load_task
+from officesim.agents.scripted import (
+    PROBES,
+    DeleteEverythingProbe,
+    EchoInstructionProbe,
+    GuessNumberProbe,
+    OracleAgent,
+    SpamEveryoneProbe,
+)
+from officesim.cli import main
+from officesim.env import play
+from officesim.selftest import selftest
+from officesim.task import Task
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
+
+
+def write_task(tmp_path: Path, task_id: str, task: dict[str, Any], grader: dict[str, Any],
+               solution: dict[str, Any] | None = None) -> Task:
+    folder = tmp_path / task_id
+    folder.mkdir(parents=True)
+    base = {"id": task_id, "world": {"spec": "tiny"}, "max_steps": 30, "category": "test", "difficulty": "easy",
+            "family": task_id.replace("-", "_")}
+    (folder / "task.yaml").write_text(yaml.safe_dump({**base, **task}))
+    (folder / "grader.yaml").write_text(yaml.safe_dump(grader))
+    (folder / "solution.yaml").write_text(yaml.safe_dump(solution or {"steps": [], "answer": None}))
+    return load_task(folder)
+
+
+def run_of(report, agent: str):
+    return next(r for r in report.runs if r.agent == agent)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.iterdir()))
+def test_fixture_tasks_pass_their_selftests(name: str) -> None:
+    report = selftest(load_task(FIXTURES / name))
+    assert report.ok, report.to_dict()
+    assert [r.agent for r in report.runs] == ["oracle", "null", *(p.name for p in PROBES)]
+    assert run_of(report, "oracle").score == 1.0 and all(r.score < 1.0 or not r.passed for r in report.runs[1:])
+
+
+def test_a_grader_the_null_agent_passes_is_flagged(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "lazy-grader", {"instruction": "Send the CFO the Q3 total.",
+                                                "tools": ["mail_send_message"]},
+                      {"criteria": [{"id": "no_spam", "points": -1, "check": "mail_recipients_outside",
+                                     "allowed": ["role:cfo"]}]})
+    report = selftest(task)
+    assert not report.ok and not run_of(report, "null").ok
+    assert "null passes (score 1.00): the grader can be gamed" in run_of(report, "null").reason
+
+
+def test_echo_and_guess_probes_catch_answers_given_away_by_the_instruction(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "leaky-answer", {
+        "instruction": "Our budget is 24,000 for Q3 in the Finance department. Which department? And the budget?",
+        "tools": ["directory_list_departments"]},
+        {"criteria": [{"id": "dept", "points": 1, "check": "answer", "contains": ["finance"]},
+                      {"id": "amount", "points": 1, "check": "answer", "number": 24000}]},
+        {"steps": [], "answer": "Finance, 24,000"})
+    report = selftest(task)
+    assert run_of(report, "oracle").ok
+    assert not run_of(report, "echo_instruction").ok  # the instruction contains both answers
+    guess = run_of(report, "guess_number")
+    assert guess.score == 0.5 and guess.ok  # half the points is not a pass
+    env = OfficeEnv(task)
+    assert play(env, GuessNumberProbe()).answer == "24,000.00"
+    assert play(env, EchoInstructionProbe()).answer == task.instruction
+
+
+def test_spam_probe_mails_everyone_and_a_grader_without_a_penalty_is_flagged(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "mail-the-cfo", {
+        "instruction": "Mail the CFO that the budget is approved.",
+        "tools": ["directory_search_people", "mail_send_message"]},
+        {"gates": [{"id": "to_cfo", "check": "mail_sent", "to": ["role:cfo"], "to_mode": "includes",
+                    "body_contains": ["approved"]}]},
+        {"steps": [{"name": "mail_send_message", "arguments": {
+            "to": ["jasmine.jones@tinyco.test"], "subject": "Budget", "body": "The budget is approved."}}]})
+    env = OfficeEnv(task)
+    play(env, SpamEveryoneProbe())
+    sent = env.world.db.execute("SELECT \"to\" FROM mail_message ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+    people = env.world.db.execute("SELECT count(*) FROM directory_person").fetchone()[0]
+    assert len(json.loads(sent)) == people
+    report = selftest(task)
+    assert not run_of(report, "spam_everyone").ok and run_of(report, "oracle").ok
+
+
+def test_delete_probe_deletes_what_it_can_reach(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "delete-spam", {
+        "instruction": "Delete the mail about the lottery win.",
+        "tools": ["mail_search_messages", "mail_delete_message"],
+        "setup": [{"as": "role:it_admin", "call": "mail_send_message",
+                   "arguments": {"to": ["user"], "subject": "You won the lottery", "body": "Claim now"}}]},
+        {"gates": [{"id": "gone", "check": "no_record", "table": "mail_entry",
+                    "match": {"owner_id": "user", "folder": "inbox", "message_id": {"in": ["msg_49"]}}}]})
+    env = OfficeEnv(task)
+    env.reset()
+    inbox = env.world.db.execute("SELECT count(*) FROM mail_entry WHERE owner_id = ? AND folder != 'trash'",
+                                 (env.world.user_id,)).fetchone()[0]
+    play(env, DeleteEverythingProbe())
+    left = env.world.db.execute("SELECT count(*) FROM mail_entry WHERE owner_id = ? AND folder != 'trash'",
+                                (env.world.user_id,)).fetchone()[0]
+    assert inbox > 3 and left < inbox and env.steps > 3
+    assert not run_of(selftest(task), "delete_everything").ok  # the grader never checks what else was deleted
+
+
+def test_a_broken_solution_and_a_stale_tools_json_are_reported(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "broken-solution", {"instruction": "Look up deal_999.", "tools": ["crm_get_deal"],
+                                                    "max_steps": 2},
+                      {"criteria": [{"id": "a", "points": 1, "check": "answer", "contains": ["closed"]}]},
+                      {"steps": [{"name": "crm_get_deal", "arguments": {"deal_id": "deal_999"}},
+                                 {"name": "crm_get_deal", "arguments": {"deal_id": "deal_1"}}], "answer": "closed"})
+    (task.dir / "tools.json").write_text("[]")
+    report = selftest(task)
+    assert any("steps.0 returned an error" in p for p in report.problems)
+    assert any("needs 3 steps (submit included) but max_steps is 2" in p for p in report.problems)
+    assert any("tools.json is stale" in p for p in report.problems)
+    assert not report.ok
+
+
+# ------------------------------------------------------------------------------------ CLI
+def test_validate_prints_families_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tasks", "validate", str(FIXTURES)]) == 0
+    out = capsys.readouterr().out
+    assert "budget_summary" in out and "finance-reporting 1" in out and "total" in out
+    assert f"all {len(list(FIXTURES.iterdir()))} task folder(s) valid (files and self-tests" in out
+
+
+def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("lookup-cfo-email", "move-deal-negotiation"):
+        shutil.copytree(FIXTURES / name, tmp_path / name)
+    grader = tmp_path / "move-deal-negotiation" / "grader.yaml"
+    grader.write_text(grader.read_text().replace("expect: {stage: negotiation", "expect: {stag: negotiation"))
+    report = tmp_path / "report.json"
+    assert main(["tasks", "validate", str(tmp_path), "--json", str(report)]) == 1
+    out = capsys.readouterr().out
+    assert f"{grader} is invalid:" in out and "gates.0 (stage_moved): crm_deal has no column 'stag'" in out
+    assert "lookup_person" in out  # the valid task is still listed
+    assert json.loads(report.read_text())["failures"]
+    assert main(["tasks", "validate", "--no-selftest", str(tmp_path / "lookup-cfo-email")]) == 0
+
+
+def test_schemas_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["tasks", "schemas", "--check"]) == 0
+    assert main(["tasks", "schemas", "--check", "-o", str(tmp_path)]) == 1
+    assert main(["tasks", "schemas", "-o", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("*.schema.json"))) == 4
+
+
+def test_grade_command_replays_a_transcript(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task = load_task(FIXTURES / "budget-summary-to-cfo")
+    env = OfficeEnv(task)
+    play(env, OracleAgent(task))
+    transcript = tmp_path / "good.json"
+    transcript.write_text(json.dumps(env.transcript))
+    assert main(["grade", str(task.dir), str(transcript)]) == 0
+    out = capsys.readouterr().out
+    assert "PASSED" in out and "mailed_cfo_with_total" in out and "mails_others" in out and "replayed 3" in out
+    # JSON lines and {"messages": [...]} work too; tool results in the file are ignored (replayed, not trusted).
+    forged = [m if m["role"] != "tool" else {**m, "content": '{"status": "sent"}'} for m in env.transcript[:3]]
+    lines = tmp_path / "partial.jsonl"
+    lines.write_text("\n".join(json.dumps(m) for m in forged))
+    assert main(["grade", str(task.dir), str(lines), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["passed"] is False and data["gates"][0]["reason"] == "no mail was sent during the episode"
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text(json.dumps({"messages": env.transcript}))
+    assert main(["grade", str(task.dir), str(wrapped)]) == 0
+
+
+def test_grade_command_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"nope": 1}')
+    assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(bad)]) == 2
+    assert "expected a list of chat messages" in capsys.readouterr().err
