@@ -1,0 +1,108 @@
+"""``officesim serve http|mcp``: serve tasks and worlds to remote agents.
+
+``serve http`` runs the FastAPI app (sessions over tasks, calls on plain worlds) with uvicorn.
+``serve mcp`` plays one task episode (``--task``) or exposes a world (``--world``) over stdio for
+MCP clients; it needs the ``mcp`` extra (``pip install 'officesim[mcp]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import uvicorn
+
+from officesim.env import OfficeEnv
+from officesim.errors import OfficesimError
+from officesim.grading.judge import JudgeConfig
+from officesim.server.http import create_app
+from officesim.task import WORLDS_DIR, load_task, resolve_spec_path
+from officesim.world import World
+
+DB_SUFFIXES = {".db", ".sqlite", ".sqlite3"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    serve = subparsers.add_parser("serve", help="serve tasks and worlds over HTTP or MCP")
+    kinds = serve.add_subparsers(dest="serve_kind", required=True)
+
+    http = kinds.add_parser("http", help="FastAPI sessions over tasks (OpenAPI at /docs)")
+    http.add_argument("--tasks", default="tasks", help="the task library (default tasks/)")
+    http.add_argument("--worlds", default=str(WORLDS_DIR), help="world specs for /worlds/{name}/call")
+    http.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    http.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    http.add_argument("--max-sessions", type=int, default=256, help="open sessions allowed at once (default 256)")
+    http.add_argument("--full-grades", action="store_true",
+                      help="return every gate and criterion with reasons (they quote expected values)")
+    _judge_options(http)
+    http.set_defaults(func=http_command)
+
+    mcp = kinds.add_parser("mcp", help="one task episode or a world over stdio (MCP)")
+    target = mcp.add_mutually_exclusive_group(required=True)
+    target.add_argument("--task", help="a task folder: its tools plus submit, graded at the end")
+    target.add_argument("--world", help="a world spec (name in worlds/ or YAML path) or a saved .db: every tool")
+    mcp.add_argument("--seed", type=int, help="world generation seed (--world with a spec)")
+    mcp.add_argument("--record", help="write the grade and transcript here as JSON when the episode ends (--task)")
+    _judge_options(mcp)
+    mcp.set_defaults(func=mcp_command)
+
+
+def _judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge-model", help="judge model for judge criteria (default: $OFFICESIM_JUDGE_MODEL)")
+    parser.add_argument("--judge-base-url", help="judge endpoint (default: $OFFICESIM_JUDGE_BASE_URL)")
+
+
+def _judge(args: argparse.Namespace) -> JudgeConfig | None:
+    overrides = {k: v for k, v in (("model", args.judge_model), ("base_url", args.judge_base_url)) if v}
+    return JudgeConfig.from_env(**overrides)
+
+
+def http_command(args: argparse.Namespace) -> int:
+    app = create_app(args.tasks, args.worlds, judge=_judge(args), max_sessions=args.max_sessions,
+                     grade_detail="full" if args.full_grades else "summary")
+    uvicorn.run(app, host=args.host, port=args.port)
+    return 0
+
+
+def _open_world(ref: str, seed: int | None) -> World:
+    path = Path(ref)
+    if path.suffix in DB_SUFFIXES:
+        return World.load(path)
+    return World.generate(resolve_spec_path(ref, Path.cwd()), seed)
+
+
+def _report(record: Path | None) -> Callable[[OfficeEnv], None]:
+    """Print the grade to stderr (stdout is the MCP wire) and, when asked, write it with the transcript."""
+
+    def on_end(env: OfficeEnv) -> None:
+        if env.grade is None:
+            return
+        print(env.grade.summary(), file=sys.stderr)
+        if record is not None:
+            data = {"grade": env.grade.model_dump(mode="json"), "transcript": env.transcript}
+            record.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return on_end
+
+
+def mcp_command(args: argparse.Namespace) -> int:
+    # The mcp SDK is an optional extra: import it only for this command.
+    try:
+        from officesim.server.mcp_server import TaskHost, WorldHost, run_stdio
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("mcp"):
+            raise
+        raise OfficesimError("serving MCP needs the mcp SDK: pip install 'officesim[mcp]'") from exc
+    if args.task:
+        if args.seed is not None:
+            raise OfficesimError("--seed applies to --world; a task fixes its own world")
+        host = TaskHost(load_task(args.task), judge=_judge(args),
+                        on_end=_report(Path(args.record) if args.record else None))
+    else:
+        if args.record:
+            raise OfficesimError("--record applies to --task; a world has no episode to record")
+        host = WorldHost(_open_world(args.world, args.seed), Path(args.world).stem)
+    run_stdio(host)
+    return 0

@@ -1,0 +1,366 @@
+"""HTTP adapter: episodes and plain worlds over FastAPI, for remote agents and trainers.
+
+A thin layer over ``OfficeEnv`` and ``World.call``: it resolves names, keeps sessions in memory
+and maps the few failures a client can cause to HTTP status codes.  Tool calls, validation,
+errors-as-data and grading are exactly those of the in-process path.
+
+Routes are ``async def``: a tool call costs tens of microseconds, far less than a thread
+hand-off, so it runs on the event loop.  What can take long (building a task's start state,
+generating a world, grading with an LLM judge) runs in a worker thread.  Each session has a lock,
+so two requests on one session never interleave.
+
+Nothing here returns a grader or a solution: by default the final grade is summarised (score,
+passed, totals and hashes), because the reasons of individual checks quote expected values.
+``create_app(grade_detail="full")`` returns every gate and criterion, for trusted trainers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, status
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ConfigDict, Field
+
+from officesim import __version__
+from officesim.env import OfficeEnv
+from officesim.errors import OfficesimError
+from officesim.grading.judge import Judge, JudgeConfig, make_judge
+from officesim.grading.rubric import Grade
+from officesim.task import SUBMIT, WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
+from officesim.toolexport import export_tools
+from officesim.world import World
+
+GradeDetail = Literal["summary", "full"]
+# What a summarised grade keeps: the verdict and its provenance, never a check's reason or evidence.
+GRADE_SUMMARY_FIELDS = ("task_id", "score", "passed", "pass_threshold", "earned", "possible", "unjudged",
+                        "errors", "complete", "answer", "task_hash", "grader_hash")
+UNPROCESSABLE = 422  # spelt differently across Starlette versions
+WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+# --------------------------------------------------------------------------- request/response models
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateSession(_Request):
+    """Start an episode of a task."""
+
+    task: str = Field(min_length=1, max_length=1024,
+                      description="A task id, or a task folder's path inside the server's tasks directory.")
+    seed: int | None = Field(None, description="Recorded in info; the task fixes the world, so it changes nothing.")
+    reward: Literal["score", "binary"] = Field("score", description="Final reward: the score, or passed as 1/0.")
+
+
+class ToolCall(_Request):
+    """One tool call, as a model would send it."""
+
+    name: str = Field(description="The tool name (one of the observation's tools, or submit).")
+    arguments: dict[str, Any] | str | None = Field(None, description="A JSON object, or its text.")
+    id: str | None = Field(None, description="The call id recorded in the transcript (default call_<step>).")
+
+
+class UserInfo(BaseModel):
+    """The employee the agent acts as."""
+
+    id: str
+    name: str
+    email: str
+    title: str
+
+
+class Observation(BaseModel):
+    """What the agent sees: the task, its tools, who it is, and the last tool result."""
+
+    instruction: str
+    tools: list[dict[str, Any]] = Field(description="OpenAI chat function list: the task's tools plus submit.")
+    user: UserInfo
+    max_steps: int
+    steps_left: int
+    result: dict[str, Any] | None = Field(description="The last tool result (errors as data); null after reset.")
+
+
+class SessionCreated(BaseModel):
+    session_id: str
+    observation: Observation
+    info: dict[str, Any] = Field(description="task_id, task_hash, grader_hash and seed.")
+
+
+class StepResult(BaseModel):
+    observation: Observation
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any] = Field(description="step, tool, error; the final step adds grade.")
+
+
+class Transcript(BaseModel):
+    session_id: str
+    task_id: str
+    steps: int
+    done: bool
+    messages: list[dict[str, Any]] = Field(description="The episode as OpenAI chat messages.")
+
+
+class TaskList(BaseModel):
+    tasks: list[str] = Field(description="Task ids under the server's tasks directory.")
+
+
+class WorldCallResult(BaseModel):
+    world: str
+    result: dict[str, Any] = Field(description="The tool's JSON result, or {error: {type, message}}.")
+    error: bool
+
+
+# --------------------------------------------------------------------------- state owned by one app
+@dataclass
+class Session:
+    """One episode and the lock that keeps its requests in order."""
+
+    id: str
+    env: OfficeEnv
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass
+class _PlainWorld:
+    snapshot: bytes
+    world: World
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class ServerState:
+    """Sessions, loaded tasks and plain worlds of one app instance (never shared between apps)."""
+
+    def __init__(self, tasks_dir: Path, worlds_dir: Path, *, judge: Judge | JudgeConfig | None,
+                 max_sessions: int, grade_detail: GradeDetail) -> None:
+        self.tasks_dir = tasks_dir.resolve()
+        self.worlds_dir = worlds_dir.resolve()
+        self.judge = make_judge(judge)  # one judge (and HTTP client) for every session of the app
+        self.max_sessions = max_sessions
+        self.grade_detail = grade_detail
+        self.sessions: dict[str, Session] = {}
+        self._tasks: dict[Path, Task] = {}
+        self._task_index: dict[str, list[Path]] = {}
+        self._worlds: dict[str, _PlainWorld] = {}
+        self._load_lock = asyncio.Lock()
+
+    # ----------------------------------------------------------------- tasks
+    def task_ids(self) -> list[str]:
+        self._task_index = _index(self.tasks_dir)
+        return sorted(self._task_index)
+
+    def task_dir(self, ref: str) -> Path:
+        """The folder of a task given as an id or a path under the tasks directory (never outside it)."""
+        try:
+            direct = (self.tasks_dir / ref).resolve()
+            if direct.is_relative_to(self.tasks_dir) and (direct / "task.yaml").is_file():
+                return direct
+        except (OSError, ValueError):  # a NUL byte or an over-long name: no such folder, look it up as an id
+            pass
+        if ref not in self._task_index:
+            self._task_index = _index(self.tasks_dir)  # tasks may have been added since
+        found = self._task_index.get(ref, [])
+        if len(found) > 1:
+            paths = ", ".join(str(p.relative_to(self.tasks_dir)) for p in found)
+            raise HTTPException(UNPROCESSABLE,
+                                f"task id {ref!r} names several folders ({paths}); pass the folder's path")
+        if not found:
+            close = difflib.get_close_matches(ref, list(self._task_index), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else " GET /tasks lists them."
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no task {ref!r} in the server's tasks directory.{hint}")
+        return found[0]
+
+    async def task(self, ref: str) -> Task:
+        """A loaded task with its start state built (once per app; the build runs in a thread)."""
+        directory = self.task_dir(ref)
+        async with self._load_lock:
+            if directory not in self._tasks:
+                try:
+                    self._tasks[directory] = await run_in_threadpool(_prepare_task, directory)
+                except OfficesimError as exc:  # a bad file, a setup step that fails, an unknown person
+                    raise HTTPException(UNPROCESSABLE, f"task {ref!r} is broken: {exc}") \
+                        from exc
+            return self._tasks[directory]
+
+    # ----------------------------------------------------------------- sessions
+    def session(self, session_id: str) -> Session:
+        found = self.sessions.get(session_id)
+        if found is None:
+            raise HTTPException(status.HTTP_404_NOT_FOUND,
+                                f"no session {session_id!r}: it was never created or has been deleted; "
+                                "start one with POST /sessions")
+        return found
+
+    def grade_view(self, grade: Grade) -> dict[str, Any]:
+        data = grade.model_dump(mode="json")
+        if self.grade_detail == "full":
+            return data
+        return {key: data[key] for key in GRADE_SUMMARY_FIELDS}
+
+    # ----------------------------------------------------------------- plain worlds
+    async def world(self, name: str) -> _PlainWorld:
+        """The app's copy of a world spec in the worlds directory (generated once, in a thread)."""
+        path = self.worlds_dir / f"{name}.yaml"
+        if not WORLD_NAME.match(name) or not path.is_file():
+            known = ", ".join(sorted(p.stem for p in self.worlds_dir.glob("*.yaml"))) or "none"
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"no world spec {name!r} (known: {known})")
+        async with self._load_lock:
+            if name not in self._worlds:
+                snapshot = await run_in_threadpool(world_snapshot, path)
+                self._worlds[name] = _PlainWorld(snapshot, World.restore(snapshot))
+            return self._worlds[name]
+
+
+def _index(root: Path) -> dict[str, list[Path]]:
+    index: dict[str, list[Path]] = {}
+    for directory in find_tasks([root]):
+        index.setdefault(directory.name, []).append(directory.resolve())
+    return index
+
+
+def _prepare_task(directory: Path) -> Task:
+    task = load_task(directory)
+    task.start_snapshot()
+    task.user_info()
+    return task
+
+
+async def _state(request: Request) -> ServerState:
+    # async: a plain ``def`` dependency would cost a thread hand-off on every request.
+    return request.app.state.officesim
+
+
+State = Annotated[ServerState, Depends(_state)]
+router = APIRouter()
+
+
+# --------------------------------------------------------------------------- routes
+@router.get("/tools", tags=["tools"])
+async def list_tools(state: State, task: str | None = None) -> list[dict[str, Any]]:
+    """The OpenAI chat tool list: every registered tool, or a task's tools plus submit."""
+    if task is None:
+        return export_tools()
+    return (await state.task(task)).tools_json()
+
+
+@router.get("/tasks", tags=["tasks"])
+async def list_tasks(state: State) -> TaskList:
+    """The ids of the tasks this server can run (metadata, graders and solutions stay here)."""
+    return TaskList(tasks=state.task_ids())
+
+
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"])
+async def create_session(body: CreateSession, state: State) -> SessionCreated:
+    """Start an episode: the task's start state, restored for this session alone."""
+    if len(state.sessions) >= state.max_sessions:
+        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
+                            f"{len(state.sessions)} sessions are open (the limit); DELETE finished ones first")
+    task = await state.task(body.task)
+    env = OfficeEnv(task, judge=state.judge)
+    obs, info = env.reset(seed=body.seed, options={"reward": body.reward})
+    session = Session(secrets.token_hex(16), env)
+    state.sessions[session.id] = session
+    return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
+
+
+@router.post("/sessions/{session_id}/step", tags=["sessions"])
+async def step(session_id: str, body: ToolCall, state: State) -> StepResult:
+    """Run one tool call (or submit); a bad call comes back as an error result and costs a step."""
+    session = state.session(session_id)
+    async with session.lock:
+        env = session.env
+        if env.done:
+            raise HTTPException(status.HTTP_409_CONFLICT,
+                                f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
+                                f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
+        action = body.model_dump()
+        if body.name == SUBMIT or env.steps + 1 >= env.task.max_steps:
+            # This call ends the episode: grading may ask an LLM judge, so keep it off the event loop.
+            obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
+        else:
+            obs, reward, terminated, truncated, info = env.step(action)
+    if "grade" in info:
+        info = {**info, "grade": state.grade_view(info["grade"])}
+    return StepResult(observation=Observation.model_validate(obs), reward=reward, terminated=terminated,
+                      truncated=truncated, info=info)
+
+
+@router.get("/sessions/{session_id}/transcript", tags=["sessions"])
+async def transcript(session_id: str, state: State) -> Transcript:
+    """The episode so far as OpenAI chat messages (instruction, tool calls, tool results)."""
+    session = state.session(session_id)
+    async with session.lock:  # not while a step that ends the episode is being graded in a thread
+        env = session.env
+        return Transcript(session_id=session.id, task_id=env.task.id, steps=env.steps, done=env.done,
+                          messages=list(env.transcript))
+
+
+@router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["sessions"])
+async def delete_session(session_id: str, state: State) -> None:
+    """Forget a session and free its world."""
+    state.session(session_id)
+    del state.sessions[session_id]
+
+
+@router.post("/worlds/{name}/call", tags=["worlds"])
+async def world_call(name: str, body: ToolCall, state: State) -> WorldCallResult:
+    """Run any tool on the server's copy of a plain world (a sandbox without task or grading)."""
+    plain = await state.world(name)
+    async with plain.lock:
+        result = plain.world.call(body.name, body.arguments)
+    return WorldCallResult(world=name, result=result, error="error" in result)
+
+
+@router.delete("/worlds/{name}", status_code=status.HTTP_204_NO_CONTENT, tags=["worlds"])
+async def reset_world(name: str, state: State) -> None:
+    """Throw away the changes made to a plain world: the next call starts from the generated state."""
+    plain = await state.world(name)
+    async with plain.lock:
+        plain.world.reset(plain.snapshot)
+
+
+# --------------------------------------------------------------------------- the app
+def create_app(
+    tasks_dir: str | Path = "tasks",
+    worlds_dir: str | Path = WORLDS_DIR,
+    *,
+    judge: Judge | JudgeConfig | None = None,
+    max_sessions: int = 256,
+    grade_detail: GradeDetail = "summary",
+) -> FastAPI:
+    """A FastAPI app serving the tasks under ``tasks_dir`` and the world specs in ``worlds_dir``.
+
+    Each app owns its sessions, task cache and worlds, so two apps in one process share nothing.
+
+    Args:
+        tasks_dir: the task library; sessions name a task by id or by a path inside it.
+        worlds_dir: the world specs ``POST /worlds/{name}/call`` may use (``name.yaml``).
+        judge: the LLM judge for judge criteria; ``None`` leaves them unjudged.
+        max_sessions: open sessions allowed at once (each holds a world in memory).
+        grade_detail: ``summary`` (score, passed, totals, hashes) or ``full`` (every check with
+            its reason and evidence, which quote expected values: for trusted trainers only).
+    """
+    tasks_path, worlds_path = Path(tasks_dir), Path(worlds_dir)
+    for label, path in (("tasks", tasks_path), ("worlds", worlds_path)):
+        if not path.is_dir():
+            raise OfficesimError(f"the {label} directory {path} does not exist")
+    if max_sessions < 1:
+        raise OfficesimError("max_sessions must be at least 1")
+    app = FastAPI(
+        title="officesim",
+        version=__version__,
+        description="Episodes of officesim tasks and calls on plain worlds. Tool errors are results "
+        "({error: {type, message}}), not HTTP errors; graders and solutions never leave the server.",
+    )
+    app.state.officesim = ServerState(tasks_path, worlds_path, judge=judge, max_sessions=max_sessions,
+                                      grade_detail=grade_detail)
+    app.include_router(router)
+    return app
