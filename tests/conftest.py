@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from officesim import World
+from officesim.testing import ScriptedServer, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,3 +31,11 @@ def acme_snapshot() -> bytes:
 @pytest.fixture
 def acme(acme_snapshot: bytes) -> World:
     return World.restore(acme_snapshot)
+
+
+@pytest.fixture
+def openai_server():
+    """A running scripted OpenAI-compatible server: ``.push(replies)``, ``.requests``, ``.base_url``."""
+    server = ScriptedServer()
+    with serve(server):
+        yield server

@@ -1,0 +1,272 @@
+"""``OpenAIAgent``: a tool-calling loop against any OpenAI-compatible chat-completions endpoint.
+
+Works with OpenAI, vLLM, Ollama, or the scripted test server.  The agent keeps its own chat
+history (system prompt, the instruction, assistant turns, ``tool`` results) and hands the env one
+tool call per ``act``; parallel tool calls are queued and played one env step each.
+
+Failure handling, and why:
+
+* Tool-call arguments that are not JSON go to the env as the raw string; the env answers with an
+  ``invalid_argument`` error and that error reaches the model as the ``tool`` result, so the
+  model can fix its own call, exactly as in production.
+* A reply with no tool call (plain text or a refusal) earns one nudge; the next one is submitted
+  as the final answer, so a chatty model ends its episode instead of looping.
+* A context-length error trims the oldest tool results (the instruction is never trimmed) and
+  retries.
+* Rate limits, 5xx, timeouts and connection errors are retried with exponential backoff (the
+  server's ``Retry-After`` is honoured); after lasting failure, or on an error that retrying
+  cannot fix (bad key, unknown model), ``AgentError`` is raised so the attempt is recorded as
+  ``error``, never as a score of 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import openai
+
+from officesim.agents.base import AgentError
+from officesim.seeding import derive_seed
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are {user}, working in the company's office tools. Complete the task using only the "
+    "tools you are given. Look things up before you act, and do not change or send anything the "
+    "task does not ask for. When you are done, call `submit` with your final answer (or null if "
+    "the task asks for no answer)."
+)
+NUDGE = (
+    "You replied without calling a tool. Continue the task with the tools; when you are done, "
+    "call `submit` with your final answer."
+)
+TRIMMED = json.dumps({"note": "this older tool result was removed to fit the context window"})
+RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError,
+             openai.APIConnectionError)
+
+
+def _describe_user(user: Any) -> str:
+    if isinstance(user, dict):
+        name = user.get("name") or user.get("email") or "an employee"
+        extras = [str(user[k]) for k in ("title", "email") if user.get(k) and user.get(k) != name]
+        return f"{name} ({', '.join(extras)})" if extras else str(name)
+    return str(user) if user else "an employee"
+
+
+def _is_context_error(exc: openai.APIStatusError) -> bool:
+    code = getattr(exc, "code", None)
+    text = str(exc).lower()
+    return code == "context_length_exceeded" or "context length" in text or "context_length" in text
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``retry-after``), if any."""
+    response = getattr(exc, "response", None)
+    if response is None:
+        return None
+    headers = response.headers
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return float(value) * scale
+            except ValueError:
+                continue
+    return None
+
+
+class OpenAIAgent:
+    """A chat-completions tool-calling agent.
+
+    Args:
+        model: the model name the endpoint serves.
+        base_url: the endpoint (``http://localhost:8000/v1`` for vLLM); ``None`` means OpenAI.
+        api_key: defaults to ``OPENAI_API_KEY``; local endpoints that need none get a placeholder.
+        max_retries: retries per request on rate limits, 5xx, timeouts and connection errors.
+        timeout: seconds per request.
+        temperature: sampling temperature; ``None`` leaves the endpoint's default.
+        max_tokens: completion limit per request; ``None`` leaves the endpoint's default.
+        system_prompt: a template with ``{user}``; the default describes the office setting.
+        max_nudges: text-only replies answered with a nudge before the text is submitted.
+        backoff_base: first retry delay in seconds (doubled each retry, with jitter).
+        backoff_max: the longest single wait, also the cap on a server's ``Retry-After``.
+        send_seed: pass the episode seed to the endpoint (OpenAI and vLLM accept ``seed``).
+        sleep: the wait function (tests may pass a recorder; the default is ``time.sleep``).
+    """
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        max_retries: int = 6,
+        timeout: float = 120.0,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        system_prompt: str | None = None,
+        max_nudges: int = 1,
+        backoff_base: float = 1.0,
+        backoff_max: float = 60.0,
+        send_seed: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise AgentError("OpenAIAgent needs an API key: set OPENAI_API_KEY or pass api_key")
+            key = "EMPTY"  # vLLM and Ollama accept any key
+        self.model = model
+        self.base_url = base_url
+        self.max_retries = max_retries
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
+        self.max_nudges = max_nudges
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.send_seed = send_seed
+        self._sleep = sleep
+        # Retries are ours (counted, jittered from the episode seed); the client never retries.
+        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0)
+        self._reset_state(seed=0)
+
+    def _reset_state(self, *, seed: int) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.usage = {"prompt": 0, "completion": 0, "total": 0}
+        self.api_calls = 0
+        self.retries = 0
+        self.trims = 0
+        self._seed = seed
+        self._rng = random.Random(derive_seed(seed, "openai-agent-backoff"))
+        self._queue: deque[tuple[str, str, Any]] = deque()
+        self._awaiting: str | None = None
+        self._nudges = 0
+
+    # -- Agent protocol ---------------------------------------------------------------------
+    def reset(self, obs: dict[str, Any], *, seed: int) -> None:
+        """Start the chat: system prompt, the instruction, and the task's tools."""
+        self._reset_state(seed=seed)
+        self.tools = list(obs.get("tools") or [])
+        system = self.system_prompt.replace("{user}", _describe_user(obs.get("user")))
+        self.messages = [{"role": "system", "content": system},
+                         {"role": "user", "content": str(obs["instruction"])}]
+
+    def act(self, obs: dict[str, Any]) -> dict[str, Any]:
+        """Feed back the last tool result, then play the next queued or newly requested call."""
+        if self._awaiting is not None:
+            result = obs.get("result")
+            content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+            self.messages.append({"role": "tool", "tool_call_id": self._awaiting, "content": content})
+            self._awaiting = None
+        while not self._queue:
+            message = self._complete()
+            self._absorb(message)
+            if self._queue:
+                break
+            reply = message.content or message.refusal or ""
+            if self._nudges < self.max_nudges:
+                self._nudges += 1
+                self.messages.append({"role": "user", "content": NUDGE})
+                continue
+            return {"name": "submit", "arguments": {"answer": reply or None}}
+        call_id, name, arguments = self._queue.popleft()
+        self._awaiting = call_id
+        return {"name": name, "arguments": arguments}
+
+    # -- internals --------------------------------------------------------------------------
+    def _absorb(self, message: Any) -> None:
+        """Record the assistant turn in the history and queue its tool calls."""
+        entry: dict[str, Any] = {"role": "assistant", "content": message.content}
+        calls = [c for c in (message.tool_calls or []) if getattr(c, "function", None) is not None]
+        if calls:
+            entry["tool_calls"] = [
+                {"id": c.id, "type": "function",
+                 "function": {"name": c.function.name, "arguments": c.function.arguments or ""}}
+                for c in calls
+            ]
+        elif message.content is None:
+            entry["content"] = message.refusal or ""
+        self.messages.append(entry)
+        for call in calls:
+            raw = call.function.arguments or ""
+            try:
+                arguments: Any = json.loads(raw) if raw.strip() else {}
+            except json.JSONDecodeError:
+                arguments = raw  # the env answers with an invalid_argument error the model sees
+            self._queue.append((call.id, call.function.name, arguments))
+
+    def _request(self) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self.model, "messages": self.messages}
+        if self.tools:
+            request["tools"] = self.tools
+        if self.temperature is not None:
+            request["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            request["max_tokens"] = self.max_tokens
+        if self.send_seed:
+            request["seed"] = self._seed % (2**31)
+        return request
+
+    def _complete(self) -> Any:
+        """One assistant message, after retries and context trimming as needed."""
+        failures = 0
+        while True:
+            self.api_calls += 1
+            try:
+                response = self._client.chat.completions.create(**self._request())
+            except RETRYABLE as exc:
+                failures += 1
+                if failures > self.max_retries:
+                    raise AgentError(f"{self.model}: giving up after {failures} failed requests: {exc}") from exc
+                self.retries += 1
+                self._sleep(self._delay(failures, exc))
+                continue
+            except openai.BadRequestError as exc:
+                if _is_context_error(exc) and self._trim():
+                    continue
+                raise AgentError(f"{self.model}: request rejected: {exc}") from exc
+            except openai.APIStatusError as exc:
+                if exc.status_code == 408 or exc.status_code >= 500:
+                    failures += 1
+                    if failures > self.max_retries:
+                        raise AgentError(f"{self.model}: giving up after {failures} failed requests: {exc}") from exc
+                    self.retries += 1
+                    self._sleep(self._delay(failures, exc))
+                    continue
+                raise AgentError(f"{self.model}: request rejected: {exc}") from exc
+            self._count(response)
+            if not response.choices:
+                raise AgentError(f"{self.model}: the endpoint returned no choices")
+            return response.choices[0].message
+
+    def _delay(self, failures: int, exc: Exception) -> float:
+        """Exponential backoff with jitter, at least the server's ``Retry-After``."""
+        backoff = self.backoff_base * 2 ** (failures - 1) * (0.5 + self._rng.random())
+        asked = _retry_after(exc)
+        return min(self.backoff_max, max(backoff, asked or 0.0))
+
+    def _trim(self) -> bool:
+        """Blank the older half of the untrimmed tool results; False when nothing is left to cut."""
+        candidates = [m for m in self.messages if m["role"] == "tool" and m["content"] != TRIMMED]
+        if not candidates:
+            return False
+        for message in candidates[: max(1, len(candidates) // 2)]:
+            message["content"] = TRIMMED
+        self.trims += 1
+        return True
+
+    def _count(self, response: Any) -> None:
+        usage = getattr(response, "usage", None)
+        if usage is None:
+            return
+        self.usage["prompt"] += usage.prompt_tokens or 0
+        self.usage["completion"] += usage.completion_tokens or 0
+        self.usage["total"] += usage.total_tokens or 0

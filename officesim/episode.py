@@ -1,0 +1,99 @@
+"""Play one episode: reset the env, let the agent act until the episode ends, collect the verdict.
+
+The status of an attempt says whose fault an unfinished episode is:
+
+* ``ok``: the agent submitted and the grader scored the final state;
+* ``truncated``: the step budget ran out (graded like any other end state);
+* ``error``: the agent itself failed (``AgentError``: an API that kept failing); the attempt has no
+  score and is excluded from pass rates, never counted as a 0.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from officesim.agents.base import Agent, AgentError
+
+Status = Literal["ok", "error", "truncated"]
+
+
+@dataclass
+class EpisodeResult:
+    """The outcome of one attempt, as the runner records it."""
+
+    score: float | None
+    passed: bool | None
+    status: Status
+    grade: dict[str, Any] | None
+    steps: int
+    tokens: dict[str, int] | None
+    wall_time: float
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self, *, transcript: bool = False) -> dict[str, Any]:
+        """JSON-ready fields (the transcript only on request: it is stored apart)."""
+        # Built by hand: dataclasses.asdict deep-copies the grade and transcript (measurably slow).
+        names = [f.name for f in fields(self) if transcript or f.name != "transcript"]
+        return {name: getattr(self, name) for name in names}
+
+
+def _grade_dict(grade: Any) -> dict[str, Any] | None:
+    if grade is None:
+        return None
+    if isinstance(grade, dict):
+        return grade
+    if hasattr(grade, "model_dump"):
+        return grade.model_dump(mode="json")
+    raise TypeError(f"cannot serialise a grade of type {type(grade).__name__}")
+
+
+def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = None) -> EpisodeResult:
+    """Run ``agent`` in ``env`` from ``env.reset(seed=seed)`` until it ends.
+
+    Args:
+        env: an ``OfficeEnv`` (or anything with the same reset/step/transcript contract).
+        agent: plays the episode; an ``AgentError`` it raises makes the attempt ``error``.
+        seed: the episode seed, given to both the env and the agent.
+        max_actions: a safety bound for envs without a step budget (default: the env's
+            ``max_steps`` + 1, so the env's own truncation always comes first).
+    """
+    started = time.perf_counter()
+    obs, info = env.reset(seed=seed)
+    steps = 0
+    status: Status = "ok"
+    error: str | None = None
+    limit = max_actions if max_actions is not None else int(obs.get("max_steps") or 1000) + 1
+    try:
+        agent.reset(obs, seed=seed)
+        while True:
+            action = agent.act(obs)
+            obs, _reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated:
+                break
+            if truncated or steps >= limit:
+                status = "truncated"
+                break
+    except AgentError as exc:
+        status, error = "error", str(exc)
+    grade = _grade_dict(info.get("grade")) if status != "error" else None
+    score = float(grade["score"]) if grade and grade.get("score") is not None else None
+    passed = bool(grade["passed"]) if grade and grade.get("passed") is not None else None
+    if status != "error" and grade is None:
+        # The env ended without a verdict (e.g. truncated before grading): nothing passed.
+        score, passed = 0.0, False
+    usage = getattr(agent, "usage", None)
+    return EpisodeResult(
+        score=score,
+        passed=passed,
+        status=status,
+        grade=grade,
+        steps=steps,
+        tokens=dict(usage) if usage else None,
+        wall_time=time.perf_counter() - started,
+        transcript=list(getattr(env, "transcript", []) or []),
+        error=error,
+    )

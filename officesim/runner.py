@@ -1,0 +1,468 @@
+"""Run n attempts of every task with one agent, in parallel processes, resumably.
+
+A run lives in one folder (``runs/NAME``):
+
+* ``results.jsonl``: one JSON line per attempt (task, attempt, seed, agent, score, passed, status,
+  grade, steps, tokens, wall_time, task metadata, and ``versions``: world spec fingerprint, tools
+  hash, task and grader hashes).  Lines are appended and flushed one by one, so a run killed
+  half-way resumes where it stopped; a half-written last line is cut off on resume.
+* ``transcripts/<task>/<attempt>.json``: the episode's chat transcript, written before its result
+  line (a result line always has its transcript).
+* ``run.json``: the agent and its options (never the API key), so later steps (calibrate,
+  deliver) know what produced the numbers, and a resume cannot silently mix two agents.
+
+Seeds derive from (task id, attempt) with ``derive_seed``, so attempt 3 of a task is the same
+episode on any machine and in any order.  Each worker process loads a task once and reuses its
+start snapshot for every attempt it plays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import multiprocessing
+import queue
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from officesim import __version__
+from officesim.agents.registry import check_agent, make_agent
+from officesim.env import OfficeEnv
+from officesim.episode import run_episode
+from officesim.errors import OfficesimError
+from officesim.progress import Progress
+from officesim.seeding import derive_seed
+from officesim.spec import load_spec
+from officesim.task import Task, load_task
+
+RESULTS = "results.jsonl"
+TRANSCRIPTS = "transcripts"
+RUN_INFO = "run.json"
+SECRET_OPTIONS = frozenset({"api_key"})
+
+
+class RunError(OfficesimError):
+    """A run cannot start or continue (a mismatched resume, a worker that died)."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """Which agent to build in each worker, and with which options (picklable)."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def public(self) -> dict[str, Any]:
+        """The spec as recorded in ``run.json``: secrets left out."""
+        return {"name": self.name, "options": {k: v for k, v in sorted(self.options.items())
+                                               if k not in SECRET_OPTIONS}}
+
+
+@dataclass
+class RunReport:
+    """What one call of ``run`` did."""
+
+    out: Path
+    planned: int
+    skipped: int
+    played: int = 0
+    passed: int = 0
+    errors: int = 0
+    crashes: list[str] = field(default_factory=list)
+
+
+def attempt_seed(task_id: str, attempt: int, base_seed: int = 0) -> int:
+    """The episode seed of one attempt: stable across machines, processes and orderings."""
+    return derive_seed(base_seed, "attempt", task_id, attempt)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def task_versions(task: Task) -> dict[str, Any]:
+    """The versions an attempt's result depends on: world spec, tools, task and grader."""
+    tools_file = task.dir / "tools.json"
+    tools_bytes = (tools_file.read_bytes() if tools_file.is_file()
+                   else json.dumps(task.tools_json(), sort_keys=True).encode())
+    spec = load_spec(task.spec_path)
+    return {
+        "world": spec.fingerprint(),
+        "world_seed": spec.seed if task.spec.world.seed is None else task.spec.world.seed,
+        "tools": _sha(tools_bytes),
+        "task": task.task_hash,
+        "grader": task.grader_hash,
+        "officesim": __version__,
+    }
+
+
+def task_meta(task: Task) -> dict[str, Any]:
+    """The metadata copied into every result line (so metrics need not reload tasks)."""
+    return {"category": task.category, "difficulty": task.difficulty, "family": task.family,
+            "group": task.group}
+
+
+# ------------------------------------------------------------------ results file
+def read_results(path: str | Path) -> list[dict[str, Any]]:
+    """Every complete record of a ``results.jsonl`` (or a run folder); broken lines are skipped.
+
+    When an attempt appears twice (re-run after an error), the later line wins.
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULTS
+    if not path.is_file():
+        return []
+    latest: dict[tuple[str, int], dict[str, Any]] = {}
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut by a crash or a kill: that attempt simply runs again
+        if isinstance(record, dict) and "task" in record and "attempt" in record:
+            latest[(str(record["task"]), int(record["attempt"]))] = record
+    return [latest[key] for key in sorted(latest)]
+
+
+def _cut_partial_line(path: Path) -> None:
+    """Drop a half-written last line so the next append starts on a line of its own."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def _check_run_info(plan: RunPlan, task_dirs: Sequence[Path]) -> None:
+    """Write ``run.json``, or refuse to resume a folder made with another agent or seed."""
+    info_path = plan.out / RUN_INFO
+    wanted = {"agent": plan.agent.public(), "base_seed": plan.base_seed}
+    existing: dict[str, Any] = {}
+    if info_path.is_file():
+        existing = json.loads(info_path.read_text())
+        if existing.get("agent") != wanted["agent"] or existing.get("base_seed") != plan.base_seed:
+            raise RunError(f"{plan.out} holds a run of {existing.get('agent')} (base seed "
+                           f"{existing.get('base_seed')}); it cannot be resumed with {wanted['agent']} "
+                           f"(base seed {plan.base_seed}). Use another --out folder.")
+    tasks = dict(existing.get("tasks", {}))
+    tasks.update({t.name: str(t) for t in task_dirs})
+    info = {**wanted, "n": max(plan.n, int(existing.get("n", 0))), "tasks": dict(sorted(tasks.items())),
+            "officesim": __version__}
+    if info != existing:
+        info_path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+
+
+def read_run_info(out: str | Path) -> dict[str, Any] | None:
+    """The ``run.json`` of a run folder, or None."""
+    path = Path(out) / RUN_INFO
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+# ------------------------------------------------------------------ playing
+@dataclass(frozen=True)
+class RunPlan:
+    """One agent's share of a run: n attempts per task into one run folder."""
+
+    agent: AgentSpec
+    n: int
+    out: Path
+    base_seed: int = 0
+    retry_errors: bool = False
+
+
+class Player:
+    """Plays attempts in one process, loading each task once (whatever agent plays it).
+
+    Loaded tasks hold their start snapshot and start world (a few MB each on acme), so only the
+    most recently used ``cache_size`` stay loaded; jobs come task by task, so that is enough.
+
+    Args:
+        env_options: keyword arguments for ``OfficeEnv`` (e.g. ``judge``).
+        cache_size: how many loaded tasks to keep.
+    """
+
+    def __init__(self, env_options: dict[str, Any] | None = None, cache_size: int = 8) -> None:
+        self.env_options = env_options or {}
+        self.cache_size = cache_size
+        self._tasks: OrderedDict[Path, tuple[Task, dict[str, Any], dict[str, Any]]] = OrderedDict()
+
+    def _load(self, task_dir: Path) -> tuple[Task, dict[str, Any], dict[str, Any]]:
+        if task_dir in self._tasks:
+            self._tasks.move_to_end(task_dir)
+        else:
+            task = load_task(task_dir)
+            self._tasks[task_dir] = (task, task_meta(task), task_versions(task))
+            while len(self._tasks) > self.cache_size:
+                self._tasks.popitem(last=False)
+        return self._tasks[task_dir]
+
+    def play(self, task_dir: Path, attempt: int, agent: AgentSpec,
+             base_seed: int = 0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One attempt: its result record and transcript (one agent object per episode).
+
+        A crash (an officesim bug, a broken task folder) is recorded as an ``error`` attempt with
+        its traceback under ``crash`` and reported at the end of the run, rather than losing
+        every other attempt of a long run; nothing of it reaches a model.
+        """
+        task_id = task_dir.name
+        seed = attempt_seed(task_id, attempt, base_seed)
+        base = {"task": task_id, "attempt": attempt, "seed": seed, "agent": agent.name}
+        if "model" in agent.options:
+            base["model"] = agent.options["model"]
+        try:
+            task, meta, versions = self._load(task_dir)
+            actor = make_agent(agent.name, task=task, **agent.options)
+            env = OfficeEnv(task, **self.env_options)
+            result = run_episode(env, actor, seed)
+        except Exception:  # recorded with its traceback and re-surfaced by the run report
+            record = {**base, "score": None, "passed": None, "status": "error", "error": "crash",
+                      "crash": traceback.format_exc(), "grade": None, "steps": 0, "tokens": None,
+                      "wall_time": 0.0}
+            return record, []
+        record = {**base, **result.to_dict(), **meta, "versions": versions}
+        return record, result.transcript
+
+
+# A job: one task folder and, per plan index, the attempts to play.
+Job = tuple[Path, list[tuple[int, list[int]]]]
+Outcome = tuple[int, dict[str, Any], list[dict[str, Any]]]
+
+
+def _play_job(player: Player, job: Job, plans: Sequence[tuple[AgentSpec, int]]) -> Iterator[Outcome]:
+    task_dir, work = job
+    for index, attempts in work:
+        agent, base_seed = plans[index]
+        for attempt in attempts:
+            yield (index, *player.play(task_dir, attempt, agent, base_seed))
+
+
+def _worker(jobs: Any, results: Any, plans: list[tuple[AgentSpec, int]], env_options: dict[str, Any]) -> None:
+    """Process entry: play jobs until the ``None`` sentinel, sending each outcome back."""
+    player = Player(env_options)
+    while (job := jobs.get()) is not None:
+        for outcome in _play_job(player, job, plans):
+            results.put(outcome)
+
+
+def _jobs(pending: dict[Path, list[tuple[int, list[int]]]], workers: int) -> list[Job]:
+    """Whole tasks per job when there are plenty (each task loads in one worker only);
+    otherwise each plan's attempts split in ``workers`` chunks, so no worker idles."""
+    if len(pending) >= 4 * workers:
+        return list(pending.items())
+    jobs: list[Job] = []
+    for task_dir, work in pending.items():
+        for index, attempts in work:
+            size = max(1, math.ceil(len(attempts) / workers))
+            jobs.extend((task_dir, [(index, attempts[i:i + size])]) for i in range(0, len(attempts), size))
+    return jobs
+
+
+def _play_parallel(jobs: list[Job], total: int, workers: int, plans: list[tuple[AgentSpec, int]],
+                   env_options: dict[str, Any]) -> Iterator[Outcome]:
+    # forkserver: workers fork from a clean server process that imported officesim once (fast
+    # start, no inherited threads or sockets); spawn where there is no forkserver.
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["officesim.runner"])
+    else:
+        context = multiprocessing.get_context("spawn")
+    job_queue = context.Queue()
+    result_queue = context.Queue()
+    for job in jobs:
+        job_queue.put(job)
+    procs = [context.Process(target=_worker, args=(job_queue, result_queue, plans, env_options), daemon=True)
+             for _ in range(workers)]
+    for proc in procs:
+        job_queue.put(None)
+        proc.start()
+    received = 0
+    try:
+        while received < total:
+            try:
+                item = result_queue.get(timeout=0.5)
+            except queue.Empty:
+                crashed = any(p.exitcode not in (None, 0) for p in procs)
+                if crashed or all(not p.is_alive() for p in procs):
+                    codes = ", ".join(str(p.exitcode) for p in procs)
+                    raise RunError(f"a worker process stopped early (exit codes {codes}); finished attempts "
+                                   "are saved, run the same command again to resume") from None
+                continue
+            received += 1
+            yield item
+    finally:
+        for proc in procs:
+            if proc.is_alive() and received < total:
+                proc.terminate()
+            proc.join(timeout=5)
+
+
+def current_hashes(task_dirs: Sequence[Path]) -> dict[str, tuple[str, str]]:
+    """Per task id, the (task, grader) hashes of its folder as it is now (broken folders left out)."""
+    tasks = []
+    for task_dir in task_dirs:
+        try:
+            tasks.append(load_task(task_dir))
+        except OfficesimError:
+            continue  # its attempts run again and record the load error
+    return hashes_of(tasks)
+
+
+def hashes_of(tasks: Iterable[Task]) -> dict[str, tuple[str, str]]:
+    """Per task id, the (task, grader) hashes of loaded tasks (no second parse of their files)."""
+    return {task.id: (task.task_hash, task.grader_hash) for task in tasks}
+
+
+def is_current(record: Mapping[str, Any], hashes: Mapping[str, tuple[str, str]]) -> bool:
+    """Whether a record was made with the task and grader as they are now, without a crash."""
+    versions = record.get("versions") or {}
+    wanted = hashes.get(record["task"])
+    if "crash" in record:
+        return False
+    if record.get("status") == "error" and not versions:
+        return True  # an agent error before the task loaded: its hashes are unknown, keep it
+    return wanted is not None and (versions.get("task"), versions.get("grader")) == wanted
+
+
+def _pending(plan: RunPlan, task_dirs: Sequence[Path],
+             hashes: Callable[[], Mapping[str, tuple[str, str]]]) -> dict[Path, list[int]]:
+    """Attempts still to play: not recorded, recorded for an older task or grader, crashed,
+    or (with ``retry_errors``) ended in an agent error."""
+    records = read_results(plan.out / RESULTS)
+    current = hashes() if records else {}
+    done = {(r["task"], r["attempt"]) for r in records
+            if is_current(r, current) and not (plan.retry_errors and r.get("status") == "error")}
+    return {t: [a for a in range(plan.n) if (t.name, a) not in done] for t in task_dirs}
+
+
+def run_plans(
+    tasks: Sequence[str | Path],
+    plans: Sequence[RunPlan],
+    *,
+    workers: int = 1,
+    env_options: dict[str, Any] | None = None,
+    progress: bool = True,
+    label: str | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+    hashes: Mapping[str, tuple[str, str]] | None = None,
+) -> list[RunReport]:
+    """Play several agents' attempts over the same tasks in one pool of workers.
+
+    Sharing the pool means each worker loads a task once for all agents (calibration plays the
+    oracle, the null agent, every probe and the random agent on every task).
+
+    Args:
+        tasks: task folders (discovered with ``officesim.task.find_tasks``).
+        plans: per agent, the attempts and the run folder (created when missing).
+        workers: processes; 1 plays in this process (handy for debugging).
+        env_options: keyword arguments for ``OfficeEnv``.
+        progress: show a progress bar with ETA on stderr.
+        label: the progress bar's label.
+        on_record: called with each new record (after it is saved).
+        hashes: the tasks' current (task, grader) hashes when the caller has loaded them
+            already (``hashes_of``); otherwise the tasks are loaded to tell stale records.
+    """
+    if workers < 1:
+        raise RunError("workers must be at least 1")
+    task_dirs = [Path(t) for t in tasks]
+    names = [t.name for t in task_dirs]
+    if len(set(names)) != len(names):
+        raise RunError("two task folders have the same name; task ids must be unique in a run")
+    reports = []
+    pending: dict[Path, list[tuple[int, list[int]]]] = {t: [] for t in task_dirs}
+    cache: Mapping[str, tuple[str, str]] | None = hashes
+
+    def known_hashes() -> Mapping[str, tuple[str, str]]:
+        nonlocal cache
+        if cache is None:
+            cache = current_hashes(task_dirs)
+        return cache
+
+    for index, plan in enumerate(plans):
+        if plan.n < 1:
+            raise RunError("n must be at least 1")
+        check_agent(plan.agent.name, plan.agent.options)
+        plan.out.mkdir(parents=True, exist_ok=True)
+        _check_run_info(plan, task_dirs)
+        _cut_partial_line(plan.out / RESULTS)
+        todo = _pending(plan, task_dirs, known_hashes)
+        for task_dir, attempts in todo.items():
+            if attempts:
+                pending[task_dir].append((index, attempts))
+        count = sum(len(a) for a in todo.values())
+        reports.append(RunReport(out=plan.out, planned=plan.n * len(task_dirs),
+                                 skipped=plan.n * len(task_dirs) - count))
+    pending = {t: w for t, w in pending.items() if w}
+    total = sum(len(a) for work in pending.values() for _, a in work)
+    specs = [(p.agent, p.base_seed) for p in plans]
+    env_options = env_options or {}
+    workers = min(workers, max(1, total))
+    if workers == 1:
+        player = Player(env_options)
+        stream: Iterable[Outcome] = (o for job in pending.items() for o in _play_job(player, job, specs))
+    else:
+        stream = _play_parallel(_jobs(pending, workers), total, workers, specs, env_options)
+    bar = Progress(total, label=label or "+".join(p.agent.name for p in plans), enabled=progress)
+    files = [(p.out / RESULTS).open("a", encoding="utf-8") for p in plans]
+    made: set[Path] = set()
+    try:
+        for index, record, transcript in stream:
+            _save(plans[index].out, files[index], record, transcript, made)
+            report = reports[index]
+            report.played += 1
+            report.passed += bool(record.get("passed"))
+            report.errors += record.get("status") == "error"
+            if "crash" in record:
+                report.crashes.append(f"{record['task']}#{record['attempt']}")
+            if on_record is not None:
+                on_record(record)
+            bar.advance(extra=f"passed {sum(r.passed for r in reports)} errors {sum(r.errors for r in reports)}")
+    finally:
+        for handle in files:
+            handle.close()
+        bar.close()
+    return reports
+
+
+def run(
+    tasks: Sequence[str | Path],
+    agent: AgentSpec,
+    n: int,
+    out: str | Path,
+    *,
+    workers: int = 1,
+    base_seed: int = 0,
+    retry_errors: bool = False,
+    env_options: dict[str, Any] | None = None,
+    progress: bool = True,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> RunReport:
+    """Play ``n`` attempts of each task folder and append them to ``out/results.jsonl``.
+
+    Attempts already recorded there are skipped (``retry_errors`` plays those with status
+    ``error`` again).  See ``run_plans`` for the other arguments.
+    """
+    plan = RunPlan(agent, n, Path(out), base_seed, retry_errors)
+    return run_plans(tasks, [plan], workers=workers, env_options=env_options, progress=progress,
+                     on_record=on_record)[0]
+
+
+def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list[dict[str, Any]],
+          made: set[Path]) -> None:
+    folder = out / TRANSCRIPTS / record["task"]
+    if folder not in made:
+        folder.mkdir(parents=True, exist_ok=True)
+        made.add(folder)
+    (folder / f"{record['attempt']}.json").write_text(json.dumps(transcript, ensure_ascii=False, indent=1))
+    results_file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    results_file.flush()
+
+
+def load_transcript(out: str | Path, task: str, attempt: int) -> list[dict[str, Any]]:
+    """The stored transcript of one attempt."""
+    return json.loads((Path(out) / TRANSCRIPTS / task / f"{attempt}.json").read_text())
