@@ -4,9 +4,8 @@ A trajectory replayed on the task's start state must reach the same world, so ev
 deterministic check must give the same verdict; if one does not, the task is *flaky*.  Judge
 criteria may legitimately vary; how often they disagree with themselves on the same trajectory
 is the task's *ambiguity*.  Replay follows ``officesim grade`` exactly (reset, step every
-assistant tool call in order, ``finish`` if the calls never end the episode; a test holds the two
-to the same grades).  It is not imported from ``officesim.cli.grade`` because the CLI package
-imports this module's users: the shared function belongs in a library module.
+assistant tool call in order, ``finish`` if the calls never end the episode): both use
+``officesim.replay``.
 """
 
 from __future__ import annotations
@@ -18,25 +17,10 @@ from typing import Any
 
 from officesim.env import OfficeEnv
 from officesim.grading.judge import JudgeConfig
-from officesim.grading.rubric import Grade
+from officesim.replay import replay, tool_calls
 from officesim.task import Task
 
 VERDICTS = ("pass", "fail")
-
-
-def tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Every assistant tool call of a transcript, in order."""
-    return [call for m in messages if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
-
-
-def replay(env: OfficeEnv, calls: list[dict[str, Any]]) -> Grade:
-    """Step a fresh episode through ``calls`` and return its grade (as ``officesim grade`` does)."""
-    env.reset(seed=0)
-    for call in calls:
-        _, _, terminated, truncated, info = env.step(call)
-        if terminated or truncated:
-            return info["grade"]
-    return env.finish()
 
 
 def verdicts(grade: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
@@ -82,7 +66,7 @@ def regrade_task(task: Task, attempts: Iterable[tuple[int, Mapping[str, Any], li
         calls = tool_calls(transcript)
         gradings = [verdicts(stored)]
         for _ in range(times):
-            grade = replay(env, calls)
+            grade, _ = replay(env, calls)
             gradings.append(verdicts(grade.model_dump(mode="json")))
         report.trajectories += 1
         _compare(report, attempt, gradings)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from officesim.agents.base import Agent
-from officesim.agents.openai_agent import OpenAIAgent
 from officesim.agents.random_agent import RandomAgent
 from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.errors import OfficesimError
@@ -36,10 +35,16 @@ def agent_names() -> list[str]:
     return ["oracle", "null", "random", "openai", *probe_names()]
 
 
+def _openai_agent() -> Callable[..., Agent]:
+    """The openai agent's class, imported on first use: importing ``openai`` alone takes ~0.5 s,
+    which every CLI command and runner worker would otherwise pay without needing it."""
+    from officesim.agents.openai_agent import OpenAIAgent
+
+    return OpenAIAgent
+
+
 def _factories() -> dict[str, Callable[..., Agent]]:
-    factories: dict[str, Callable[..., Agent]] = {
-        "oracle": OracleAgent, "null": NullAgent, "random": RandomAgent, "openai": OpenAIAgent,
-    }
+    factories: dict[str, Callable[..., Agent]] = {"oracle": OracleAgent, "null": NullAgent, "random": RandomAgent}
     factories.update({f"{PROBE_PREFIX}{probe.name}": probe for probe in PROBES})
     return factories
 
@@ -53,10 +58,12 @@ def _call(factory: Callable[..., Agent], options: dict[str, Any]) -> Agent:
 
 
 def _factory(name: str) -> Callable[..., Agent]:
+    if name == "openai":
+        return _openai_agent()
     factories = _factories()
     factory = factories.get(name)
     if factory is None:
-        close = difflib.get_close_matches(name, list(factories), n=1)
+        close = difflib.get_close_matches(name, agent_names(), n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
         raise UnknownAgent(f"no agent named {name!r}.{hint} Known agents: {', '.join(agent_names())}")
     return factory

@@ -13,12 +13,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from officesim.env import OfficeEnv
-from officesim.errors import OfficesimError
 from officesim.grading.judge import JudgeConfig
-from officesim.grading.rubric import Grade
+from officesim.replay import read_transcript, replay, tool_calls
 from officesim.task import load_task
 
 
@@ -30,40 +28,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--judge-model", help="judge model (default: $OFFICESIM_JUDGE_MODEL; none: unjudged)")
     parser.add_argument("--judge-base-url", help="judge endpoint (default: $OFFICESIM_JUDGE_BASE_URL)")
     parser.set_defaults(func=grade_command)
-
-
-def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """Messages from a transcript file in any of the accepted shapes."""
-    if not path.is_file():
-        raise OfficesimError(f"transcript {path} does not exist")
-    text = path.read_text()
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError:
-        try:
-            data = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise OfficesimError(f"{path} is neither JSON nor JSON lines: {exc}") from exc
-    if isinstance(data, dict):
-        data = data.get("messages", data.get("transcript"))
-    if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
-        raise OfficesimError(f"{path}: expected a list of chat messages (or an object with 'messages')")
-    return data
-
-
-def tool_calls(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every assistant tool call, in order."""
-    return [call for m in messages if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
-
-
-def replay(env: OfficeEnv, calls: list[dict[str, Any]]) -> tuple[Grade, int]:
-    """Step ``env`` through ``calls``; returns the grade and how many calls came after the end."""
-    env.reset(seed=0)
-    for index, call in enumerate(calls):
-        _, _, terminated, truncated, info = env.step(call)
-        if terminated or truncated:
-            return info["grade"], len(calls) - index - 1
-    return env.finish(), 0
 
 
 def grade_command(args: argparse.Namespace) -> int:

@@ -1,0 +1,54 @@
+"""Replaying a transcript: the tool calls of a saved episode, run again on the task's start state.
+
+The world is deterministic, so replaying an episode's tool calls reaches exactly the final state
+it reached; grades therefore come from the world, never from what a transcript file claims.
+``officesim grade`` and the regrading done by calibration share this one implementation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from officesim.env import OfficeEnv
+from officesim.errors import OfficesimError
+from officesim.grading.rubric import Grade
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines."""
+    if not path.is_file():
+        raise OfficesimError(f"transcript {path} does not exist")
+    text = path.read_text()
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            raise OfficesimError(f"{path} is neither JSON nor JSON lines: {exc}") from exc
+    if isinstance(data, dict):
+        data = data.get("messages", data.get("transcript"))
+    if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
+        raise OfficesimError(f"{path}: expected a list of chat messages (or an object with 'messages')")
+    return data
+
+
+def tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every assistant tool call of a transcript, in order."""
+    return [call for m in messages if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
+
+
+def replay(env: OfficeEnv, calls: list[dict[str, Any]]) -> tuple[Grade, int]:
+    """Step a fresh episode through ``calls``; returns the grade and how many calls came after its end.
+
+    An episode whose calls never submit is ended with ``env.finish()`` (graded with no answer).
+    """
+    env.reset(seed=0)
+    for index, call in enumerate(calls):
+        _, _, terminated, truncated, info = env.step(call)
+        if terminated or truncated:
+            return info["grade"], len(calls) - index - 1
+    return env.finish(), 0
