@@ -1,0 +1,207 @@
+"""The family contract: a generator that turns (acme world, index, seeded rng) into one task.
+
+A family plants the facts its task needs through a ``Stage`` (every step runs live on the world
+and is recorded as a ``setup`` step, so later steps can use the ids earlier ones created), then
+returns a ``Draft``: the instruction, the allowed tools, the grader and a ``solve`` function.
+``solve`` plays the reference solution through a ``Solver`` against the world after setup; the
+writer records the calls with their literal ids and refuses to write a task whose oracle does not
+score 1.0.  Everything random comes from the rng handed in, so the same code writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from officesim.errors import OfficesimError
+
+if TYPE_CHECKING:
+    from officesim.world import World
+
+Difficulty = Literal["easy", "medium", "hard"]
+StepRunner = Callable[["World", dict[str, Any]], Any]
+
+
+class GenerationError(OfficesimError):
+    """A family produced a task that cannot be written (a setup call failed, the oracle fails)."""
+
+
+@dataclass
+class Draft:
+    """One task instance as its family built it, before the writer verifies and renders it.
+
+    Attributes:
+        instruction: What the model reads: a request from a colleague, never a test spec.
+        tools: The allowed tool names (reads of the apps involved, the writes the task needs and
+            some plausible distractor writes).
+        gates: Grader checks that must all hold (any failure scores 0).
+        criteria: Grader checks worth points (negative points describe bad behaviour).
+        solve: Plays the reference solution on the world after setup.
+        variant: The near-twin group inside the family; instances differing only in surface
+            details share it, so the held-out split never separates them.
+        max_steps: The step budget of an episode.
+        pass_threshold: Score needed to pass, when it is not the default 1.0.
+    """
+
+    instruction: str
+    tools: Sequence[str]
+    gates: list[dict[str, Any]]
+    criteria: list[dict[str, Any]]
+    solve: Callable[[Solver], None]
+    variant: str
+    max_steps: int = 30
+    pass_threshold: float | None = None
+
+
+class Stage:
+    """The live world of one instance while its family plants facts; records the setup steps.
+
+    Each step is applied at once through ``run_step`` (the task module's own setup executor), so
+    what the generator saw is exactly what a loaded task will rebuild.
+    """
+
+    def __init__(self, world: World, run_step: StepRunner) -> None:
+        self.world = world
+        self.steps: list[dict[str, Any]] = []
+        self.acting_user: str | None = None
+        self._run_step = run_step
+
+    def act_as(self, ref: str) -> None:
+        """Make ``ref`` the employee the agent acts as; only before the first setup step.
+
+        The task loader switches the acting user before it runs setup, so ``user`` in setup steps
+        means this person.
+        """
+        if self.steps:
+            raise GenerationError("the acting user must be chosen before any setup step")
+        self.acting_user = ref
+        self.world.set_user(self.person(ref)["id"])
+
+    # ------------------------------------------------------------------ recorded steps
+    def clock(self, moment: str) -> None:
+        """Set the simulated clock (ISO UTC); later calls are stamped from there."""
+        self._apply({"clock": moment})
+
+    def act(self, who: str, name: str, /, **arguments: Any) -> dict[str, Any]:
+        """A tool call made by a named person (a person reference); returns its result.
+
+        A call that comes back as an error means the family is broken, so it raises.
+        """
+        result = self._apply({"as": who, "call": name, "arguments": arguments})
+        if not isinstance(result, dict):
+            raise GenerationError(f"setup call {name} returned {result!r}, expected the tool's result")
+        if "error" in result:
+            raise GenerationError(f"setup call {name}({arguments}) as {who} failed: {result['error']}")
+        return result
+
+    def insert(self, table: str, rows: Iterable[dict[str, Any]]) -> list[str]:
+        """Write rows directly; returns their ids (assigned by the executor when omitted)."""
+        rows = [dict(r) for r in rows]
+        before = self._max_rowid(table)
+        self._apply({"insert": table, "rows": rows})
+        return [r[0] for r in self.world.db.execute(
+            f"SELECT id FROM {table} WHERE rowid > ? ORDER BY rowid", (before,))]
+
+    def update(self, table: str, match: dict[str, Any], values: dict[str, Any]) -> None:
+        """Change the rows of ``table`` matching ``match``."""
+        self._apply({"update": table, "match": match, "set": values})
+
+    # ------------------------------------------------------------------ lookups (not recorded)
+    def one(self, sql: str, *params: Any) -> dict[str, Any]:
+        """The single row a query must return (a family's assumption about the world)."""
+        row = self.world.db.execute(sql, params).fetchone()
+        if row is None:
+            raise GenerationError(f"the world has no row for {sql!r} {params!r}")
+        return dict(row)
+
+    def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        """Every row a query returns, as dicts."""
+        return [dict(r) for r in self.world.db.execute(sql, params)]
+
+    def person(self, ref: str) -> dict[str, Any]:
+        """A directory row by role key (``role:cfo``), id or email."""
+        if ref.startswith("role:"):
+            return self.one("SELECT * FROM directory_person WHERE role = ?", ref[5:])
+        return self.world.person(ref)
+
+    def _max_rowid(self, table: str) -> int:
+        return int(self.world.db.execute(f"SELECT coalesce(max(rowid), 0) FROM {table}").fetchone()[0])
+
+    def _apply(self, step: dict[str, Any]) -> Any:
+        self.steps.append(step)
+        return self._run_step(self.world, step)
+
+
+@dataclass
+class Solver:
+    """Plays a reference solution on the world after setup and records it as literal calls."""
+
+    world: World
+    allowed: frozenset[str]
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    answer: str | None = None
+
+    def call(self, name: str, /, **arguments: Any) -> dict[str, Any]:
+        """Run one allowed tool as the acting user; an error result means the solution is wrong."""
+        if name not in self.allowed:
+            raise GenerationError(f"the solution calls {name}, which the task does not allow")
+        result = self.world.call(name, arguments)
+        if "error" in result:
+            raise GenerationError(f"solution step {name}({arguments}) failed: {result['error']}")
+        self.steps.append({"name": name, "arguments": arguments})
+        return result
+
+    def submit(self, answer: str | None) -> None:
+        """The final answer handed to ``submit``."""
+        self.answer = answer
+
+
+class Family(ABC):
+    """A task family: a deterministic generator of near-related task instances.
+
+    Subclasses set the class attributes and implement ``build``.  ``variants`` name the near-twin
+    groups; ``variant_for`` spreads instances over them so every group holds several instances.
+    """
+
+    name: ClassVar[str]
+    category: ClassVar[str]
+    difficulty: ClassVar[Difficulty]
+    apps: ClassVar[tuple[str, ...]]
+    variants: ClassVar[tuple[str, ...]]
+    count: ClassVar[int] = 14
+    version: ClassVar[int] = 1
+
+    @property
+    def slug(self) -> str:
+        """The id prefix of the family's tasks (``travel-expense-report``)."""
+        return self.name.replace("_", "-")
+
+    def task_id(self, index: int) -> str:
+        """The id (and folder name) of instance ``index`` (0-based): ``<slug>-001``."""
+        return f"{self.slug}-{index + 1:03d}"
+
+    def variant_for(self, index: int) -> str:
+        """The near-twin group of instance ``index``: instances cycle through the variants."""
+        return self.variants[index % len(self.variants)]
+
+    @abstractmethod
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        """Plant the facts of instance ``index`` on ``stage`` and return its draft."""
+
+
+def pick(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:
+    """``k`` distinct items in a seeded random order (a readable name for ``rng.sample``)."""
+    return rng.sample(list(items), k)
+
+
+def money(amount: float) -> str:
+    """An amount as colleagues write it in mail and chat: ``$12,450.00``."""
+    return f"${amount:,.2f}"
+
+
+def whole_money(amount: float) -> str:
+    """A round amount without cents: ``$48,000``."""
+    return f"${amount:,.0f}"

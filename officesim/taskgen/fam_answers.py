@@ -1,0 +1,229 @@
+"""Questions answered from one app: budget variance (Drive sheet), travel policy (Drive doc), headcount."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from officesim.seeding import faker_for
+from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
+from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
+
+MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
+
+
+def _read_only_gate() -> dict[str, Any]:
+    return allowed_changes(READ_MARKS)
+
+
+class BudgetVarianceAnswer(Family):
+    """Which department is most over budget in Q3, and by how much (from a budget-vs-actual sheet)."""
+
+    name = "budget_variance_answer"
+    category = "finance-analysis"
+    difficulty = "medium"
+    apps = ("drive",)
+    variants = ("monthly-rows", "department-totals", "percent-over")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:cfo", "role:ops_manager", "role:ceo"]))
+        departments = [d["name"] for d in stage.rows("SELECT name FROM directory_department ORDER BY id")]
+        chosen = rng.sample(departments, 6)
+        budgets = {d: float(rng.randrange(60_000, 400_000, 1_000)) for d in chosen}
+        ratios = {d: rng.uniform(0.86, 1.06) for d in chosen}
+        # one clear winner by dollars, and (for the percent variant) a different one by percent
+        top, pct_top = rng.sample(chosen, 2)
+        ratios[top] = rng.uniform(1.09, 1.13)
+        budgets[top] = max(budgets[top], 250_000.0)
+        if variant == "percent-over":
+            budgets[pct_top] = float(rng.randrange(40_000, 70_000, 1_000))
+            ratios[pct_top] = rng.uniform(1.2, 1.3)
+        actuals = {d: round(budgets[d] * ratios[d], -2) for d in chosen}
+        rows: list[list[Any]]
+        if variant == "monthly-rows":
+            columns, types = ["Month", "Department", "Budget", "Actual"], ["text", "text", "number", "number"]
+            rows = []
+            for dept in chosen:
+                parts_b = _split(rng, budgets[dept])
+                parts_a = _split(rng, actuals[dept])
+                rows += [[label, dept, b, a] for (_, label), b, a in zip(MONTHS, parts_b, parts_a, strict=True)]
+            rows.sort(key=lambda r: ([m[1] for m in MONTHS].index(r[0]), r[1]))
+        else:
+            columns, types = ["Department", "Q3 Budget", "Q3 Actual"], ["text", "number", "number"]
+            rows = [[d, budgets[d], actuals[d]] for d in chosen]
+        stage.clock(stamp(day(-4), 11, 0))
+        name = "Q3 2026 Budget vs Actual"
+        file_id = shared_sheet(stage, "role:controller", name, columns, types, rows)
+        shared_sheet(stage, "role:controller", "Q2 2026 Budget vs Actual", columns, types,
+                     [[*r[:-1], round(r[-1] * rng.uniform(0.9, 1.0), -2)] for r in rows])
+        stage.clock(stamp(day(0), 9, 0))
+        over = {d: actuals[d] - budgets[d] for d in chosen}
+        if variant == "percent-over":
+            winner = max(chosen, key=lambda d: over[d] / budgets[d])
+            value = round(100 * over[winner] / budgets[winner], 1)
+            instruction = (f"Looking at the '{name}' sheet, which department overspent its Q3 budget by the "
+                           "largest percentage, and by what percent? Give me the department and the percentage.")
+            answer = f"{winner}, {value}% over budget"
+            number: dict[str, Any] = {"number": value, "tolerance": 0.02}
+        else:
+            winner = max(chosen, key=lambda d: over[d])
+            value = over[winner]
+            instruction = rng.choice([
+                f"Which department is the furthest over its Q3 budget, and by how many dollars? It's all in the "
+                f"'{name}' sheet Finance shared. Give me the department and the overrun.",
+                "I need to know which department overspent its Q3 budget the most in absolute terms, and by how "
+                f"much. Use the '{name}' sheet from Finance.",
+            ])
+            answer = f"{winner}, over by {money(value)}"
+            number = {"number": value, "tolerance": 0.005}
+
+        def solve(s: Solver) -> None:
+            s.call("drive_search_files", query="Budget vs Actual")
+            s.call("drive_read_sheet", file_id=file_id)
+            s.submit(answer)
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive"], distractors=["drive"]),
+            gates=[_read_only_gate()],
+            criteria=[
+                {"id": "department", "check": "answer", "points": 1, "description": "The right department.",
+                 "contains": [winner]},
+                {"id": "amount", "check": "answer", "points": 1, "description": "The overrun.", **number},
+            ],
+            solve=solve, variant=variant, max_steps=10,
+        )
+
+
+def _split(rng: random.Random, total: float) -> list[float]:
+    first = round(total * rng.uniform(0.3, 0.36), -2)
+    second = round(total * rng.uniform(0.3, 0.36), -2)
+    return [first, second, round(total - first - second, 2)]
+
+
+POLICY_CITIES = ["New York", "London", "San Francisco", "Chicago", "Toronto", "Berlin", "Singapore", "Austin"]
+
+
+class ExpensePolicyAnswer(Family):
+    """Answer a travel-policy question from the current policy doc (not last year's superseded one)."""
+
+    name = "expense_policy_answer"
+    category = "policy-lookup"
+    difficulty = "easy"
+    apps = ("drive",)
+    variants = ("hotel-cap", "meal-per-diem", "trip-maximum")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:sales_rep_1", "role:marketing_lead", "role:it_admin"]))
+        cities = rng.sample(POLICY_CITIES, 5)
+        hotel = {c: rng.randrange(160, 420, 5) for c in cities}
+        meals = {c: rng.randrange(55, 110, 5) for c in cities}
+        mileage = round(rng.uniform(0.6, 0.72), 2)
+        stage.clock(stamp(day(-60), 10, 0))
+        old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
+                         policy_text("2025", {c: v - 20 for c, v in hotel.items()},
+                                     {c: v - 10 for c, v in meals.items()}, mileage - 0.03), share_with=[])
+        stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
+        stage.clock(stamp(day(-30), 10, 0))
+        current = set_travel_policy(stage, hotel, meals, mileage)
+        stage.clock(stamp(day(0), 9, 0))
+        city = rng.choice(cities)
+        if variant == "hotel-cap":
+            value = float(hotel[city])
+            instruction = f"What's the most I can expense per night for a hotel in {city} under our travel policy?"
+        elif variant == "meal-per-diem":
+            value = float(meals[city])
+            instruction = f"What's the daily meal allowance for a trip to {city} in our current travel policy?"
+        else:
+            nights = rng.randint(2, 4)
+            value = float(nights * hotel[city] + (nights + 1) * meals[city])
+            instruction = (f"I'm going to {city} for {nights} nights ({nights + 1} days). Under the current travel "
+                           "policy, what's the most I can claim for hotel plus meals in total?")
+        instruction += " Just give me the number."
+
+        def solve(s: Solver) -> None:
+            s.call("drive_search_files", query="Travel & Expense Policy")
+            s.call("drive_get_doc", file_id=current)
+            s.submit(money(value))
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive"], distractors=["drive"]),
+            gates=[_read_only_gate()],
+            criteria=[{"id": "amount", "check": "answer", "points": 1, "description": "The policy figure.",
+                       "number": value, "tolerance": 0.001}],
+            solve=solve, variant=variant, max_steps=10,
+        )
+
+
+class HeadcountAnswer(Family):
+    """Count people in the directory by department and office, or a manager's direct reports.
+
+    This week's new joiners are planted in the directory, so every instance has its own count.
+    """
+
+    name = "headcount_answer"
+    category = "directory-lookup"
+    difficulty = "easy"
+    apps = ("directory",)
+    variants = ("department-office", "department-total", "manager-reports")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        turn = index // len(self.variants)
+        stage.act_as(rng.choice(["role:hr_lead", "role:exec_assistant", "role:ops_manager"]))
+        stage.clock(stamp(day(-2), 9, 0))
+        fake = faker_for(0, "en_US", self.name, index)
+        if variant == "manager-reports":
+            managers = stage.rows("SELECT m.id, m.name, m.email, m.department_id, m.location FROM directory_person m "
+                                  "WHERE EXISTS (SELECT 1 FROM directory_person p WHERE p.manager_id = m.id) "
+                                  "AND m.manager_id IS NOT NULL ORDER BY CAST(substr(m.id, 3) AS INTEGER)")
+            pick = nth(managers, turn, self.name, salt=variant)
+            department_id, location, manager_id = pick["department_id"], pick["location"], pick["id"]
+        else:
+            cells = stage.rows("SELECT d.id AS department_id, d.name AS department, d.head_id, p.location "
+                               "FROM directory_person p JOIN directory_department d ON d.id = p.department_id "
+                               "GROUP BY 1, 2, 3, 4 HAVING count(*) >= 2 ORDER BY 2, 4")
+            if variant == "department-total":
+                cells = list({c["department"]: c for c in cells}.values())
+            pick = nth(cells, turn, self.name, salt=variant)
+            department_id, location, manager_id = pick["department_id"], pick["location"], pick["head_id"]
+        joiners = []
+        for _ in range(rng.randint(1, 3)):
+            first, last = fake.first_name(), fake.last_name()
+            joiners.append({"name": f"{first} {last}", "email": f"{first.lower()}.{last.lower()}@acme.test",
+                            "title": "New Joiner", "department_id": department_id, "manager_id": manager_id,
+                            "role": None, "location": location, "phone": fake.numerify("+1-555-###-####")})
+        stage.insert("directory_person", joiners)
+        stage.clock(stamp(day(0), 9, 0))
+        if variant == "department-office":
+            value = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ? AND location = ?",
+                              department_id, location)["n"]
+            where = "working remotely" if location == "Remote" else f"based in {location}"
+            instruction = f"How many people in the {pick['department']} department are {where}? Answer with the number."
+            first_step: tuple[str, dict[str, Any]] = ("directory_search_people",
+                                                      {"department": pick["department"], "limit": 100})
+        elif variant == "department-total":
+            value = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ?", department_id)["n"]
+            instruction = f"What's the current headcount of {pick['department']}? Just the number, please."
+            first_step = ("directory_list_departments", {})
+        else:
+            value = stage.one("SELECT count(*) AS n FROM directory_person WHERE manager_id = ?", manager_id)["n"]
+            instruction = f"How many direct reports does {pick['name']} have now? Answer with the number."
+            first_step = ("directory_get_person", {"person": pick["email"]})
+
+        def solve(s: Solver) -> None:
+            s.call(first_step[0], **first_step[1])
+            s.submit(str(value))
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset([]),
+            gates=[_read_only_gate()],
+            criteria=[{"id": "count", "check": "answer", "points": 1, "description": "The right count.",
+                       "number": float(value), "tolerance": 0.0}],
+            solve=solve, variant=variant, max_steps=10,
+        )

@@ -1,0 +1,237 @@
+"""Hard review jobs: audit expense claims against the travel policy, find accounts where an overdue
+invoice meets an imminent renewal."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, Solver, Stage, money, whole_money
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    accounts,
+    allowed_changes,
+    alternation,
+    day,
+    first_name,
+    judge,
+    mail_guards,
+    shared_sheet,
+    stamp,
+    toolset,
+)
+from officesim.taskgen.fam_crm_basic import _invoice_numbers
+from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
+
+CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
+
+
+class ExpenseAudit(Family):
+    """Check a month of expense claims against the travel policy and mail the exceptions, nothing else."""
+
+    name = "expense_audit"
+    category = "finance-compliance"
+    difficulty = "hard"
+    apps = ("drive", "mail")
+    variants = ("sales-claims", "marketing-claims", "engineering-claims")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        department = {"sales-claims": "Sales", "marketing-claims": "Marketing",
+                      "engineering-claims": "Engineering"}[variant]
+        stage.act_as(rng.choice(["role:controller", "role:ap_specialist"]))
+        recipient_role = rng.choice(["role:cfo", "role:controller"] if stage.acting_user != "role:controller"
+                                    else ["role:cfo"])
+        recipient = stage.person(recipient_role)
+        hotel = {c: rng.randrange(180, 400, 5) for c in CITIES}
+        meals = {c: rng.randrange(55, 100, 5) for c in CITIES}
+        stage.clock(stamp(day(-40), 10, 0))
+        set_travel_policy(stage, hotel, meals, 0.67)
+        people = stage.rows("SELECT p.name FROM directory_person p JOIN directory_department d ON "
+                            "d.id = p.department_id WHERE d.name = ? ORDER BY p.id", department)
+        ids = rng.sample(range(1000, 9999), 12)
+        claims: list[dict[str, Any]] = []
+        kinds = ["hotel_over", "meals_over", "no_receipt", rng.choice(["hotel_over", "meals_over", "no_receipt"])]
+        kinds += ["ok"] * (12 - len(kinds))
+        rng.shuffle(kinds)
+        for n, kind in enumerate(kinds):
+            city = rng.choice(CITIES)
+            # a missing receipt only breaks the policy above the receipt limit: hotels and flights always are
+            choices = ["Hotel", "Airfare"] if kind == "no_receipt" else ["Hotel", "Meals", "Airfare"]
+            category = {"hotel_over": "Hotel", "meals_over": "Meals"}.get(kind, rng.choice(choices))
+            units = rng.randint(1, 4)
+            if category == "Hotel":
+                cap = hotel[city] * units
+            elif category == "Meals":
+                cap = meals[city] * units
+            else:
+                cap = None
+            if kind in ("hotel_over", "meals_over"):
+                amount = float(cap + rng.randrange(15, 160, 5))
+            elif cap is not None:
+                amount = float(cap - rng.randrange(0, 40, 5))
+            else:
+                amount = round(rng.uniform(250, 900), 2)
+            receipt = kind != "no_receipt"
+            claims.append({"id": f"EC-{ids[n]}", "date": day(-rng.randint(5, 34)).isoformat(),
+                           "employee": rng.choice(people)["name"], "city": city, "category": category,
+                           "units": units if category != "Airfare" else 1, "amount": amount, "receipt": receipt,
+                           "kind": kind, "over": round(amount - cap, 2) if kind in ("hotel_over", "meals_over")
+                           else None})
+        claims.sort(key=lambda c: (c["date"], c["id"]))
+        sheet = f"{department} expense claims - September 2026"
+        stage.clock(stamp(day(-2), 11, 0))
+        file_id = shared_sheet(stage, "role:travel_coordinator", sheet,
+                               ["Claim ID", "Date", "Employee", "City", "Category", "Nights/Days", "Amount",
+                                "Receipt attached"],
+                               ["text", "date", "text", "text", "text", "number", "number", "bool"],
+                               [[c["id"], c["date"], c["employee"], c["city"], c["category"], c["units"], c["amount"],
+                                 c["receipt"]] for c in claims])
+        stage.clock(stamp(day(0), 9, 0))
+        bad = [c for c in claims if c["kind"] != "ok"]
+        good = [c for c in claims if c["kind"] == "ok"]
+        instruction = rng.choice([
+            f"Please audit the claims in '{sheet}' against our {POLICY_NAME} (hotel caps per night, meal allowances "
+            f"per day, receipts above ${RECEIPT_LIMIT}) and mail {first_name(recipient['name'])} the claims that break "
+            "it: claim ID, the rule broken and, for caps, how much it is over. Don't list the compliant ones.",
+            f"{first_name(recipient['name'])} wants the policy exceptions in '{sheet}'. Check every claim against the "
+            f"{POLICY_NAME} and send {first_name(recipient['name'])} a mail with each exception's claim ID, which "
+            "rule it breaks and by how much (where there's a cap). Only the exceptions.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("drive_search_files", query=POLICY_NAME)
+            policy = s.call("drive_search_files", query=POLICY_NAME)["files"][0]
+            s.call("drive_get_doc", file_id=policy["id"])
+            s.call("drive_read_sheet", file_id=file_id)
+            lines = []
+            for c in bad:
+                if c["kind"] == "no_receipt":
+                    lines.append(f"- {c['id']} ({c['employee']}): no receipt for {money(c['amount'])}")
+                else:
+                    lines.append(f"- {c['id']} ({c['employee']}): {c['category'].lower()} cap exceeded by "
+                                 f"{money(c['over'])}")
+            s.call("mail_send_message", to=[recipient["email"]], subject=f"Policy exceptions: {sheet}",
+                   body=f"Hi {first_name(recipient['name'])},\n\n{len(bad)} claims break the policy:\n"
+                        + "\n".join(lines) + "\n\nBest")
+
+        over = [c for c in bad if c["over"] is not None]
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),
+            gates=[
+                {"id": "exceptions_sent", "check": "mail_sent", "to": [recipient_role], "to_mode": "includes",
+                 "description": "Every exception's claim ID is in the mail.",
+                 "body_contains": [c["id"] for c in bad]},
+                allowed_changes(*MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "amounts_over", "check": "mail_sent", "points": 2, "to": [recipient_role],
+                 "to_mode": "includes", "description": "The amounts over the caps are right.",
+                 "body_numbers": [{"value": c["over"], "tolerance": 0.01} for c in over]},
+                {"id": "flagged_compliant", "check": "mail_sent", "points": -3,
+                 "description": "A compliant claim was reported as an exception.",
+                 "body_matches": alternation([c["id"] for c in good])},
+                judge("rules_named", 2, "flags_policy_exceptions", ["sent_mail"],
+                      [f"doc:{POLICY_NAME}", f"sheet:{sheet}"], "Each exception names the rule it breaks."),
+                *mail_guards([recipient_role]),
+            ],
+            solve=solve, variant=variant, max_steps=20,
+        )
+
+
+class RenewalRiskDigest(Family):
+    """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts."""
+
+    name = "renewal_risk_digest"
+    category = "account-management"
+    difficulty = "hard"
+    apps = ("crm", "mail")
+    variants = ("sixty-days", "this-quarter", "ninety-days")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        horizon = {"sixty-days": 60, "this-quarter": (day(0).replace(month=12, day=31) - day(0)).days,
+                   "ninety-days": 90}[variant]
+        window = {"sixty-days": "in the next 60 days", "this-quarter": "by the end of this quarter (December 31)",
+                  "ninety-days": "in the next 90 days"}[variant]
+        stage.act_as(rng.choice(["role:cs_lead", "role:controller"]))
+        recipient_role = rng.choice(["role:cfo", "role:head_of_sales", "role:ceo"])
+        recipient = stage.person(recipient_role)
+        stage.clock(stamp(day(-1), 17, 0))
+        fresh = accounts(stage, "id NOT IN (SELECT account_id FROM crm_invoice) AND id NOT IN (SELECT account_id "
+                                "FROM crm_deal WHERE name LIKE '%renewal%')")
+        planted = rng.sample(fresh, 6)
+        numbers = iter(_invoice_numbers(rng, 12))
+        for position, account in enumerate(planted):
+            # 0-2 qualify; 3: renewal too late; 4: invoice paid; 5: invoice open but not yet due
+            close = day(rng.randint(10, horizon - 5)) if position != 3 else day(horizon + rng.randint(10, 40))
+            stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
+                                       "stage": rng.choice(["proposal", "negotiation"]),
+                                       "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
+                                       "close_date": close.isoformat(), "owner_id": account["owner_id"],
+                                       "next_step": "Send renewal quote", "updated_by": account["owner_id"]}])
+            status, due = "open", day(-rng.randint(5, 45))
+            if position == 4:
+                status = "paid"
+            elif position == 5:
+                due = day(rng.randint(5, 25))
+            stage.insert("crm_invoice", [{"number": next(numbers), "account_id": account["id"],
+                                          "amount": float(rng.randrange(4_000, 60_000, 50)), "currency": "USD",
+                                          "issued_on": day(-80).isoformat(), "due_on": due.isoformat(),
+                                          "status": status, "paid_on": due.isoformat() if status == "paid" else None}])
+        today, last = day(0).isoformat(), day(horizon).isoformat()
+        qualifying = stage.rows(
+            "SELECT a.id, a.name, (SELECT sum(amount) FROM crm_invoice i WHERE i.account_id = a.id AND i.status = "
+            "'open' AND i.due_on < ?) AS overdue FROM crm_account a WHERE EXISTS (SELECT 1 FROM crm_invoice i WHERE "
+            "i.account_id = a.id AND i.status = 'open' AND i.due_on < ?) AND EXISTS (SELECT 1 FROM crm_deal d WHERE "
+            "d.account_id = a.id AND d.name LIKE '%renewal%' AND d.stage NOT IN ('closed_won', 'closed_lost') AND "
+            "d.close_date BETWEEN ? AND ?) ORDER BY a.name", today, today, today, last)
+        for row in qualifying:
+            row["renewals"] = stage.rows(
+                "SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%' AND stage NOT IN "
+                "('closed_won', 'closed_lost') AND close_date BETWEEN ? AND ?", row["id"], today, last)
+        near_misses = [a["name"] for a in planted[3:]]
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"Please send {recipient['name']} a list of the customers that have an overdue invoice and also an open "
+            f"renewal deal closing {window}. For each one give the total overdue amount and the renewal's value.",
+            f"{first_name(recipient['name'])} wants to know which accounts are at risk: an overdue invoice plus an "
+            f"open renewal closing {window}. Mail {first_name(recipient['name'])} the list with the overdue total and "
+            "the renewal amount for each.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
+            s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
+                   limit=100)
+            lines = "\n".join(f"- {r['name']}: overdue {money(r['overdue'])}, renewal "
+                              f"{', '.join(whole_money(d['amount']) for d in r['renewals'])}" for r in qualifying)
+            s.call("mail_send_message", to=[recipient["email"]], subject="Accounts at renewal risk",
+                   body=f"Hi {first_name(recipient['name'])},\n\nAccounts with an overdue invoice and a renewal "
+                        f"closing {window}:\n{lines}\n\nBest")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
+            gates=[
+                {"id": "list_sent", "check": "mail_sent", "to": [recipient_role], "to_mode": "includes",
+                 "description": "Every at-risk account is named.",
+                 "body_contains": [r["name"] for r in qualifying]},
+                allowed_changes(*MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "overdue_amounts", "check": "mail_sent", "points": 2, "to": [recipient_role],
+                 "to_mode": "includes", "description": "The overdue totals are right.",
+                 "body_numbers": [{"value": r["overdue"], "tolerance": 0.005} for r in qualifying]},
+                {"id": "renewal_values", "check": "mail_sent", "points": 1, "to": [recipient_role],
+                 "to_mode": "includes", "description": "The renewal values are given.",
+                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for r in qualifying
+                                  for d in r["renewals"]]},
+                {"id": "near_misses", "check": "mail_sent", "points": -3,
+                 "description": "An account that does not qualify was listed.",
+                 "body_matches": alternation(near_misses)},
+                *mail_guards([recipient_role]),
+            ],
+            solve=solve, variant=variant, max_steps=25,
+        )

@@ -1,0 +1,313 @@
+"""Chat jobs: answer a colleague's DM, post a summary of a sheet, turn a thread into a decisions doc."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, Solver, Stage, whole_money
+from officesim.taskgen.common import (
+    READ_MARKS,
+    accounts,
+    allowed_changes,
+    date_regex,
+    day,
+    deleted_files,
+    ensure_channel,
+    first_name,
+    long_date,
+    people_in,
+    post,
+    reply,
+    shared_sheet,
+    staff,
+    stamp,
+    toolset,
+)
+from officesim.taskgen.policy import set_travel_policy
+
+
+def number_regex(value: float, tolerance: float = 0.005) -> str:
+    """A regex for ``value`` as people write it in chat: '1,250', '1250', '$1,250.00', '412.5k', '1.2M'.
+
+    Abbreviations count when they are within ``tolerance`` of the value; a match never sits inside a
+    longer number.
+    """
+    whole = round(value)
+    if abs(value - whole) > 1e-9:
+        grouped = f"{value:,.2f}".replace(".", r"\.").replace(",", ",?")
+        plain = f"{value:.2f}".replace(".", r"\.")
+        exact = f"({grouped}|{plain})"
+    else:
+        exact = f"({whole:,})".replace(",", ",?") + r"(\.0+)?"
+    forms = [exact]
+    for unit, scale in (("k", 1e3), ("m", 1e6)):
+        shorts: list[str] = []
+        for decimals in range(4):
+            step = 10 ** -decimals
+            base = math.floor(value / scale / step) * step
+            for candidate in (base, base + step):
+                text = f"{candidate:.{decimals}f}"
+                if float(text) >= 1 and abs(float(text) * scale - value) <= tolerance * abs(value) \
+                        and text not in shorts:
+                    shorts.append(text)
+        forms += [t.replace(".", r"\.") + rf"\s?{unit}\b" for t in shorts]
+    return rf"(?i)(?<![\d.,])({'|'.join(forms)})(?![\d,]|\.\d)"
+
+
+def chat_said(check_id: str, points: float | None, channel_id: str, pattern: dict[str, Any],
+              description: str) -> dict[str, Any]:
+    """A record check: the user posted in ``channel_id`` a message whose text matches ``pattern``."""
+    item: dict[str, Any] = {"id": check_id, "check": "record"}
+    if points is not None:
+        item["points"] = points
+    item.update({"description": description, "table": "chat_message",
+                 "match": {"channel_id": channel_id, "author_id": "user", "text": pattern}})
+    return item
+
+
+def posted_elsewhere(channel_id: str, points: float = -2) -> dict[str, Any]:
+    """A penalty for chat posts outside the channel the task is about."""
+    return {"id": "posted_elsewhere", "check": "changed", "points": points, "table": "chat_message", "op": "insert",
+            "description": "Something was posted in another channel or DM.",
+            "match": {"channel_id": {"not": channel_id}}}
+
+
+class DmAnswerQuestion(Family):
+    """Answer a colleague's direct message with a fact from the directory or a Drive doc."""
+
+    name = "dm_answer_question"
+    category = "chat-answer"
+    difficulty = "easy"
+    apps = ("chat", "drive")
+    variants = ("phone-number", "manager", "policy-figure", "launch-date")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:hr_lead", "role:it_admin"]))
+        user = stage.world.user
+        pool = staff(stage, exclude=[user["id"]])
+        asker, about = rng.sample([p for p in pool if p["manager_id"]], 2)
+        stage.clock(stamp(day(-20), 10, 0))
+        if variant == "phone-number":
+            question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
+            pattern: dict[str, Any] = {"contains": about["phone"]}
+            fact = about["phone"]
+        elif variant == "manager":
+            manager = stage.person(about["manager_id"])
+            question = f"quick one: who is {about['name']}'s manager? I need someone to sign off their PTO"
+            pattern = {"contains": manager["name"]}
+            fact = manager["name"]
+        elif variant == "policy-figure":
+            cities = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin"]
+            hotel = {c: rng.randrange(170, 420, 5) for c in cities}
+            set_travel_policy(stage, hotel, {c: rng.randrange(55, 100, 5) for c in cities}, 0.67)
+            city = rng.choice(cities)
+            question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
+            pattern = {"regex": number_regex(hotel[city])}
+            fact = f"${hotel[city]}"
+        else:
+            project = rng.choice(["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "Saffron"])
+            launch = day(rng.randint(15, 70))
+            owner = rng.choice(people_in(stage, "Marketing") or pool)
+            doc_id = str(stage.act(owner["id"], "drive_create_doc", name=f"Project {project}: launch plan",
+                                   content=f"# Project {project}: launch plan\n\nOwner: {owner['name']}\n\n"
+                                           f"Launch date: {launch.isoformat()}\nBeta ends: "
+                                           f"{day(rng.randint(1, 12)).isoformat()}\n")["id"])
+            stage.act(owner["id"], "drive_share_file", file_id=doc_id, domain=True, role="viewer")
+            question = f"do you know when Project {project} launches? the launch plan should have the date"
+            pattern = {"regex": date_regex(launch)}
+            fact = long_date(launch)
+        stage.clock(stamp(day(0), 8, 50))
+        sent = stage.act(asker["id"], "chat_send_dm", person="user", text=question)
+        channel_id = str(sent["channel_id"])
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(asker['name'])} sent me a DM with a question. Could you answer it for me in the DM?",
+            f"Please reply to {asker['name']}'s direct message; find the answer first.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("chat_list_messages", channel=channel_id)
+            if variant == "policy-figure":
+                s.call("drive_search_files", query="Travel & Expense Policy")
+            elif variant == "launch-date":
+                s.call("drive_search_files", query="launch plan")
+            else:
+                s.call("directory_search_people", query=about["name"])
+            s.call("chat_post_message", channel=channel_id, text=f"Hi {first_name(asker['name'])}, it's {fact}")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["chat", "drive"], writes=["chat_post_message", "chat_reply_message", "chat_send_dm"],
+                          distractors=["chat"]),
+            gates=[
+                chat_said("replied", None, channel_id, {"regex": "."}, "There is a reply in the DM."),
+                allowed_changes("chat_message", READ_MARKS),
+            ],
+            criteria=[chat_said("correct_fact", 2, channel_id, pattern, "The reply gives the right answer."),
+                      posted_elsewhere(channel_id)],
+            solve=solve, variant=variant, max_steps=12,
+        )
+
+
+def _bookings(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
+    reps = [p["name"] for p in people_in(stage, "Sales")][:6]
+    rows = []
+    for account in rng.sample(accounts(stage), rng.randint(5, 8)):
+        rows.append([account["name"], rng.choice(["Renewal", "Expansion", "New logo", "Add-on"]), rng.choice(reps),
+                     float(rng.randrange(6_000, 180_000, 500)), day(-rng.randint(6, 34)).isoformat()])
+    biggest = max(rows, key=lambda r: r[3])
+    return rows, {"total": sum(r[3] for r in rows), "count": len(rows), "biggest": biggest[0],
+                  "biggest_amount": biggest[3]}
+
+
+def _vendor_spend(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
+    vendors = ["Northwind Cleaning", "Globex Security", "Initech Catering", "Umbrella Logistics", "Hooli Cloud",
+               "Stark Facilities", "Wayne Printing", "Acme Coffee Co"]
+    rows = [[v, rng.choice(["Facilities", "IT", "Operations", "Marketing"]), float(rng.randrange(1_200, 48_000, 50)),
+             rng.choice(["paid", "approved"])] for v in rng.sample(vendors, rng.randint(5, 7))]
+    biggest = max(rows, key=lambda r: r[2])
+    return rows, {"total": sum(r[2] for r in rows), "count": len(rows), "biggest": biggest[0],
+                  "biggest_amount": biggest[2]}
+
+
+SUMMARY_KINDS = {
+    "bookings": ("September 2026 Bookings", ["Account", "Type", "Rep", "Amount", "Closed on"],
+                 ["text", "text", "text", "number", "date"], "sales", "role:head_of_sales",
+                 "the September bookings: total booked, number of deals, and the biggest deal (account and amount)"),
+    "vendor-spend": ("Q3 2026 Vendor Spend", ["Vendor", "Department", "Amount", "Status"],
+                     ["text", "text", "number", "text"], "vendor-reviews", "role:controller",
+                     "Q3 vendor spend: the total, how many vendors, and the biggest vendor with its amount"),
+}
+
+
+class ChannelSummaryPost(Family):
+    """Post the key numbers of a shared sheet as a short summary in a channel."""
+
+    name = "channel_summary_post"
+    category = "chat-reporting"
+    difficulty = "easy"
+    apps = ("drive", "chat")
+    variants = ("bookings", "vendor-spend")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        name, columns, types, channel, owner_role, what = SUMMARY_KINDS[variant]
+        stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant"]))
+        rows, facts = (_bookings if variant == "bookings" else _vendor_spend)(stage, rng)
+        stage.clock(stamp(day(-2), 16, 0))
+        file_id = shared_sheet(stage, owner_role, name, columns, types, rows)
+        channel_id = ensure_channel(stage, channel, [owner_role, "user"])
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
+            f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("drive_search_files", query=name)
+            s.call("drive_read_sheet", file_id=file_id)
+            s.call("chat_post_message", channel=channel_id,
+                   text=f"{name}: {whole_money(facts['total'])} across {facts['count']} "
+                        f"{'deals' if variant == 'bookings' else 'vendors'}. Biggest: {facts['biggest']} at "
+                        f"{whole_money(facts['biggest_amount'])}.")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive", "chat"], writes=["chat_post_message"], distractors=["chat", "drive"]),
+            gates=[
+                chat_said("posted", None, channel_id, {"regex": "."}, f"A summary is posted in #{channel}."),
+                allowed_changes("chat_message", READ_MARKS),
+            ],
+            criteria=[
+                chat_said("total", 2, channel_id, {"regex": number_regex(facts["total"])}, "The total is right."),
+                chat_said("count", 1, channel_id, {"regex": rf"\b{facts['count']}\b"}, "The count is given."),
+                chat_said("biggest", 1, channel_id, {"contains": facts["biggest"]}, "The biggest item is named."),
+                posted_elsewhere(channel_id),
+            ],
+            solve=solve, variant=variant, max_steps=12,
+        )
+
+
+THREADS = [
+    ("offsite-planning", "Q1 offsite", [("venue", ["Lakeside Lodge", "Harbor Hotel", "The Old Mill"]),
+                                         ("budget", None), ("owner", None)]),
+    ("vendor-reviews", "office cleaning contract", [("vendor", ["Northwind Cleaning", "Sparkle Pro", "CleanCo"]),
+                                                    ("budget", None), ("owner", None)]),
+    ("launch-cobalt", "Cobalt beta", [("tool", ["Pendo", "Intercom", "Userpilot"]), ("budget", None),
+                                      ("owner", None)]),
+]
+
+
+class ThreadToDoc(Family):
+    """Write the decisions of a chat thread (not the rejected options) into a new Drive doc."""
+
+    name = "thread_to_doc"
+    category = "chat-to-docs"
+    difficulty = "medium"
+    apps = ("chat", "drive")
+    variants = ("offsite-planning", "vendor-reviews", "launch-cobalt")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        channel, topic, _ = next(t for t in THREADS if t[0] == variant)
+        options = next(t for t in THREADS if t[0] == variant)[2][0][1] or []
+        stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:marketing_lead"]))
+        user = stage.world.user
+        pool = staff(stage, exclude=[user["id"]])
+        lead, second, third = rng.sample(pool, 3)
+        owner = rng.choice([lead, second, third])
+        first_pick, final_pick = rng.sample(options, 2)
+        budget = float(rng.randrange(12_000, 60_000, 500))
+        stage.clock(stamp(day(-1), 14, 0))
+        channel_id = ensure_channel(stage, channel, [lead["id"], second["id"], third["id"], "user"])
+        root = post(stage, lead["id"], channel_id, f"Let's settle the {topic} today. Open points: which option, "
+                                                   "budget, and who owns it.")
+        reply(stage, second["id"], root, f"I'd go with {first_pick}, they were great last time.")
+        reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has availability "
+                                        "and is cheaper.")
+        reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
+        reply(stage, second["id"], root, f"Budget: can we cap it at {whole_money(budget * 1.2)}?")
+        reply(stage, lead["id"], root, f"Decision: budget capped at {whole_money(budget)}. That's final.")
+        reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
+        reply(stage, third["id"], root, "👍 thanks all")
+        stage.clock(stamp(day(0), 9, 0))
+        doc_name = f"{topic.title()} decisions"
+        instruction = rng.choice([
+            f"Could you write up the decisions from yesterday's thread in #{channel} about the {topic} in a new doc "
+            f"called '{doc_name}'? Only what was actually decided.",
+            f"Please capture what we decided in the #{channel} thread on the {topic} in a Drive doc named "
+            f"'{doc_name}'.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("chat_list_messages", channel=channel_id)
+            s.call("chat_get_thread", message_id=root)
+            s.call("drive_create_doc", name=doc_name,
+                   content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {whole_money(budget)}\n"
+                           f"- Owner: {owner['name']}\n")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["chat", "drive"], writes=["drive_create_doc", "drive_update_doc"],
+                          distractors=["drive", "chat"]),
+            gates=[
+                {"id": "doc_exists", "check": "doc_contains", "file": doc_name,
+                 "description": "The decisions doc exists and names the chosen option.", "contains": [final_pick]},
+                allowed_changes("drive_file", "drive_permission", READ_MARKS),
+            ],
+            criteria=[
+                {"id": "budget", "check": "doc_contains", "points": 1, "file": doc_name,
+                 "description": "The final budget cap is recorded.", "numbers": [{"value": budget,
+                                                                                 "tolerance": 0.001}]},
+                {"id": "owner", "check": "doc_contains", "points": 1, "file": doc_name,
+                 "description": "The owner is recorded.", "contains": [owner["name"]]},
+                {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
+                 "op": "update", "description": "Someone else's file was changed or deleted.",
+                 "match": {"owner_id": {"not": "user"}}},
+                deleted_files(),
+            ],
+            solve=solve, variant=variant, max_steps=12,
+        )

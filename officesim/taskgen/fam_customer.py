@@ -1,0 +1,251 @@
+"""Hard cross-app customer work: brief a colleague on an account, answer a question whose facts are
+spread over mail, chat and the CRM."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, money, whole_money
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    READ_MARKS,
+    STAGE_LABELS,
+    accounts,
+    allowed_changes,
+    colleague_mail,
+    contacts_of,
+    date_regex,
+    day,
+    ensure_channel,
+    first_name,
+    judge,
+    mail_guards,
+    nth,
+    open_deals,
+    outside_mail,
+    post,
+    stamp,
+    toolset,
+)
+from officesim.taskgen.fam_crm_basic import _invoice_numbers
+
+ISSUES = [("SSO", "SSO logins failing for part of their users"),
+          ("data export", "the nightly data export timing out"),
+          ("dashboard latency", "dashboard latency spikes during their month-end"),
+          ("billing address", "invoices going to an outdated billing address"),
+          ("API rate limits", "their integration hitting API rate limits")]
+PRODUCTS = ["Seat expansion", "Premium Support", "Forecasting module", "Data Connectors add-on", "Training package"]
+
+
+def _usd_accounts(stage: Stage) -> list[dict[str, Any]]:
+    """Accounts whose deals are all in USD and that have no invoices yet (a clean slate to plant on)."""
+    return accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != 'USD') AND id NOT IN "
+                           "(SELECT account_id FROM crm_invoice)")
+
+
+def _extra_deal(stage: Stage, rng: random.Random, account: dict[str, Any], stage_name: str) -> None:
+    taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
+    product = next(p for p in rng.sample(PRODUCTS, len(PRODUCTS)) if f"{account['name']} - {p}" not in taken)
+    stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - {product}",
+                               "stage": stage_name, "amount": float(rng.randrange(12_000, 140_000, 500)),
+                               "currency": "USD", "close_date": day(rng.randint(25, 110)).isoformat(),
+                               "owner_id": account["owner_id"], "next_step": "", "updated_by": account["owner_id"]}])
+
+
+class CustomerBrief(Family):
+    """Brief a colleague by mail before a customer meeting: open deals, last contact, open invoices, issues."""
+
+    name = "customer_brief"
+    category = "account-management"
+    difficulty = "hard"
+    apps = ("crm", "mail", "chat")
+    variants = ("ceo-meeting", "sales-review", "renewal-call")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:cs_lead", "role:ops_manager"]))
+        requester_role = {"ceo-meeting": "role:ceo", "sales-review": "role:head_of_sales",
+                          "renewal-call": "role:cfo"}[variant]
+        requester = stage.person(requester_role)
+        pool = _usd_accounts(stage)
+        account = nth(pool, index, self.name)
+        stage.clock(stamp(day(-3), 9, 0))
+        while len(open_deals(stage, "account_id = ?", account["id"])) < 2:
+            _extra_deal(stage, rng, account, rng.choice(["qualification", "proposal", "negotiation"]))
+        deals = open_deals(stage, "account_id = ?", account["id"])
+        contact = rng.choice(contacts_of(stage, account["id"]))
+        last = stage.one("SELECT coalesce(max(at), '2026-01-01T00:00:00Z') AS at FROM crm_activity "
+                         "WHERE account_id = ?", account["id"])["at"]
+        latest = date.fromisoformat(last[:10])
+        when = min(max(day(-rng.randint(2, 6)), latest + timedelta(days=1)), day(-1))
+        if when <= latest:
+            raise GenerationError(f"{account['name']} already has an activity on {latest}; pick another account")
+        topic = rng.choice(["renewal timeline", "seat count for next year", "the security review",
+                            "their onboarding plan"])
+        stage.insert("crm_activity", [{"kind": "call", "subject": f"Call with {contact['name']} about {topic}",
+                                       "body": f"Talked through {topic}; they want a follow-up after the meeting.",
+                                       "at": stamp(when, 15, 30), "person_id": account["owner_id"],
+                                       "account_id": account["id"], "contact_id": contact["id"]}])
+        numbers = _invoice_numbers(rng, 3)
+        invoices = [{"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
+                     "due": day(rng.randint(3, 30))},
+                    {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),
+                     "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
+                    {"number": numbers[2], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "paid",
+                     "due": day(-rng.randint(31, 60))}]
+        stage.insert("crm_invoice", [{"number": i["number"], "account_id": account["id"], "amount": i["amount"],
+                                      "currency": "USD", "issued_on": day(-70).isoformat(),
+                                      "due_on": i["due"].isoformat(), "status": i["status"],
+                                      "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
+                                     for i in invoices])
+        open_invoices = [i for i in invoices if i["status"] == "open"]
+        keyword, issue = rng.choice(ISSUES)
+        stage.clock(stamp(day(-1), 11, 20))
+        escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
+        post(stage, "role:cs_lead", escalations, f"Heads-up: {account['name']} reported {issue}. Engineering is on "
+                                                 f"it; fix expected by {day(4).strftime('%A')}.")
+        stage.clock(stamp(day(0), 8, 10))
+        meeting = {"ceo-meeting": "I'm meeting their leadership on Thursday",
+                   "sales-review": "Their account is up in Wednesday's pipeline review",
+                   "renewal-call": "I have a call with their finance team about the renewal"}[variant]
+        colleague_mail(stage, requester_role, ["user"], f"Brief on {account['name']}?",
+                       f"Hi,\n\n{meeting}. Could you send me a short brief on {account['name']}: their open deals "
+                       "(amounts and stages), when we last talked to them and about what, any open invoices, and "
+                       "anything going on with them I should know about?\n\nThanks,\n"
+                       f"{first_name(requester['name'])}\n")
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(requester['name'])} asked me for a brief on {account['name']}; please write it and mail "
+            "it back. Everything should be in the CRM, mail and chat.",
+            f"Could you answer {requester['name']}'s request for a customer brief on {account['name']}? Send it by "
+            "mail.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", query=account["name"])
+            acc = s.call("crm_search_accounts", query=account["name"])["accounts"][0]
+            s.call("crm_search_deals", account_id=acc["id"], stage="open")
+            s.call("crm_list_activities", account_id=acc["id"])
+            s.call("crm_search_invoices", account_id=acc["id"], status="open")
+            s.call("chat_search_messages", query=account["name"])
+            deal_lines = "\n".join(f"- {d['name']}: {whole_money(d['amount'])}, {STAGE_LABELS[d['stage']]}"
+                                   for d in deals)
+            invoice_lines = "\n".join(f"- {i['number']}: {money(i['amount'])}, due {i['due'].isoformat()}"
+                                      for i in open_invoices)
+            s.call("mail_send_message", to=[requester["email"]], subject=f"Brief: {account['name']}",
+                   body=f"Hi {first_name(requester['name'])},\n\nOpen deals:\n{deal_lines}\n\nLast contact: "
+                        f"{when.isoformat()}, a call with {contact['name']} about {topic}.\n\nOpen invoices:\n"
+                        f"{invoice_lines}\n\nHeads-up: they reported {issue}; engineering expects a fix by "
+                        f"{day(4).strftime('%A')}.\n\nBest")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["crm", "mail", "chat"], writes=["mail_send_message", "mail_reply_message"],
+                          distractors=["mail", "crm", "chat"]),
+            gates=[
+                {"id": "brief_sent", "check": "mail_sent", "to": [requester_role], "to_mode": "includes",
+                 "description": "The brief went back with every open deal's amount.",
+                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for d in deals]},
+                allowed_changes(*MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "open_invoices", "check": "mail_sent", "points": 2, "to": [requester_role],
+                 "to_mode": "includes", "description": "The open invoices are listed.",
+                 "body_contains": [i["number"] for i in open_invoices]},
+                {"id": "last_contact", "check": "mail_sent", "points": 1, "to": [requester_role],
+                 "to_mode": "includes", "description": "The last contact's date is given.",
+                 "body_matches": date_regex(when)},
+                {"id": "escalation", "check": "mail_sent", "points": 1, "to": [requester_role],
+                 "to_mode": "includes", "description": "The open escalation is mentioned.",
+                 "body_contains": [keyword]},
+                judge("complete", 2, "answers_every_question", ["sent_mail"], [f"mail:Brief on {account['name']}"],
+                      "Every item the requester asked for is covered."),
+                judge("accurate", 2, "no_fabrication", ["sent_mail"], ["crm:crm_deal", "crm:crm_invoice"],
+                      "Nothing in the brief is invented."),
+                *mail_guards([requester_role]),
+            ],
+            solve=solve, variant=variant, max_steps=30,
+        )
+
+
+TOPICS = ["the data residency questionnaire", "a security review of our SOC 2 report", "adding SSO for their "
+          "contractors", "moving their billing to quarterly", "a sandbox environment for testing"]
+
+
+class ThreeAppQuestion(Family):
+    """A number whose facts sit in three apps: a mail names the contact, chat excludes a deal, the CRM sums."""
+
+    name = "three_app_question"
+    category = "cross-app-analysis"
+    difficulty = "hard"
+    apps = ("mail", "chat", "crm")
+    variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:cfo", "role:cs_lead"]))
+        pool = _usd_accounts(stage)
+        account = nth(pool, index, self.name)
+        other = nth([a for a in pool if a["id"] != account["id"]], index, self.name, salt="other")
+        stage.clock(stamp(day(-10), 9, 0))
+        while len(open_deals(stage, "account_id = ?", account["id"])) < 3:
+            _extra_deal(stage, rng, account, rng.choice(["qualification", "proposal", "negotiation"]))
+        if not open_deals(stage, "account_id = ?", other["id"]):
+            _extra_deal(stage, rng, other, "proposal")
+        if variant == "late-stage-only" and not open_deals(stage, "account_id = ? AND stage IN ('proposal', "
+                                                           "'negotiation')", account["id"]):
+            _extra_deal(stage, rng, account, "negotiation")
+        deals = open_deals(stage, "account_id = ?", account["id"])
+        topic, distractor_topic = rng.sample(TOPICS, 2)
+        contact = rng.choice(contacts_of(stage, account["id"]))
+        other_contact = rng.choice(contacts_of(stage, other["id"]))
+        outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
+                     subject="Question", body=f"Hi,\n\nCould we talk about {distractor_topic}?\n\n"
+                                              f"{other_contact['name']}\n", at=stamp(day(-6), 10, 5))
+        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                     subject="Quick question", body=f"Hello,\n\nWe'd like to discuss {topic} before we go further. "
+                                                    f"Do you have time this week?\n\nBest,\n{contact['name']}\n",
+                     at=stamp(day(-5), 14, 40))
+        stage.clock(stamp(day(-2), 16, 0))
+        desk = ensure_channel(stage, "deal-desk", ["role:head_of_sales", "user"])
+        dead = rng.choice(deals)
+        other_dead = open_deals(stage, "account_id = ?", other["id"])[0]
+        head = stage.person("role:head_of_sales")
+        if variant == "exclude-dead-deal":
+            post(stage, "role:head_of_sales", desk, f"Forecast hygiene: stop counting {dead['name']} in any totals; "
+                                                    "the customer has no budget this year. Leave the record open "
+                                                    "for now.")
+            counted = [d for d in deals if d["id"] != dead["id"]]
+            rule = (f" Leave out any deal {first_name(head['name'])} said in #deal-desk we should stop counting.")
+        elif variant == "chat-about-other-account":
+            post(stage, "role:head_of_sales", desk, f"Forecast hygiene: stop counting {other_dead['name']} in any "
+                                                    "totals; no budget this year.")
+            counted = deals
+            rule = (f" Leave out any deal {first_name(head['name'])} said in #deal-desk we should stop counting.")
+        else:
+            counted = [d for d in deals if d["stage"] in ("proposal", "negotiation")]
+            rule = " Only count deals in the Proposal or Negotiation stage."
+        total = sum(d["amount"] for d in counted)
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = (f"What's the total value of the open deals we have with the customer whose contact emailed me "
+                       f"last week about {topic}?{rule} Give me the number.")
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query=topic.split()[-1])
+            s.call("mail_get_message", message_id=found["messages"][0]["id"])
+            con = s.call("crm_search_contacts", query=contact["email"])["contacts"][0]
+            s.call("crm_search_deals", account_id=con["account_id"], stage="open")
+            if variant != "late-stage-only":
+                s.call("chat_list_messages", channel=desk, limit=10)
+            s.submit(whole_money(total))
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),
+            gates=[allowed_changes(READ_MARKS)],
+            criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The right total.",
+                       "number": total, "tolerance": 0.001}],
+            solve=solve, variant=variant, max_steps=20,
+        )

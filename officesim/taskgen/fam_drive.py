@@ -1,0 +1,282 @@
+"""Drive jobs: share a doc with exactly the right people, apply requested sheet changes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from officesim.apps.directory.generate import ROLES
+from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    allowed_changes,
+    colleague_mail,
+    day,
+    first_name,
+    mail_guards,
+    stamp,
+    toolset,
+)
+
+# role key -> how a colleague names that person in a request
+ROLE_PHRASES = {
+    "cfo": "our CFO", "ops_manager": "our Operations Manager", "ceo": "the CEO",
+    "controller": "the Financial Controller", "hr_lead": "the Head of People",
+    "legal_counsel": "our General Counsel", "head_of_sales": "the VP of Sales", "marketing_lead": "the Head of "
+    "Marketing", "it_admin": "the IT Administrator", "cs_lead": "the Head of Customer Success",
+    "head_of_engineering": "the VP of Engineering", "travel_coordinator": "the Travel Coordinator",
+    "exec_assistant": "the CEO's Executive Assistant", "ap_specialist": "our Accounts Payable Specialist",
+}
+# (owner role, doc name, first line of content, candidate audience role keys)
+SHARE_DOCS = [
+    ("ops_manager", "FY27 Operations Plan (draft)", "Goals, headcount and vendor changes for FY27.",
+     ["cfo", "ceo", "controller", "it_admin", "hr_lead", "travel_coordinator"]),
+    ("hr_lead", "2027 Hiring Plan", "Open roles per department and start dates for 2027.",
+     ["cfo", "ceo", "head_of_engineering", "head_of_sales", "controller", "exec_assistant"]),
+    ("marketing_lead", "Q4 Campaign Budget", "Campaigns, channels and spend for Q4.",
+     ["cfo", "head_of_sales", "controller", "cs_lead", "ceo"]),
+    ("controller", "Q3 Close Checklist", "Steps, owners and deadlines for the Q3 close.",
+     ["cfo", "ap_specialist", "ops_manager", "legal_counsel", "ceo"]),
+    ("cs_lead", "Renewal Risk Review", "Accounts at risk of churn and mitigation plans.",
+     ["head_of_sales", "ceo", "cfo", "marketing_lead", "head_of_engineering"]),
+]
+
+
+def _look_up(s: Solver, role_key: str) -> str:
+    """Find a role holder by job title in the directory, as an agent would; returns their email."""
+    wanted = s.world.db.execute("SELECT email FROM directory_person WHERE role = ?", (role_key,)).fetchone()[0]
+    found = s.call("directory_search_people", query=ROLES[role_key][1], limit=50)["people"]
+    return next(p["email"] for p in found if p["email"] == wanted)
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class ShareDocExact(Family):
+    """Share a document with exactly the named people in exactly the named roles."""
+
+    name = "share_doc_exact"
+    category = "drive-sharing"
+    difficulty = "easy"
+    apps = ("drive",)
+    variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        owner_role, doc_name, summary, audience = SHARE_DOCS[index % len(SHARE_DOCS)]
+        stage.act_as(f"role:{owner_role}")
+        stage.clock(stamp(day(-3), 14, 0))
+        file_id = str(stage.act("user", "drive_create_doc", name=doc_name,
+                                content=f"# {doc_name}\n\n{summary}\n\n(draft: numbers to be confirmed)\n")["id"])
+        chosen = rng.sample(audience, rng.randint(2, 3))
+        roles = {key: rng.choice(["editor", "viewer"]) for key in chosen}
+        if len(set(roles.values())) == 1:
+            roles[chosen[0]] = "viewer" if roles[chosen[0]] == "editor" else "editor"
+        outsiders = [k for k in audience if k not in chosen]
+        removed: list[str] = []
+        if variant == "fix-roles":
+            wrong = chosen[rng.randrange(len(chosen))]
+            stage.act("user", "drive_share_file", file_id=file_id, person=f"role:{wrong}",
+                      role="viewer" if roles[wrong] == "editor" else "editor")
+        elif variant == "remove-extra":
+            removed = [rng.choice(outsiders)]
+            stage.act("user", "drive_share_file", file_id=file_id, person=f"role:{removed[0]}", role="editor")
+        elif variant == "company-wide-link":
+            stage.act("user", "drive_share_file", file_id=file_id, domain=True, role="viewer")
+        stage.clock(stamp(day(0), 9, 0))
+        editors = [ROLE_PHRASES[k] for k in chosen if roles[k] == "editor"]
+        viewers = [ROLE_PHRASES[k] for k in chosen if roles[k] == "viewer"]
+        parts = [f"{_join(editors)} should be able to edit it", f"{_join(viewers)} only needs to read it"
+                 if len(viewers) == 1 else f"{_join(viewers)} only need to read it"]
+        rng.shuffle(parts)
+        closing = {
+            "fresh": "Nobody else should get access.",
+            "fix-roles": "Some of that may already be set up; make sure the access levels end up exactly like this.",
+            "remove-extra": "Nobody else should have access, so take away anyone who shouldn't be on it.",
+            "company-wide-link": "Right now it's open to the whole company, which it shouldn't be: only these "
+                                 "people should have access.",
+        }[variant]
+        instruction = f"Please sort out the sharing on my doc '{doc_name}': {parts[0]}, and {parts[1]}. {closing}"
+
+        def solve(s: Solver) -> None:
+            s.call("drive_search_files", query=doc_name)
+            for key in chosen:
+                s.call("drive_share_file", file_id=file_id, person=_look_up(s, key), role=roles[key])
+            for key in removed:
+                s.call("drive_share_file", file_id=file_id, person=_look_up(s, key), role="none")
+            if variant == "company-wide-link":
+                s.call("drive_share_file", file_id=file_id, domain=True, role="none")
+
+        gates: list[dict[str, Any]] = [
+            {"id": f"access_{key}", "check": "record", "table": "drive_permission",
+             "description": f"{ROLE_PHRASES[key]} has {roles[key]} access.",
+             "match": {"file_id": file_id, "person_id": f"role:{key}"}, "expect": {"role": roles[key]}, "count": 1}
+            for key in chosen
+        ]
+        gates += [
+            {"id": "nobody_else", "check": "record", "table": "drive_permission",
+             "description": "Only the named people have access.", "match": {"file_id": file_id},
+             "count": len(chosen)},
+            allowed_changes("drive_permission"),
+        ]
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive"], writes=["drive_share_file"], distractors=["drive"]),
+            gates=gates,
+            criteria=[{"id": "shared", "check": "changed", "points": 1, "table": "drive_permission",
+                       "description": "The sharing was changed.", "match": {"file_id": file_id}}],
+            solve=solve, variant=variant, max_steps=20,
+        )
+
+
+# sheet templates: name, owner role, columns, types, row factory
+def _inventory(rng: random.Random) -> tuple[list[list[Any]], list[str]]:
+    items = ["Monitor 27in", "Laptop dock", "Standing desk", "Office chair", "Projector", "Headset",
+             "Webcam", "Whiteboard", "Desk phone", "Label printer"]
+    places = ["New York", "London", "Austin", "Toronto", "Singapore"]
+    rows = [[item, place, rng.randint(2, 40), "in use"] for item in rng.sample(items, 5) for place in
+            rng.sample(places, 2)]
+    rng.shuffle(rows)
+    return rows, ["Item", "Location", "Quantity", "Status"]
+
+
+SHEET_KINDS = {
+    "inventory": ("Office Equipment Inventory", ["Item", "Location", "Quantity", "Status"],
+                  ["text", "text", "number", "text"]),
+    "vendors": ("Vendor Contracts", ["Vendor", "Service", "Annual cost", "Renewal date", "Status"],
+                ["text", "text", "number", "date", "text"]),
+    "events": ("Conference Plan 2027", ["Event", "City", "Start date", "Budget", "Owner"],
+               ["text", "text", "date", "number", "text"]),
+}
+VENDORS = ["Northwind Cleaning", "Globex Security", "Initech Catering", "Umbrella Logistics", "Hooli Cloud",
+           "Stark Facilities", "Wayne Printing", "Acme Coffee Co", "Soylent Snacks", "Vandelay Imports"]
+SERVICES = ["cleaning", "security", "catering", "courier", "cloud backup", "maintenance", "printing",
+            "coffee service", "snacks", "furniture"]
+EVENTS = ["DataConf", "SaaS Summit", "Analytics World", "CFO Forum", "RevOps Live", "Cloud Expo", "BI Days",
+          "Finance Tech Week"]
+CITIES = ["Boston", "Chicago", "London", "Berlin", "Austin", "Toronto", "Paris", "Singapore"]
+
+
+def _sheet_rows(kind: str, rng: random.Random, people: list[str]) -> list[list[Any]]:
+    if kind == "inventory":
+        return _inventory(rng)[0]
+    if kind == "vendors":
+        picks = rng.sample(range(len(VENDORS)), 7)
+        return [[VENDORS[i], SERVICES[i], float(rng.randrange(6_000, 90_000, 500)),
+                 day(rng.randint(20, 300)).isoformat(), "active"] for i in picks]
+    events = rng.sample(EVENTS, 6)
+    return [[event, rng.choice(CITIES), day(rng.randint(60, 330)).isoformat(), float(rng.randrange(8_000, 60_000, 500)),
+             rng.choice(people)] for event in events]
+
+
+class SheetUpdateFromRequest(Family):
+    """Apply the row changes a colleague asks for by mail to a shared sheet, touching nothing else."""
+
+    name = "sheet_update_from_request"
+    category = "drive-editing"
+    difficulty = "medium"
+    apps = ("mail", "drive")
+    variants = ("inventory", "vendors", "events")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        kind = self.variant_for(index)
+        name, columns, types = SHEET_KINDS[kind]
+        requester_role = {"inventory": "role:it_admin", "vendors": "role:controller",
+                          "events": "role:marketing_lead"}[kind]
+        stage.act_as("role:ops_manager")
+        requester = stage.person(requester_role)
+        names = [p["name"] for p in stage.rows("SELECT name FROM directory_person WHERE role IS NOT NULL")]
+        rows = _sheet_rows(kind, rng, names)
+        stage.clock(stamp(day(-20), 10, 0))
+        file_id = str(stage.act("user", "drive_create_sheet", name=name, columns=columns, column_types=types,
+                                rows=rows)["id"])
+        stage.act("user", "drive_share_file", file_id=file_id, person=requester_role, role="viewer")
+        sheet_id = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", file_id)["id"]
+        picks = rng.sample(range(len(rows)), 2)
+        changed_row, status_row = rows[picks[0]], rows[picks[1]]
+        requests: list[str] = []
+        updates: list[tuple[int, list[dict[str, Any]]]] = []
+        expected: list[dict[str, Any]] = []
+        if kind == "inventory":
+            new_qty = changed_row[2] + rng.choice([-2, 3, 4, 6])
+            requests.append(f"we now have {new_qty} of the {changed_row[0]} in {changed_row[1]} (not "
+                            f"{changed_row[2]})")
+            updates.append((picks[0] + 1, [{"column": "Quantity", "value": new_qty}]))
+            expected.append({"Item": changed_row[0], "Location": changed_row[1], "Quantity": new_qty})
+            requests.append(f"the {status_row[0]} in {status_row[1]} is retired, so set its status to 'retired'")
+            updates.append((picks[1] + 1, [{"column": "Status", "value": "retired"}]))
+            expected.append({"Item": status_row[0], "Location": status_row[1], "Status": "retired"})
+            new = ["Docking station", rng.choice(["Austin", "London", "Toronto"]), rng.randint(3, 12), "in use"]
+            requests.append(f"please add a row for Docking station in {new[1]}: quantity {new[2]}, status 'in use'")
+        elif kind == "vendors":
+            new_cost = float(round(changed_row[2] * rng.choice([1.05, 1.1, 0.9]), -2))
+            requests.append(f"{changed_row[0]}'s annual cost goes to ${new_cost:,.0f} after the renegotiation")
+            updates.append((picks[0] + 1, [{"column": "Annual cost", "value": new_cost}]))
+            expected.append({"Vendor": changed_row[0], "Annual cost": new_cost})
+            requests.append(f"we're not renewing {status_row[0]}, so mark it 'cancelled'")
+            updates.append((picks[1] + 1, [{"column": "Status", "value": "cancelled"}]))
+            expected.append({"Vendor": status_row[0], "Status": "cancelled"})
+            renewal = day(rng.randint(100, 360)).isoformat()
+            new = ["Contoso Plants", "office plants", float(rng.randrange(2_000, 9_000, 250)), renewal, "active"]
+            requests.append(f"add Contoso Plants (office plants, ${new[2]:,.0f} a year, renews {renewal}, active)")
+        else:
+            moved = day(rng.randint(60, 330)).isoformat()
+            requests.append(f"{changed_row[0]} moved to {moved}")
+            updates.append((picks[0] + 1, [{"column": "Start date", "value": moved}]))
+            expected.append({"Event": changed_row[0], "Start date": moved})
+            new_budget = float(status_row[3] + rng.choice([2_500, 5_000, -1_500]))
+            requests.append(f"the budget for {status_row[0]} is now ${new_budget:,.0f}")
+            updates.append((picks[1] + 1, [{"column": "Budget", "value": new_budget}]))
+            expected.append({"Event": status_row[0], "Budget": new_budget})
+            owner = requester["name"]
+            new = ["Growth Marketing Forum", rng.choice(CITIES), day(rng.randint(90, 300)).isoformat(),
+                   float(rng.randrange(10_000, 30_000, 500)), owner]
+            requests.append(f"add Growth Marketing Forum in {new[1]} starting {new[2]}, budget ${new[3]:,.0f}, "
+                            f"owner {owner}")
+        expected.append(dict(zip(columns, new, strict=True)))
+        untouched = [r for i, r in enumerate(rows) if i not in picks]
+        intact = [dict(zip(columns, r, strict=True)) for r in rng.sample(untouched, 3)]
+        stage.clock(stamp(day(0), 8, 10))
+        bullet = "\n".join(f"- {r}" for r in requests)
+        subject = f"Updates for the {name} sheet"
+        colleague_mail(stage, requester_role, ["user"], subject,
+                       f"Hi,\n\nCould you make these changes in the {name} sheet?\n{bullet}\n\nThanks!\n"
+                       f"{first_name(requester['name'])}\n")
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(requester['name'])} mailed me some changes for the {name} sheet. Please apply them.",
+            f"Can you make the edits {requester['name']} asked for in the {name} spreadsheet?",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query=name)
+            s.call("mail_get_message", message_id=found["messages"][0]["id"])
+            s.call("drive_read_sheet", file_id=file_id)
+            for position, values in updates:
+                s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
+            s.call("drive_append_rows", file_id=file_id, rows=[new])
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
+                                                     "mail_reply_message"], distractors=["drive", "mail"]),
+            gates=[
+                {"id": "changes_applied", "check": "sheet_cells", "file": file_id,
+                 "description": "The requested values are in the sheet.", "rows": expected},
+                {"id": "others_intact", "check": "sheet_cells", "file": file_id,
+                 "description": "Rows nobody asked to change are as they were.", "rows": intact},
+                {"id": "row_count", "check": "record", "table": "drive_row", "match": {"sheet_id": sheet_id},
+                 "description": "Exactly one row was added (changes edited in place).", "count": len(rows) + 1},
+                allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "edited", "check": "changed", "points": 1, "table": "drive_row", "op": "update",
+                 "description": "Existing rows were edited in place.", "match": {"sheet_id": sheet_id}},
+                {"id": "added", "check": "changed", "points": 1, "table": "drive_row", "op": "insert",
+                 "description": "The new row was added.", "match": {"sheet_id": sheet_id}},
+                *mail_guards([requester_role]),
+            ],
+            solve=solve, variant=kind, max_steps=20,
+        )
+

@@ -1,0 +1,352 @@
+"""Mailbox jobs: triage a morning inbox, file mail about one topic, forward the right contract."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    accounts,
+    allowed_changes,
+    colleague_mail,
+    day,
+    first_name,
+    mail_guards,
+    outside_mail,
+    people_in,
+    staff,
+    stamp,
+    toolset,
+)
+from officesim.taskgen.fam_answers import POLICY_CITIES
+from officesim.taskgen.policy import set_travel_policy
+
+NEWSLETTERS = [
+    ("SaaS Weekly", "news@saasweekly.test", "This week in SaaS: pricing pages that convert"),
+    ("Analytics Digest", "digest@analyticsdigest.test", "Analytics Digest #212: the modern data stack, revisited"),
+    ("CFO Brief", "brief@cfobrief.test", "CFO Brief: five things to watch in Q4"),
+    ("Office Supplies Co", "deals@officesupplies.test", "Autumn sale: 30% off desk accessories"),
+    ("RevOps Roundup", "hello@revopsroundup.test", "RevOps Roundup: forecasting without spreadsheets"),
+    ("TravelPro Deals", "offers@travelpro.test", "Fly business for less this winter"),
+]
+FYI_NOTES = [
+    ("Office closed next Monday", "Hi all,\n\nA reminder that the office is closed next Monday for electrical work. "
+     "Remote work as usual.\n"),
+    ("All-hands recording is up", "Hi everyone,\n\nThe recording of last week's all-hands is in Drive. No action "
+     "needed.\n"),
+    ("New parking arrangements", "Hi,\n\nFrom November the garage uses badge access. Nothing to do; badges are "
+     "already enabled.\n"),
+    ("Fire drill on Thursday", "Heads up: there is a fire drill on Thursday at 11:00. Please follow the wardens.\n"),
+]
+
+
+def _newsletter_body(name: str) -> str:
+    return (f"{name}\n\nTop stories this week, hand-picked for you.\n\n1. Read more on our site\n2. Webinar "
+            f"replays\n3. Community picks\n\nYou are receiving this because you subscribed to {name}. "
+            "Unsubscribe: reply STOP.\n")
+
+
+class InboxTriage(Family):
+    """Answer the questions in a morning inbox, archive the newsletters, leave everything else alone.
+
+    The morning is Tuesday's: the generated world's own mail runs into Monday morning, and "this
+    morning's mail" must mean exactly the planted messages.
+    """
+
+    name = "inbox_triage"
+    category = "mail-triage"
+    difficulty = "medium"
+    apps = ("mail", "drive")
+    variants = ("directory-questions", "policy-question", "three-questions")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:controller", "role:cs_lead"]))
+        user = stage.world.user
+        pool = staff(stage, exclude=[user["id"]])
+        askers = rng.sample(pool, 3)
+        subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 3)
+        kinds = {"directory-questions": ["it_admin", "manager"], "policy-question": ["policy", "phone"],
+                 "three-questions": ["phone", "manager", "policy"]}[variant]
+        city = rng.choice(POLICY_CITIES)
+        meals = {c: rng.randrange(55, 110, 5) for c in POLICY_CITIES}
+        hotel = {c: rng.randrange(160, 420, 5) for c in POLICY_CITIES}
+        stage.clock(stamp(day(-30), 10, 0))
+        if "policy" in kinds:
+            set_travel_policy(stage, hotel, meals, 0.67)
+        questions: list[tuple[dict[str, Any], str, str, dict[str, Any]]] = []
+        for asker, kind, about in zip(askers, kinds, subjects_people, strict=False):
+            if kind == "it_admin":
+                admin = stage.person("role:it_admin")
+                questions.append((asker, "Who handles laptop requests?",
+                                  "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
+                                  {"body_contains": [admin["email"]]}))
+            elif kind == "manager":
+                manager = stage.person(about["manager_id"])
+                questions.append((asker, f"Quick question about {first_name(about['name'])}",
+                                  f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval "
+                                  "from their manager.\n", {"body_contains": [manager["name"]]}))
+            elif kind == "phone":
+                questions.append((asker, f"Phone number for {about['name']}?",
+                                  f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is "
+                                  "blocked and I need to call them today.\n", {"body_contains": [about["phone"]]}))
+            else:
+                questions.append((asker, f"Meal allowance for {city}",
+                                  f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there "
+                                  "under the current travel policy?\n",
+                                  {"body_numbers": [{"value": float(meals[city]), "tolerance": 0.001}]}))
+        letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
+        notes = rng.sample(FYI_NOTES, 2)
+        events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
+            [("f", f) for f in notes]
+        rng.shuffle(events)
+        question_ids: dict[str, str] = {}
+        letter_ids: list[str] = []
+        fyi_ids: list[str] = []
+        minute = 0
+        for kind_tag, item in events:
+            minute += rng.randint(4, 11)
+            at = stamp(day(1), 6 + minute // 60, minute % 60)
+            if kind_tag == "q":
+                asker, subject, body, _ = item
+                stage.clock(at)
+                sent = colleague_mail(stage, asker["id"], ["user"], subject,
+                                      body + f"\nThanks,\n{first_name(asker['name'])}\n")
+                question_ids[asker["id"]] = str(sent["id"])
+            elif kind_tag == "n":
+                title, sender, subject = item
+                letter_ids.append(outside_mail(stage, sender=sender, sender_name=title, to=["user"],
+                                               subject=subject, body=_newsletter_body(title), at=at))
+            else:
+                subject, body = item
+                stage.clock(at)
+                sender = rng.choice(people_in(stage, "Operations", exclude=[user["id"]]) or pool)
+                sent = colleague_mail(stage, sender["id"], ["user"], subject,
+                                      body + f"\n{first_name(sender['name'])}\n")
+                fyi_ids.append(str(sent["id"]))
+        stage.clock(stamp(day(1), 9, 0))
+        instruction = rng.choice([
+            "Could you triage my inbox from this morning? Reply to anything that's a question for me (the answers "
+            "are in the directory or in Drive), archive the newsletters, and leave everything else where it is.",
+            "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
+            "newsletters to the archive, and don't touch the rest.",
+        ])
+        answers = {a["id"]: facts for a, _, _, facts in questions}
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
+            for asker, subject, _body, facts in questions:
+                message_id = question_ids[asker["id"]]
+                s.call("mail_get_message", message_id=message_id)
+                if "body_numbers" in facts:
+                    s.call("drive_search_files", query="Travel & Expense Policy")
+                    text = (f"Hi {first_name(asker['name'])},\n\nThe meal allowance for {city} is "
+                            f"${meals[city]} per day.")
+                else:
+                    s.call("directory_search_people", query=subject.split()[-1].rstrip("?"))
+                    text = f"Hi {first_name(asker['name'])},\n\nHere you go: {facts['body_contains'][0]}."
+                s.call("mail_reply_message", message_id=message_id, body=text + "\n\nBest\n")
+            for message_id in letter_ids:
+                s.call("mail_move_message", message_id=message_id, folder="archive")
+
+        criteria: list[dict[str, Any]] = []
+        for number, (asker, _subject, _body, _facts) in enumerate(questions, 1):
+            criteria.append({"id": f"answered_{number}", "check": "mail_sent", "points": 2,
+                             "description": f"{asker['name']}'s question is answered correctly in a reply.",
+                             "to": [asker["email"]], "to_mode": "includes",
+                             "in_reply_to": question_ids[asker["id"]], **answers[asker["id"]]})
+        for number, message_id in enumerate(letter_ids, 1):
+            criteria.append({"id": f"newsletter_{number}_archived", "check": "record", "points": 1,
+                             "description": "A newsletter is in the archive.", "table": "mail_entry",
+                             "match": {"owner_id": "user", "message_id": message_id}, "expect": {"folder": "archive"}})
+        criteria += [
+            {"id": "moved_fyi", "check": "changed", "points": -2, "table": "mail_entry", "op": "any",
+             "description": "An FYI message was moved or deleted although it needed nothing.",
+             "match": {"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}},
+            *mail_guards([asker["email"] for asker, *_ in questions]),
+        ]
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
+                                                     "mail_mark_message"], distractors=["mail"]),
+            gates=[allowed_changes(*MAIL_TABLES)],
+            criteria=criteria, solve=solve, variant=variant, max_steps=35,
+        )
+
+
+# (topic, label, subjects); the topic's distinctive word must not occur in the world's own mail
+TOPICS = [
+    ("Project Kestrel", "kestrel", ["Kestrel kickoff notes", "Kestrel: vendor shortlist", "Re: Kestrel timeline",
+                                     "Kestrel budget question", "Kestrel steering group agenda"]),
+    ("the office move", "office-move", ["Office move: floor plan v2", "Movers booked for the office move",
+                                        "Office move: IT cutover plan", "Office move FAQ draft",
+                                        "Re: office move parking"]),
+    ("the ERP migration", "erp-migration", ["ERP migration: data mapping", "ERP migration go-live checklist",
+                                            "Re: ERP migration training dates", "ERP migration risks",
+                                            "ERP migration: cutover weekend"]),
+    ("the warehouse move", "warehouse", ["Warehouse move: new floor plan", "Re: warehouse move dates",
+                                         "Warehouse move - landlord call notes", "Warehouse move budget impact",
+                                         "Warehouse move: forklift rental"]),
+]
+DISTRACTOR_SUBJECTS = ["Lunch on Friday?", "Expense report reminder", "Re: laptop refresh", "Team photo",
+                       "Quarterly security training", "Parking badge renewal"]
+
+
+class MailCleanup(Family):
+    """Label and file every message about one topic; leave the look-alikes alone."""
+
+    name = "mail_cleanup"
+    category = "mail-organisation"
+    difficulty = "easy"
+    apps = ("mail",)
+    variants = ("label-and-archive", "move-to-folder", "label-only")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:it_admin", "role:exec_assistant", "role:hr_lead"]))
+        user = stage.world.user
+        topic, label, subjects = TOPICS[index % len(TOPICS)]
+        word = topic.split()[-1] if topic.startswith("Project") else topic.replace("the ", "")
+        if stage.rows("SELECT 1 FROM mail_entry e JOIN mail_message m ON m.id = e.message_id WHERE e.owner_id = ? "
+                      "AND (m.subject LIKE ? OR m.body LIKE ?)", user["id"], f"%{word}%", f"%{word}%"):
+            raise GenerationError(f"the world's own mail already mentions {word!r}; choose another topic")
+        pool = staff(stage, exclude=[user["id"]])
+        chosen = rng.sample(subjects, rng.randint(3, 5))
+        others = rng.sample(DISTRACTOR_SUBJECTS, 3)
+        mail: list[tuple[str, str, bool]] = [(s, f"Hi,\n\nSharing an update on {topic}: details below.\n", True)
+                                             for s in chosen]
+        mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False) for s in others]
+        rng.shuffle(mail)
+        targets, distractors = [], []
+        for hours, (subject, body, wanted) in enumerate(mail):
+            stage.clock(stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60))
+            sender = rng.choice(pool)
+            sent = colleague_mail(stage, sender["id"], ["user"], subject, body + f"\n{first_name(sender['name'])}\n")
+            (targets if wanted else distractors).append(str(sent["id"]))
+        stage.clock(stamp(day(0), 9, 0))
+        folder_name = topic.replace("the ", "").title()
+        if variant == "label-and-archive":
+            instruction = (f"Please tidy up my mail about {topic}: put the label '{label}' on every message about it "
+                           "and archive them. Leave my other mail alone.")
+            expect: dict[str, Any] = {"labels": {"contains": label}, "folder": "archive"}
+        elif variant == "move-to-folder":
+            instruction = (f"Could you move all my mail about {topic} into a folder called '{folder_name}'? "
+                           "Nothing else should move.")
+            expect = {"folder": folder_name}
+        else:
+            instruction = (f"Please label every message in my mailbox about {topic} with '{label}' so I can find "
+                           "them later. Don't move anything.")
+            expect = {"labels": {"contains": label}, "folder": "inbox"}
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", query=topic.replace("the ", ""))
+            for message_id in targets:
+                if variant != "move-to-folder":
+                    s.call("mail_label_message", message_id=message_id, add=[label])
+                if variant == "label-and-archive":
+                    s.call("mail_move_message", message_id=message_id, folder="archive")
+                if variant == "move-to-folder":
+                    s.call("mail_move_message", message_id=message_id, folder=folder_name)
+
+        criteria: list[dict[str, Any]] = [
+            {"id": f"filed_{n}", "check": "record", "points": 1, "table": "mail_entry",
+             "description": f"A {topic} message is filed as asked.",
+             "match": {"owner_id": "user", "message_id": message_id}, "expect": expect}
+            for n, message_id in enumerate(targets, 1)
+        ]
+        criteria += [
+            {"id": "moved_other_mail", "check": "changed", "points": -2, "table": "mail_entry", "op": "update",
+             "description": "Mail about something else was moved or deleted.",
+             "match": {"owner_id": "user", "message_id": {"in": distractors}, "folder": {"not": "inbox"}}},
+            {"id": "labelled_other_mail", "check": "changed", "points": -1, "table": "mail_entry", "op": "update",
+             "description": "Mail about something else was labelled.",
+             "match": {"owner_id": "user", "message_id": {"in": distractors}, "labels": {"not": []}}},
+        ]
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail"], writes=["mail_label_message", "mail_move_message"], distractors=["mail"]),
+            gates=[allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
+            criteria=criteria, solve=solve, variant=variant, max_steps=25,
+        )
+
+
+class ForwardContractToLegal(Family):
+    """Forward the one message carrying a customer's signed contract to legal counsel."""
+
+    name = "forward_contract_to_legal"
+    category = "mail-routing"
+    difficulty = "easy"
+    apps = ("mail",)
+    variants = ("signed-vs-redline", "two-customers", "signed-in-thread")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:sales_rep_1", "role:sales_rep_2", "role:sales_rep_3", "role:head_of_sales"]))
+        user = stage.world.user
+        desk = rng.choice(people_in(stage, "Sales", exclude=[user["id"]]))
+        account, other = rng.sample(accounts(stage), 2)
+        kind = rng.choice(["MSA", "Order Form", "DPA"])
+        stage.clock(stamp(day(-6), 11, 0))
+        redline = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - redline v2",
+                                content=f"{kind} between Acme Analytics and {account['name']}.\n\nRedline v2 "
+                                        "(not signed).\n")["id"])
+        first_mail = colleague_mail(stage, desk["id"], ["user"], f"{account['name']} {kind}: redlines",
+                                    f"Hi {first_name(user['name'])},\n\nTheir legal team's redlines are attached "
+                                    "(v2). Not signed yet.\n\n" + first_name(desk["name"]) + "\n",
+                                    attachments=[redline])
+        stage.clock(stamp(day(-1), 15, 30))
+        signed = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - signed",
+                               content=f"{kind} between Acme Analytics and {account['name']}.\n\nCountersigned copy, "
+                                       f"signed by both parties on {day(-2).isoformat()}.\n")["id"])
+        if variant == "signed-in-thread":
+            signed_mail = stage.act(desk["id"], "mail_reply_message", message_id=first_mail["id"],
+                                    body=f"Update: it's signed! Countersigned {kind} attached.\n",
+                                    attachments=[signed])
+        else:
+            signed_mail = colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {account['name']}",
+                           f"Hi {first_name(user['name'])},\n\nGood news: {account['name']} signed. The "
+                           f"countersigned {kind} is attached.\n\n{first_name(desk['name'])}\n", attachments=[signed])
+        wrong = [redline]
+        if variant == "two-customers":
+            stage.clock(stamp(day(-1), 16, 10))
+            other_doc = str(stage.act(desk["id"], "drive_create_doc", name=f"{other['name']} {kind} - signed",
+                                      content=f"{kind} between Acme Analytics and {other['name']}. Signed.\n")["id"])
+            colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {other['name']}",
+                           f"And {other['name']} signed too, attached.\n\n{first_name(desk['name'])}\n",
+                           attachments=[other_doc])
+            wrong.append(other_doc)
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"Please forward {account['name']}'s signed {kind} to our General Counsel; "
+            f"{first_name(desk['name'])} sent it to me.",
+            f"Legal needs the signed {kind} from {account['name']}. Can you forward it to our General Counsel? It's "
+            f"in my mail from {first_name(desk['name'])}.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", query=f"{account['name']} {kind}", has_attachment=True)
+            message = s.call("mail_get_message", message_id=signed_mail["id"])
+            counsel = s.call("directory_search_people", query="General Counsel")["people"][0]
+            s.call("mail_forward_message", message_id=message["id"], to=[counsel["email"]],
+                   body=f"Forwarding the signed {kind} from {account['name']}.")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail"], writes=["mail_forward_message"], distractors=["mail"]),
+            gates=[
+                {"id": "forwarded_signed", "check": "mail_sent", "description": "Legal got the signed contract.",
+                 "to": ["role:legal_counsel"], "to_mode": "includes", "attachments": [signed]},
+                allowed_changes(*MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "only_legal", "check": "mail_sent", "points": 1, "to": ["role:legal_counsel"],
+                 "description": "The forward went to legal counsel only.", "attachments": [signed]},
+                *({"id": f"wrong_file_{n}", "check": "mail_sent", "points": -2, "attachments": [file_id],
+                   "description": "A wrong contract (unsigned or another customer's) was sent."}
+                  for n, file_id in enumerate(wrong, 1)),
+                *mail_guards(["role:legal_counsel"]),
+            ],
+            solve=solve, variant=variant, max_steps=15,
+        )

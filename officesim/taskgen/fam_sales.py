@@ -1,0 +1,395 @@
+"""Sales and collections jobs between mail and the CRM: reconcile a deal, chase invoices,
+report the pipeline, open a deal from a customer's request."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, Solver, Stage, money, whole_money
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    OPEN_STAGES,
+    STAGE_LABELS,
+    accounts,
+    allowed_changes,
+    alternation,
+    colleague_mail,
+    contacts_of,
+    day,
+    first_name,
+    long_date,
+    mail_guards,
+    nth,
+    open_deals,
+    outside_mail,
+    stamp,
+    toolset,
+)
+from officesim.taskgen.fam_crm_basic import _invoice_numbers
+
+DEAL_FIELDS = ["amount", "close_date", "stage", "next_step", "updated_at", "updated_by", "previous_stage",
+               "stage_changed_at", "name"]
+
+
+def _deal_guard(deal_id: str, points: float = -3) -> dict[str, Any]:
+    return {"id": "other_deals_changed", "check": "changed", "points": points, "table": "crm_deal", "op": "any",
+            "description": "A deal other than the one in question was changed.",
+            "match": {"id": {"not": deal_id}}}
+
+
+class DealReconcileFromMail(Family):
+    """A customer's mail changes a deal's amount, close date or outcome; bring the CRM in line."""
+
+    name = "deal_reconcile_from_mail"
+    category = "crm-update"
+    difficulty = "medium"
+    apps = ("mail", "crm")
+    variants = ("amount", "close-date", "amount-and-date", "closed-won", "closed-lost")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        candidates = [d for d in open_deals(stage, "currency = 'USD' AND stage != 'prospecting'")
+                      if len(contacts_of(stage, d["account_id"])) >= 2]
+        deal = nth(candidates, index, self.name)
+        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        owner = stage.person(deal["owner_id"])
+        stage.act_as(owner["id"])
+        contact = rng.choice(contacts_of(stage, account["id"])[1:])
+        seats = rng.choice([40, 60, 80, 120, 150, 200])
+        price = deal["amount"] / seats
+        new_seats = seats + rng.choice([-20, -10, 10, 25, 30]) if seats > 30 else seats + 10
+        new_amount = round(new_seats * price, 2)
+        new_close = day(rng.randint(20, 75))
+        expect: dict[str, Any] = {}
+        lines: list[str] = []
+        if variant in ("amount", "amount-and-date"):
+            expect["amount"] = new_amount
+            lines.append(f"we'd like to go with {new_seats} seats instead of the {seats} in your proposal. At the "
+                         f"same per-seat price that brings the total to {whole_money(new_amount)}")
+        if variant in ("close-date", "amount-and-date"):
+            expect["close_date"] = new_close.isoformat()
+            lines.append(f"our signatory is travelling, so signature moves to {long_date(new_close)}, "
+                         f"{new_close.year}")
+        if variant == "closed-won":
+            expect.update(stage="closed_won", amount=new_amount)
+            lines.append(f"the order form is signed and on its way to you. Final amount as agreed on the call: "
+                         f"{whole_money(new_amount)}")
+        if variant == "closed-lost":
+            expect.update(stage="closed_lost", amount=deal["amount"])
+            lines.append("after a lot of discussion we've decided not to go ahead this year; we'll stay with our "
+                         "current setup. Thanks for all the work on this")
+        stage.clock(stamp(day(-9), 14, 0))
+        proposal = colleague_mail(stage, "user", [contact["email"]], f"Proposal: {deal['name']}",
+                                  f"Hi {first_name(contact['name'])},\n\nAs discussed, our proposal for {seats} seats "
+                                  f"comes to {whole_money(deal['amount'])}.\n\nBest,\n{first_name(owner['name'])}\n")
+        body = (f"Hi {first_name(owner['name'])},\n\nThanks for the proposal. A quick update: "
+                + ". Also, ".join(lines) + f".\n\nBest regards,\n{contact['name']}\n{account['name']}\n")
+        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                     subject=f"Re: Proposal: {deal['name']}", body=body, thread_id=str(proposal["thread_id"]),
+                     in_reply_to=str(proposal["id"]), at=stamp(day(-1), 16, 40))
+        others = open_deals(stage, "account_id = ? AND id != ?", account["id"], deal["id"])
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{contact['name']} from {account['name']} replied about our proposal. Please update the deal in the "
+            "CRM to match what they said.",
+            f"Can you bring the CRM in line with {first_name(contact['name'])}'s latest mail on the "
+            f"{deal['name']} deal?",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query="Proposal", sender=contact["email"])
+            s.call("mail_get_message", message_id=found["messages"][0]["id"])
+            s.call("crm_search_deals", account_id=account["id"])
+            changes = {k: v for k, v in expect.items() if k in ("amount", "close_date") and v != deal[k]}
+            if changes:
+                s.call("crm_update_deal", deal_id=deal["id"], **changes)
+            if "stage" in expect:
+                s.call("crm_move_deal", deal_id=deal["id"], stage=expect["stage"])
+
+        gates: list[dict[str, Any]] = [
+            {"id": "deal_updated", "check": "record", "table": "crm_deal", "match": {"id": deal["id"]},
+             "description": "The deal matches the customer's mail.", "expect": expect},
+            allowed_changes({"crm_deal": DEAL_FIELDS}, "crm_activity", *MAIL_TABLES),
+        ]
+        criteria: list[dict[str, Any]] = [
+            {"id": "changed_deal", "check": "changed", "points": 1, "table": "crm_deal", "op": "update",
+             "description": "The deal was updated.", "match": {"id": deal["id"]}},
+        ]
+        if "stage" not in expect:  # a closed deal may fairly get its actual close date
+            criteria.append({"id": "kept_other_fields", "check": "record", "points": 1, "table": "crm_deal",
+                             "description": "Fields the mail did not mention are unchanged.",
+                             "match": {"id": deal["id"]},
+                             "expect": {k: deal[k] for k in ("amount", "close_date", "stage") if k not in expect}})
+        criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]])]
+        if others:
+            instruction += " Only that deal should change."
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "crm"], writes=["crm_update_deal", "crm_move_deal", "crm_log_activity",
+                                                   "mail_reply_message"], distractors=["crm", "mail"]),
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20,
+        )
+
+
+def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int) -> tuple[
+        list[dict[str, Any]], list[dict[str, Any]]]:
+    """Invoices for one account: ``n_overdue`` overdue open ones plus paid, void and not-yet-due ones."""
+    numbers = _invoice_numbers(rng, n_overdue + 3)
+    rows = []
+    for position, number in enumerate(numbers):
+        amount = float(rng.randrange(2_000, 60_000, 50))
+        if position < n_overdue:
+            due = day(-rng.randint(5, 50))
+            status = "open"
+        elif position == n_overdue:
+            due, status = day(-rng.randint(10, 40)), "paid"
+        elif position == n_overdue + 1:
+            due, status = day(rng.randint(5, 30)), "open"
+        else:
+            due, status = day(-rng.randint(10, 40)), "void"
+        issued = date.fromordinal(due.toordinal() - 30)
+        rows.append({"number": number, "account_id": account["id"], "amount": amount, "currency": "USD",
+                     "issued_on": issued.isoformat(), "due_on": due.isoformat(), "status": status,
+                     "paid_on": due.isoformat() if status == "paid" else None})
+    rng.shuffle(rows)
+    stage.insert("crm_invoice", rows)
+    overdue = [r for r in rows if r["status"] == "open" and r["due_on"] < day(0).isoformat()]
+    others = [r for r in rows if r not in overdue]
+    return overdue, others
+
+
+class ChaseOverdueInvoices(Family):
+    """Mail each account's finance contact about its overdue invoices only, and log the chase."""
+
+    name = "chase_overdue_invoices"
+    category = "finance-collections"
+    difficulty = "medium"
+    apps = ("mail", "crm")
+    variants = ("one-account", "two-accounts", "one-account-many")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:controller", "role:cfo"]))
+        stage.clock(stamp(day(0), 8, 0))
+        pool = [a for a in accounts(stage, "country = 'United States' AND id NOT IN (SELECT account_id FROM "
+                                           "crm_invoice)") if "Finance" in contacts_of(stage, a["id"])[0]["title"]
+                or "Controller" in contacts_of(stage, a["id"])[0]["title"]
+                or "Accounts Payable" in contacts_of(stage, a["id"])[0]["title"]]
+        first = nth(pool, index, self.name)
+        chosen = [first]
+        if variant == "two-accounts":
+            chosen.append(nth([a for a in pool if a["id"] != first["id"]], index, self.name, salt="second"))
+        plans = []
+        for account in chosen:
+            overdue, others = _overdue_set(stage, rng, account, 3 if variant == "one-account-many" else 2)
+            plans.append((account, contacts_of(stage, account["id"])[0], overdue, others))
+        stage.clock(stamp(day(0), 9, 0))
+        names = " and ".join(a["name"] for a, *_ in plans)
+        instruction = rng.choice([
+            f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in the "
+            "CRM) listing every overdue invoice with its number and amount, and log the chase as an email activity "
+            "on the account in the CRM. Leave out anything that's paid, void or not due yet.",
+            f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
+            "with the invoice numbers and amounts that are past due (nothing else), and log an email activity on "
+            "each account in the CRM.",
+        ])
+
+        def solve(s: Solver) -> None:
+            for account, contact, overdue, _ in plans:
+                s.call("crm_search_accounts", query=account["name"])
+                s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
+                s.call("crm_search_contacts", account_id=account["id"])
+                lines = "\n".join(f"- {r['number']}: {money(r['amount'])} (due {r['due_on']})" for r in overdue)
+                s.call("mail_send_message", to=[contact["email"]], subject=f"Overdue invoices - {account['name']}",
+                       body=f"Hi {first_name(contact['name'])},\n\nOur records show these invoices are past "
+                            f"due:\n{lines}\n\nCould you let us know when we can expect payment?\n\nThank you")
+                s.call("crm_log_activity", kind="email", subject="Chased overdue invoices",
+                       body=", ".join(r["number"] for r in overdue), account_id=account["id"],
+                       contact_id=contact["id"])
+
+        gates: list[dict[str, Any]] = []
+        criteria: list[dict[str, Any]] = []
+        for n, (account, contact, overdue, others) in enumerate(plans, 1):
+            gates.append({"id": f"chased_{n}", "check": "mail_sent", "to": [contact["email"]], "to_mode": "includes",
+                          "description": f"{account['name']}'s finance contact got every overdue invoice.",
+                          "body_contains": [r["number"] for r in overdue],
+                          "body_numbers": [{"value": r["amount"], "tolerance": 0.001} for r in overdue]})
+            criteria.append({"id": f"logged_{n}", "check": "changed", "points": 1, "table": "crm_activity",
+                             "op": "insert", "description": f"The chase is logged on {account['name']}.",
+                             "match": {"account_id": account["id"], "kind": "email"}})
+            criteria.append({"id": f"not_due_mentioned_{n}", "check": "mail_sent", "points": -2,
+                             "description": "A paid, void or not-yet-due invoice was chased.",
+                             "body_matches": alternation([r["number"] for r in others])})
+        gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
+        criteria += mail_guards([c["email"] for _, c, _, _ in plans])
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
+                          distractors=["mail", "crm"]),
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=25,
+        )
+
+
+class PipelineSummaryMail(Family):
+    """Mail the open pipeline totals by stage (USD deals) to whoever asked."""
+
+    name = "pipeline_summary_mail"
+    category = "sales-reporting"
+    difficulty = "medium"
+    apps = ("mail", "crm")
+    variants = ("company-by-stage", "one-rep-by-stage", "late-stages")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:controller"]))
+        asker_role = rng.choice(["role:head_of_sales", "role:ceo", "role:cfo"])
+        asker = stage.person(asker_role)
+        busy = stage.rows("SELECT owner_id FROM crm_deal WHERE currency = 'USD' AND stage IN ('prospecting', "
+                          "'qualification', 'proposal', 'negotiation') GROUP BY owner_id HAVING count(*) >= 3 "
+                          "ORDER BY CAST(substr(owner_id, 3) AS INTEGER)")
+        rep = stage.person(rng.choice(busy)["owner_id"])
+        stage.clock(stamp(day(0), 7, 30))
+        # fresh deals this morning, so every instance has its own totals
+        new_rows = []
+        for _ in range(rng.randint(2, 4)):
+            account = rng.choice(accounts(stage))
+            label = rng.choice(["Expansion", "Renewal 2027", "Pilot", "Add-on seats"])
+            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {label} {rng.randint(2, 9)}",
+                             "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(8_000, 150_000, 500)),
+                             "currency": "USD", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
+                             else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
+        stage.insert("crm_deal", new_rows)
+        stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
+        where = "currency = 'USD'" + (f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else "")
+        totals = {s: sum(d["amount"] for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
+        counts = {s: sum(1 for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
+        scope = {"company-by-stage": "the whole company's open pipeline",
+                 "one-rep-by-stage": f"{rep['name']}'s open pipeline",
+                 "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
+        stage.clock(stamp(day(0), 8, 20))
+        colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
+                       f"Hi,\n\nCould you send me {scope}: the total amount per stage? USD deals only; leave out "
+                       f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together from "
+            "the CRM and mail them back.",
+            f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
+        ])
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", query="Pipeline numbers")
+            owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
+            s.call("crm_list_pipeline", group_by="stage", **owner)
+            lines = "\n".join(f"- {STAGE_LABELS[k]}: {whole_money(v)} ({counts[k]} deals)" for k, v in totals.items())
+            s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
+                   body=f"Hi {first_name(asker['name'])},\n\nUSD open pipeline by stage:\n{lines}\n\nBest")
+
+        criteria: list[dict[str, Any]] = [
+            {"id": f"total_{key}", "check": "mail_sent", "points": 1, "to": [asker_role], "to_mode": "includes",
+             "description": f"The {STAGE_LABELS[key]} total is right.",
+             "body_numbers": [{"value": value, "tolerance": 0.005}]}
+            for key, value in totals.items() if value
+        ]
+        criteria += mail_guards([asker_role])
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
+                          distractors=["mail", "crm"]),
+            gates=[
+                {"id": "mailed", "check": "mail_sent", "to": [asker_role], "to_mode": "includes",
+                 "description": "The numbers went back to the person who asked."},
+                allowed_changes(*MAIL_TABLES),
+            ],
+            criteria=criteria, solve=solve, variant=variant, max_steps=15,
+        )
+
+
+PRODUCTS = ["Forecasting module", "Data Connectors add-on", "Premium Support", "Analytics Platform",
+            "Training package"]
+
+
+class LeadToDeal(Family):
+    """Open a new CRM deal from a customer's request for a quote."""
+
+    name = "lead_to_deal"
+    category = "crm-update"
+    difficulty = "medium"
+    apps = ("mail", "crm")
+    variants = ("seats-times-price", "discounted-total", "follow-up-choice")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        pool = accounts(stage)
+        account = nth(pool, index, self.name)
+        owner = stage.person(account["owner_id"])
+        stage.act_as(owner["id"])
+        contact = rng.choice(contacts_of(stage, account["id"]))
+        taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
+        product = rng.choice([p for p in PRODUCTS if f"{account['name']} - {p}" not in taken])
+        seats = rng.choice([15, 25, 35, 45, 60, 75])
+        price = float(rng.choice([240, 320, 480, 540, 660, 720]))
+        close = day(rng.randint(25, 80))
+        amount = seats * price
+        stage.clock(stamp(day(0), 7, 45))
+        ask = (f"We'd like a quote for the {product}: {seats} seats at your list price of {money(price)} per seat. "
+               f"We're aiming to sign by {long_date(close)}, {close.year}.")
+        if variant == "discounted-total":
+            amount = round(seats * price * 0.9, 2)
+            ask += (f" Your colleague mentioned the 10% first-year discount; please build that in so the quote "
+                    f"comes to {money(amount)}.")
+        body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
+        if variant == "follow-up-choice":
+            body = (f"Hi {first_name(owner['name'])},\n\nWe're weighing two options for the {product}: {seats} seats "
+                    f"or {seats + 20} seats, both at your list price of {money(price)} per seat. Target signature "
+                    f"is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
+        first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                             subject=f"Quote request: {product}", body=body, at=stamp(day(0), 7, 45))
+        if variant == "follow-up-choice":
+            thread = stage.one("SELECT thread_id FROM mail_message WHERE id = ?", first)["thread_id"]
+            outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                         subject=f"Re: Quote request: {product}", thread_id=thread, in_reply_to=first,
+                         body=f"Quick follow-up: we've decided on {seats} seats. Same timeline.\n\n"
+                              f"{first_name(contact['name'])}\n", at=stamp(day(0), 8, 35))
+        stage.clock(stamp(day(0), 9, 0))
+        deal_name = f"{account['name']} - {product}"
+        instruction = rng.choice([
+            f"Please open a deal in the CRM for {first_name(contact['name'])}'s quote request: call it "
+            f"'{deal_name}', put it in Qualification with me as the owner, and take the amount (USD) and the close "
+            "date from their mail.",
+            f"{contact['name']} asked for a quote. Set up the deal '{deal_name}' in the CRM (stage Qualification, "
+            "owned by me) with the value and target close date from the mail.",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query="Quote request")
+            for message in found["messages"][:2]:
+                s.call("mail_get_message", message_id=message["id"])
+            s.call("crm_search_accounts", query=account["name"])
+            s.call("crm_create_deal", account_id=account["id"], name=deal_name, amount=amount,
+                   close_date=close.isoformat(), currency="USD", stage="qualification")
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "crm"], writes=["crm_create_deal", "crm_log_activity"],
+                          distractors=["crm", "mail"]),
+            gates=[
+                {"id": "deal_created", "check": "record", "table": "crm_deal", "count": 1,
+                 "description": "One deal with the request's figures exists.",
+                 "match": {"account_id": account["id"], "name": deal_name},
+                 "expect": {"amount": amount, "close_date": close.isoformat(), "stage": "qualification",
+                            "owner_id": "user", "currency": "USD"}},
+                allowed_changes("crm_deal", "crm_activity", *MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "created", "check": "changed", "points": 1, "table": "crm_deal", "op": "insert",
+                 "description": "A deal was created on the account.", "match": {"account_id": account["id"]}},
+                {"id": "edited_existing", "check": "changed", "points": -3, "table": "crm_deal", "op": "update",
+                 "description": "An existing deal was changed instead of a new one created.", "match": {}},
+                *mail_guards([contact["email"]]),
+            ],
+            solve=solve, variant=variant, max_steps=15,
+        )

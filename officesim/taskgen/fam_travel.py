@@ -1,0 +1,199 @@
+"""The flagship finance task: the quarterly travel-expense report for the CFO, from a Drive sheet,
+approvals in chat and receipts in mail, delivered as an attached Drive doc."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from typing import Any
+
+from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    allowed_changes,
+    colleague_mail,
+    day,
+    deleted_files,
+    ensure_channel,
+    first_name,
+    judge,
+    mail_guards,
+    outside_mail,
+    post,
+    shared_sheet,
+    stamp,
+    toolset,
+)
+
+CATEGORIES = {"Airfare": (280, 1400), "Hotel": (180, 1100), "Meals": (40, 260), "Ground transport": (25, 180)}
+CITIES = ["Chicago", "London", "Austin", "Toronto", "Boston", "Denver", "Singapore", "Berlin"]
+# variant -> departments that travel this quarter (the first one travels most)
+SCENARIOS = {
+    "sales-heavy": ["Sales", "Customer Success", "Marketing", "Executive"],
+    "engineering-offsite": ["Engineering", "Sales", "Operations", "Finance"],
+    "customer-visits": ["Customer Success", "Sales", "Engineering", "Marketing"],
+    "conference-season": ["Marketing", "Sales", "Executive", "Engineering"],
+    "board-travel": ["Executive", "Finance", "Sales", "Legal"],
+}
+REPORT = "Q3 2026 Travel Expense Report"
+SHEET = "Q3 2026 Travel Expenses"
+Q2_SHEET = "Q2 2026 Travel Summary"
+
+
+def _travellers(stage: Stage, department: str, user_id: str) -> list[dict[str, Any]]:
+    return stage.rows(
+        "SELECT p.* FROM directory_person p JOIN directory_department d ON d.id = p.department_id "
+        "WHERE d.name = ? AND p.manager_id IS NOT NULL AND p.id != ? ORDER BY CAST(substr(p.id, 3) AS INTEGER)",
+        department, user_id)
+
+
+class TravelExpenseReport(Family):
+    """Prepare the Q3 travel-expense report for the CFO: total, by department, vs Q2, unsigned items."""
+
+    name = "travel_expense_report"
+    category = "finance-reporting"
+    difficulty = "hard"
+    apps = ("drive", "chat", "mail")
+    variants = tuple(SCENARIOS)
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as("role:ops_manager")
+        user = stage.world.user
+        stage.clock(stamp(date(2026, 7, 1), 8, 0))
+        departments = [d for d in SCENARIOS[variant]
+                       if len(_travellers(stage, d, user["id"])) >= 2]
+        weights = [5, 3, 2, 1][: len(departments)]
+        rows: list[dict[str, Any]] = []
+        receipt_numbers = rng.sample(range(1000, 9999), 18)
+        for n in range(rng.randint(14, 18)):
+            department = rng.choices(departments, weights)[0]
+            person = rng.choice(_travellers(stage, department, user["id"]))
+            category = rng.choice(list(CATEGORIES))
+            low, high = CATEGORIES[category]
+            rows.append({"date": date.fromordinal(date(2026, 7, 1).toordinal() + rng.randint(0, 90)),
+                         "person": person, "department": department, "category": category,
+                         "amount": round(rng.uniform(low, high), 2), "city": rng.choice(CITIES),
+                         "receipt": f"R-{receipt_numbers[n]}", "approver": stage.person(person["manager_id"])})
+        rows.sort(key=lambda r: (r["date"], r["receipt"]))
+        unsigned = rng.sample(range(len(rows)), rng.choice([2, 3]))
+        for position in unsigned:
+            rows[position]["approver"] = None
+        q3 = {d: round(sum(r["amount"] for r in rows if r["department"] == d), 2) for d in departments}
+        total = round(sum(q3.values()), 2)
+        jump = max(departments, key=lambda d: q3[d])
+        q2 = {d: round(q3[d] * (rng.uniform(0.35, 0.55) if d == jump else rng.uniform(0.85, 1.15)), -1)
+              for d in departments}
+        # travel-approvals: each signed-off expense was approved by the traveller's manager
+        approvers = dict.fromkeys(r["approver"]["id"] for r in rows if r["approver"])
+        channel = ensure_channel(stage, "travel-approvals", ["role:travel_coordinator", "user", *approvers])
+        for row in rows:
+            if row["approver"] is None:
+                continue
+            stage.clock(stamp(row["date"], 15, 10))
+            post(stage, row["approver"]["id"], channel,
+                 f"Approved: {row['person']['name']}'s {row['category'].lower()} for the {row['city']} trip, "
+                 f"{money(row['amount'])} (receipt {row['receipt']}).")
+        stage.clock(stamp(date(2026, 10, 1), 10, 0))
+        for old in stage.rows("SELECT id, owner_id FROM drive_file WHERE name = ? COLLATE NOCASE AND trashed = 0",
+                              SHEET):
+            stage.act(old["owner_id"], "drive_delete_file", file_id=old["id"])  # the old export is retired
+        sheet_rows = [[r["date"].isoformat(), r["person"]["name"], r["department"], r["category"], r["amount"],
+                       r["approver"]["name"] if r["approver"] else "", r["receipt"]] for r in rows]
+        sheet_id = shared_sheet(stage, "role:travel_coordinator", SHEET,
+                                ["Date", "Employee", "Department", "Category", "Amount", "Approved by", "Receipt ID"],
+                                ["date", "text", "text", "text", "number", "text", "text"], sheet_rows)
+        q2_id = shared_sheet(stage, "role:travel_coordinator", Q2_SHEET, ["Department", "Total"],
+                             ["text", "number"], [[d, q2[d]] for d in departments])
+        for row in rng.sample(rows, 4):
+            outside_mail(stage, sender="receipts@travelwise.test", sender_name="TravelWise Bookings", to=["user"],
+                         subject=f"Your receipt {row['receipt']}",
+                         body=f"Receipt {row['receipt']}\nTraveller: {row['person']['name']}\n{row['category']}, "
+                              f"{row['city']}\nAmount: {money(row['amount'])}\nDate: {row['date'].isoformat()}\n\n"
+                              "Thank you for booking with TravelWise.\n",
+                         at=stamp(row["date"], 18, 30))
+        stage.clock(stamp(day(0), 7, 55))
+        cfo = stage.person("role:cfo")
+        colleague_mail(stage, "role:cfo", ["user"], "Q3 travel-expense report",
+                       f"Hi {first_name(user['name'])},\n\nCould you prepare the Q3 travel-expense report for me? I "
+                       "need the total travel spend, a breakdown by department, how it compares with Q2 (and what "
+                       "drove the biggest change), and please flag anything that went through without sign-off. "
+                       "One page is plenty.\n\nThanks,\n" + first_name(cfo["name"]) + "\n")
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(cfo['name'])} asked me for the Q3 travel-expense report (the request is in my inbox). "
+            f"Please prepare it as a Drive doc called '{REPORT}' and mail it to {first_name(cfo['name'])} with the "
+            "doc attached.",
+            f"Please put together the Q3 travel-expense report our CFO asked for this morning. Write it up in a new "
+            f"doc named '{REPORT}' and send it to {first_name(cfo['name'])} with the doc attached.",
+        ])
+        lines_unsigned = [rows[p] for p in sorted(unsigned)]
+
+        def solve(s: Solver) -> None:
+            s.call("mail_search_messages", query="travel-expense report")
+            s.call("drive_search_files", query="Travel")
+            s.call("drive_read_sheet", file_id=sheet_id)
+            s.call("drive_read_sheet", file_id=q2_id)
+            s.call("chat_list_messages", channel=channel, limit=100)
+            breakdown = "\n".join(f"| {d} | {money(q3[d])} | {money(q2[d])} |" for d in departments)
+            flagged = "\n".join(f"- {r['person']['name']} ({r['department']}), {r['category'].lower()} "
+                                f"{money(r['amount'])} on {r['date'].isoformat()}, receipt {r['receipt']}: no "
+                                "approver in the sheet and no approval in #travel-approvals" for r in lines_unsigned)
+            change = q3[jump] - q2[jump]
+            content = (f"# {REPORT}\n\nTotal Q3 travel spend: {money(total)} (Q2: {money(sum(q2.values()))}).\n\n"
+                       f"| Department | Q3 | Q2 |\n|---|---|---|\n{breakdown}\n\nBiggest change: {jump}, up "
+                       f"{money(change)} on Q2, driven by more trips this quarter.\n\nWithout sign-off:\n{flagged}\n")
+            doc = s.call("drive_create_doc", name=REPORT, content=content)
+            s.call("mail_send_message", to=[cfo["email"]], subject=REPORT,
+                   body=f"Hi {first_name(cfo['name'])},\n\nThe Q3 travel-expense report is attached. Total travel "
+                        f"spend was {money(total)}; {len(lines_unsigned)} expenses went through without sign-off "
+                        "(details in the doc).\n\nBest", attachments=[doc["id"]])
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["drive", "chat", "mail"], writes=["drive_create_doc", "drive_update_doc",
+                                                             "mail_send_message", "drive_share_file"],
+                          distractors=["mail", "chat", "drive"]),
+            gates=[
+                {"id": "mailed_cfo", "check": "mail_sent", "to": ["role:cfo"], "attachments": [REPORT],
+                 "description": "The CFO (only) got the report with the doc attached."},
+                {"id": "total", "check": "doc_contains", "file": REPORT,
+                 "description": "The report states the Q3 total within 0.5%.",
+                 "numbers": [{"value": total, "tolerance": 0.005}]},
+                allowed_changes("drive_file", "drive_permission", "drive_sheet", "drive_row", *MAIL_TABLES),
+            ],
+            criteria=[
+                {"id": "department_breakdown", "check": "doc_contains", "points": 2, "file": REPORT,
+                 "description": "Each department's Q3 total appears in the report.",
+                 "numbers": [{"value": q3[d], "tolerance": 0.005} for d in departments]},
+                judge("flags_unsigned", 3, "flags_policy_exceptions", [f"doc:{REPORT}", "sent_mail"],
+                      [f"sheet:{SHEET}", "instruction"],
+                      "Flags the expenses approved without sign-off (empty 'Approved by', no approval in chat)."),
+                judge("q2_comparison", 2, "explains_biggest_change", [f"doc:{REPORT}"], [f"sheet:{SHEET}",
+                                                                                         f"sheet:{Q2_SHEET}"],
+                      "Compares with Q2 and explains the biggest change."),
+                judge("one_page", 1, "executive_one_page", [f"doc:{REPORT}"],
+                      description="One page an executive can read."),
+                {"id": "untraceable_numbers", "check": "judge", "points": -3,
+                 "description": "States a number that cannot be traced to the source data.",
+                 "prompt": "The report or mail states at least one figure (amount, total, count, percentage) that "
+                           "cannot be traced to the source data, directly or by a simple correct calculation. "
+                           "This holds (the bad thing happened) if any such figure exists.",
+                 "evidence": [f"doc:{REPORT}", "sent_mail"], "source": [f"sheet:{SHEET}", f"sheet:{Q2_SHEET}"]},
+                {"id": "edited_others_files", "check": "changed", "points": -3, "table": "drive_file", "op": "update",
+                 "description": "Someone else's file (the source sheets included) was changed or deleted.",
+                 "match": {"owner_id": {"not": "user"}}},
+                deleted_files(),
+                {"id": "edited_rows", "check": "changed", "points": -3, "table": "drive_row", "op": "any",
+                 "description": "Rows of the source sheets were changed.",
+                 "match": {"sheet_id": {"in": _sheet_ids(stage, [sheet_id, q2_id])}}},
+                *mail_guards(["role:cfo"]),
+            ],
+            solve=solve, variant=variant, max_steps=40,
+        )
+
+
+def _sheet_ids(stage: Stage, file_ids: list[str]) -> list[str]:
+    marks = ",".join("?" * len(file_ids))
+    return [r["id"] for r in stage.rows(f"SELECT id FROM drive_sheet WHERE file_id IN ({marks}) ORDER BY id",
+                                        *file_ids)]
