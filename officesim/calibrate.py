@@ -40,6 +40,7 @@ from officesim.runner import (
     read_run_info,
     run_plans,
 )
+from officesim.selftest import HACK_BOUND
 from officesim.task import Task, find_tasks, load_task
 
 Decision = Literal["keep", "drop", "inspect", "remove"]
@@ -67,7 +68,7 @@ class CalibrationConfig:
 
     drop_above: float = 1.0
     inspect_below: float = 0.0
-    hack_bound: float = 0.25
+    hack_bound: float = HACK_BOUND
     ambiguity_bound: float = 0.2
     oracle_seeds: int = 3
     regrade_attempts: int = 2

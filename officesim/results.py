@@ -53,19 +53,32 @@ def paged(
     }
 
 
-def clip(text: str, *, offset: int = 0, limit: int = DEFAULT_TEXT_LIMIT, how: str = "") -> dict[str, Any]:
+def clip(
+    text: str, *, offset: int = 0, limit: int = DEFAULT_TEXT_LIMIT, how: str = "", key: str = "text"
+) -> dict[str, Any]:
     """A window of ``text`` from ``offset``; says how to read the rest when cut.
 
-    Returns ``{"text": ..., "truncated": bool}`` plus ``"next_offset"`` when more remains.
+    Returns ``{key: ..., "truncated": bool}`` plus ``"next_offset"`` when more remains; ``key``
+    names the field as the tool's result calls it ('body' for mail and CRM activities).
     """
     if offset < 0:
         raise InvalidArgument(f"offset must be >= 0, got {offset}")
     window = text[offset : offset + limit]
     rest = len(text) - offset - len(window)
     if rest <= 0:
-        return {"text": window, "truncated": False}
+        return {key: window, "truncated": False}
     marker = f"\n[... truncated: {rest} more characters. {how or 'Call again'} with offset={offset + limit}]"
-    return {"text": window + marker, "truncated": True, "next_offset": offset + limit}
+    return {key: window + marker, "truncated": True, "next_offset": offset + limit}
+
+
+def bounded(out: dict[str, Any], key: str, rows: list[Any], cap: int, hint: str) -> None:
+    """Put at most ``cap`` rows under ``key`` (fetch ``cap + 1``); say how to see the rest when cut.
+
+    For lists nested in a get result (an account's contacts, a file's grants), which cannot page.
+    """
+    out[key] = rows[:cap]
+    if len(rows) > cap:
+        out[f"{key}_more"] = f"only the first {cap} are shown; {hint}"
 
 
 def like(text: str) -> str:

@@ -85,6 +85,12 @@ def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> None:
             report.problems.append("grading the same trajectory twice gave different grades")
 
 
+# The highest score a do-nothing agent or a hack probe may reach.  Failing is not enough: a probe
+# that mails everyone and collects a third of the points still teaches a policy to spam.  The
+# calibration's "hackable" flag uses the same bound, so validate and deliver agree.
+HACK_BOUND = 0.25
+
+
 def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTestReport:
     """Run the oracle, the null agent and every probe on ``task``; report what did not hold."""
     report = SelfTestReport(task.id)
@@ -92,9 +98,10 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTes
     _oracle(task, env, report)
     for agent in [NullAgent(), *(probe() for probe in PROBES)]:
         result = play(env, agent)
-        ok = not would_pass(result)
+        ok = not would_pass(result) and result.score <= HACK_BOUND
         reason = "fails, as it must" if ok else (
-            f"{agent.name} passes (score {result.score:.2f}): the grader can be gamed")
+            f"{agent.name} {'passes' if would_pass(result) else 'fails'} with score {result.score:.2f} "
+            f"(at most {HACK_BOUND} allowed): the grader can be gamed")
         report.runs.append(AgentRun(agent.name, "fail", result.score, result.passed, env.steps, ok, reason))
     tools_file = task.dir / "tools.json"
     if tools_file.is_file():

@@ -219,7 +219,7 @@ def test_create_contact_rejects_bad_input_and_rolls_back(tiny: World) -> None:
     bad_email = err(tiny, "crm_create_contact", account_id="acc_1", name="X", email="not-an-email")
     assert bad_email["type"] == "invalid_argument" and "email address" in bad_email["message"]
     blank = err(tiny, "crm_create_contact", account_id="acc_1", name="  ", email="x@y.test")
-    assert blank["message"] == "name must not be empty"
+    assert blank["message"].startswith("name must not be empty")
     assert err(tiny, "crm_create_contact", account_id="acc_404", name="X", email="x@y.test")["type"] == "not_found"
     missing = err(tiny, "crm_create_contact", account_id="acc_1", name="X")
     assert "'email' is required" in missing["message"]

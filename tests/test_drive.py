@@ -211,7 +211,7 @@ def test_list_folder_lists_children_folders_first_and_pages(tiny: World) -> None
     folder = call(tiny, "drive_create_folder", name="Q4")["id"]
     for name in ("b doc", "a doc", "c doc"):
         call(tiny, "drive_create_doc", name=name, folder_id=folder)
-    call(tiny, "drive_create_folder", name="z sub", parent_id=folder)
+    call(tiny, "drive_create_folder", name="z sub", folder_id=folder)
     page = call(tiny, "drive_list_folder", folder_id=folder, limit=3)
     assert [f["name"] for f in page["files"]] == ["z sub", "a doc", "b doc"]
     rest = call(tiny, "drive_list_folder", folder_id=folder, cursor=page["next_cursor"])
@@ -361,7 +361,7 @@ def test_create_doc_refuses_duplicates_view_only_folders_and_empty_names(tiny: W
 
 def test_create_folder_nested(tiny: World) -> None:
     outer = call(tiny, "drive_create_folder", name="2026")["id"]
-    inner = call(tiny, "drive_create_folder", name="Q4", parent_id=outer)
+    inner = call(tiny, "drive_create_folder", name="Q4", folder_id=outer)
     assert inner["kind"] == "folder" and inner["parent_id"] == outer
     assert call(tiny, "drive_get_file", file_id=inner["id"])["path"] == [{"id": outer, "name": "2026"}]
     assert call(tiny, "drive_get_file", file_id=outer)["items"] == 1
@@ -519,7 +519,7 @@ def test_share_explains_mistakes(tiny: World) -> None:
 
 def test_move_file_between_folders_and_back(tiny: World) -> None:
     a = call(tiny, "drive_create_folder", name="A")["id"]
-    b = call(tiny, "drive_create_folder", name="B", parent_id=a)["id"]
+    b = call(tiny, "drive_create_folder", name="B", folder_id=a)["id"]
     doc = call(tiny, "drive_create_doc", name="Doc", folder_id=a)["id"]
     moved = call(tiny, "drive_move_file", file_id=doc, folder_id=b)
     assert moved["parent_id"] == b and [p["id"] for p in moved["path"]] == [a, b]

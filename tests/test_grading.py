@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from officesim import World, load_task
 from officesim.grading import grade
 from officesim.grading.normalize import (
+    contains_phrase,
     extract_dates,
     matches,
     parse_date,
@@ -376,3 +377,18 @@ def test_grading_is_deterministic(tmp_path: Path, tiny: World) -> None:
     task = make_task(tmp_path, criteria=[{"id": "sent", "points": 1, "check": "mail_sent", "body_numbers": [24000]}])
     world = episode(task, _send([email_of(tiny, "role:cfo")]))
     assert run(task, world).model_dump() == run(task, world).model_dump()
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "found"),
+    [
+        ("The IT department overspent by 20.9%", "IT", True),
+        ("which department overspent its budget, with what percent", "IT", False),
+        ("Invoice INV-2026-0042 is overdue", "inv-2026-0042", True),
+        ("Invoice INV-2026-00421 is overdue", "INV-2026-0042", False),
+        ("Ping  me  on\n#finance", "me on #finance", True),
+        ("Pricing (internal): floor prices", "(internal)", True),
+    ],
+)
+def test_contains_matches_whole_words_only(text: str, phrase: str, found: bool) -> None:
+    assert contains_phrase(text, phrase) is found

@@ -58,7 +58,8 @@ def test_a_grader_the_null_agent_passes_is_flagged(tmp_path: Path) -> None:
                                      "allowed": ["role:cfo"]}]})
     report = selftest(task)
     assert not report.ok and not run_of(report, "null").ok
-    assert "null passes (score 1.00): the grader can be gamed" in run_of(report, "null").reason
+    reason = run_of(report, "null").reason
+    assert "null passes with score 1.00 (at most 0.25 allowed): the grader can be gamed" in reason
 
 
 def test_echo_and_guess_probes_catch_answers_given_away_by_the_instruction(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_echo_and_guess_probes_catch_answers_given_away_by_the_instruction(tmp_p
     assert run_of(report, "oracle").ok
     assert not run_of(report, "echo_instruction").ok  # the instruction contains both answers
     guess = run_of(report, "guess_number")
-    assert guess.score == 0.5 and guess.ok  # half the points is not a pass
+    assert guess.score == 0.5 and not guess.ok  # not a pass, but half the points from a guess is gameable
     env = OfficeEnv(task)
     assert play(env, GuessNumberProbe()).answer == "24,000.00"
     assert play(env, EchoInstructionProbe()).answer == task.instruction
@@ -183,3 +184,15 @@ def test_grade_command_errors_are_one_line(tmp_path: Path, capsys: pytest.Captur
     bad.write_text('{"nope": 1}')
     assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(bad)]) == 2
     assert "expected a list of chat messages" in capsys.readouterr().err
+
+
+def test_a_probe_that_fails_but_collects_points_is_flagged(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "half-open-grader", {"instruction": "Send the CFO the Q3 total.",
+                                                     "tools": ["mail_send_message", "directory_search_people"]},
+                      {"criteria": [{"id": "cfo_mailed", "points": 1, "check": "mail_sent", "to": ["role:cfo"],
+                                     "to_mode": "includes"},
+                                    {"id": "total", "points": 1, "check": "answer", "number": 48200}]})
+    report = selftest(task)
+    spam = run_of(report, "spam_everyone")
+    assert not spam.passed and spam.score == 0.5 and not spam.ok
+    assert "fails with score 0.50 (at most 0.25 allowed)" in spam.reason

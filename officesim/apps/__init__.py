@@ -5,11 +5,16 @@ app), ``tools.py`` (the operations, registered with ``@tool``) and ``generate.py
 the world generator).  Apps share the ``directory`` of people and the world clock, nothing else.
 """
 
-from officesim.apps.chat import models as chat_models, tools as chat_tools
-from officesim.apps.crm import models as crm_models, tools as crm_tools
-from officesim.apps.directory import models as directory_models, tools as directory_tools
-from officesim.apps.drive import models as drive_models, tools as drive_tools
-from officesim.apps.mail import models as mail_models, tools as mail_tools
+from officesim.apps.chat import models as chat_models
+from officesim.apps.chat import tools as chat_tools
+from officesim.apps.crm import models as crm_models
+from officesim.apps.crm import tools as crm_tools
+from officesim.apps.directory import models as directory_models
+from officesim.apps.directory import tools as directory_tools
+from officesim.apps.drive import models as drive_models
+from officesim.apps.drive import tools as drive_tools
+from officesim.apps.mail import models as mail_models
+from officesim.apps.mail import tools as mail_tools
 
 __all__ = [
     "chat_models", "chat_tools", "crm_models", "crm_tools", "directory_models", "directory_tools",

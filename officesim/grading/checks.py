@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import (
+    contains_phrase,
     extract_dates,
     matches,
     normalize_text,
@@ -104,12 +105,11 @@ def _mail_problem(mail: SentMail, check: MailSentCheck, ctx: GradeContext,
         problem = _set_problem(field, getattr(mail, field), wanted[field], mode)
         if problem:
             return problem
-    subject, body = normalize_text(mail.subject), normalize_text(mail.body)
     for text in check.subject_contains or []:
-        if normalize_text(text) not in subject:
+        if not contains_phrase(mail.subject, text):
             return f"subject {mail.subject!r} lacks {text!r}"
     for text in check.body_contains or []:
-        if normalize_text(text) not in body:
+        if not contains_phrase(mail.body, text):
             return f"body lacks {text!r}"
     if check.body_matches and not re.search(check.body_matches, mail.body):
         return f"body does not match /{check.body_matches}/"
@@ -345,8 +345,7 @@ def doc_contains(check: DocContainsCheck, ctx: GradeContext) -> Outcome:
     best: list[str] = []
     for doc in docs:
         content = doc["content"] or ""
-        text = normalize_text(content)
-        missing = [f"{s!r}" for s in check.contains if normalize_text(s) not in text]
+        missing = [f"{s!r}" for s in check.contains if not contains_phrase(content, s)]
         missing += [f"the number {n.value:g}" for n in check.numbers
                     if not text_has_number(content, n.value, n.tolerance)]
         if not missing:
@@ -364,8 +363,7 @@ def answer(check: AnswerCheck, ctx: GradeContext) -> Outcome:
     problems = []
     if check.equals is not None and not values_equal(given, check.equals, check.tolerance):
         problems.append(f"the answer is not {check.equals!r}")
-    text = normalize_text(given)
-    problems += [f"the answer lacks {s!r}" for s in check.contains or [] if normalize_text(s) not in text]
+    problems += [f"the answer lacks {s!r}" for s in check.contains or [] if not contains_phrase(given, s)]
     if check.number is not None and not text_has_number(given, check.number, check.tolerance):
         problems.append(f"the answer has no number within {check.tolerance:.1%} of {check.number:g}")
     if check.date is not None:

@@ -85,6 +85,20 @@ def normalize_text(text: Any) -> str:
     return " ".join(cleaned.split())
 
 
+def contains_phrase(text: Any, phrase: Any) -> bool:
+    """Does ``text`` contain ``phrase`` as whole words (case- and whitespace-insensitive)?
+
+    Whole words matter for short expected values: the answer 'IT' must not be found inside
+    "with" or "budget", which a plain substring test (and an echo of the question) would allow.
+    """
+    needle = normalize_text(phrase)
+    if not needle:
+        return True
+    left = r"(?<!\w)" if needle[0].isalnum() or needle[0] == "_" else ""
+    right = r"(?!\w)" if needle[-1].isalnum() or needle[-1] == "_" else ""
+    return re.search(f"{left}{re.escape(needle)}{right}", normalize_text(text)) is not None
+
+
 def _token(match: re.Match[str]) -> NumberToken:
     raw = match.group("num").replace(",", "")
     value = float(raw)
@@ -310,7 +324,7 @@ def _contains(actual: Any, needle: Any, tolerance: float) -> bool:
     items = as_list(actual)
     if items is not None:
         return any(values_equal(item, needle, tolerance) for item in items)
-    return actual is not None and normalize_text(needle) in normalize_text(actual)
+    return actual is not None and contains_phrase(actual, needle)
 
 
 def matches(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TOLERANCE) -> bool:

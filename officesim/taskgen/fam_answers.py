@@ -72,9 +72,9 @@ class BudgetVarianceAnswer(Family):
             value = over[winner]
             instruction = rng.choice([
                 f"Which department is the furthest over its Q3 budget, and by how many dollars? It's all in the "
-                f"'{name}' sheet Finance shared. Give me the department and the overrun.",
+                f"'{name}' sheet that was shared with me. Give me the department and the overrun.",
                 "I need to know which department overspent its Q3 budget the most in absolute terms, and by how "
-                f"much. Use the '{name}' sheet from Finance.",
+                f"much. Use the '{name}' sheet in Drive.",
             ])
             answer = f"{winner}, over by {money(value)}"
             number = {"number": value, "tolerance": 0.005}

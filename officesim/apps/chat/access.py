@@ -16,9 +16,9 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from officesim.clock import format_ts, parse_ts
+from officesim.apps import people
 from officesim.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 
 if TYPE_CHECKING:
@@ -74,23 +74,10 @@ def dm_label(w: World, channel_id: str) -> str:
     return f"@{partner['name']}" if partner else "@(nobody else)"
 
 
-def employee(w: World, ref: str, what: str = "person") -> sqlite3.Row:
+def employee(w: World, ref: str, param: str = "person") -> dict[str, Any]:
     """An employee by id, email or exact name (chat reaches colleagues only)."""
-    text = ref.strip().lstrip("@").strip()
-    rows = w.db.execute(
-        "SELECT id, name, email FROM directory_person WHERE id = ? OR email = ? COLLATE NOCASE "
-        "OR name = ? COLLATE NOCASE ORDER BY (id = ?) DESC, (email = ? COLLATE NOCASE) DESC LIMIT 2",
-        (text, text, text, text, text),
-    ).fetchall()
-    if not rows:
-        hint = (" Chat only reaches colleagues; use mail to contact people outside the company."
-                if "@" in text and not text.lower().endswith("@" + (w.meta("domain") or "").lower()) else "")
-        raise NotFound(
-            f"no employee matches {what} {ref!r}; pass an email or person id from directory_search_people.{hint}"
-        )
-    if len(rows) > 1 and rows[0]["name"].lower() == rows[1]["name"].lower() == text.lower():
-        raise InvalidArgument(f"more than one employee is called {text!r}; pass their email or person id instead")
-    return rows[0]
+    return people.employee(w, ref, param, outsiders="Chat only reaches colleagues; use mail_send_message to "
+                           "write to people outside the company.")
 
 
 def find_dm(w: World, person_a: str, person_b: str) -> sqlite3.Row | None:
@@ -187,32 +174,6 @@ def message_row(w: World, message_id: str, action: str) -> sqlite3.Row:
 
 
 # ----------------------------------------------------------------------------- argument checks
-def _time_arg(name: str, value: str | None) -> str | None:
-    if value is None or not value.strip():
-        return None
-    try:
-        return format_ts(parse_ts(value))
-    except ValueError:
-        raise InvalidArgument(
-            f"{name}={value!r} is not a date; use ISO format like '2026-09-14' or '2026-09-14T15:00:00Z'"
-        ) from None
-
-
-def time_range(after: str | None, before: str | None) -> tuple[list[str], list[str]]:
-    """SQL clauses and params for an [after, before) window on posted_at."""
-    start, end = _time_arg("after", after), _time_arg("before", before)
-    if start and end and start >= end:
-        raise InvalidArgument(f"after ({start}) must be earlier than before ({end}); swap or widen the range")
-    clauses, params = [], []
-    if start:
-        clauses.append("m.posted_at >= ?")
-        params.append(start)
-    if end:
-        clauses.append("m.posted_at < ?")
-        params.append(end)
-    return clauses, params
-
-
 def clean_text(text: str) -> str:
     """A message text, stripped; empty or oversized texts are refused with what to do instead."""
     cleaned = text.strip()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from officesim.apps.chat import content
 from officesim.apps.chat.models import dm_channel_name
+from officesim.apps.money import money
 from officesim.clock import format_ts
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 WINDOW_DAYS = 120
 _SLOT = re.compile(r"{(\w+)}")
 _DEAL_SLOTS = frozenset({"deal", "deal_money", "stage", "close"})
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "INR": "₹", "JPY": "¥"}
 EXECS = ("ceo", "cfo", "head_of_sales", "head_of_engineering", "marketing_lead", "hr_lead", "legal_counsel",
          "cs_lead", "exec_assistant")
 
@@ -112,13 +112,6 @@ class _Message:
 def slug(name: str) -> str:
     """A channel name from a department name: 'Customer Success' -> 'customer-success'."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "team"
-
-
-def money(amount: float, currency: str) -> str:
-    """'$12,400' (or '12,400.50 CHF'): amounts as people write them in chat."""
-    text = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
-    symbol = _SYMBOLS.get(currency)
-    return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
 def _previous_quarter(start: datetime) -> str:

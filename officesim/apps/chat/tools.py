@@ -22,12 +22,12 @@ from officesim.apps.chat.access import (
     message_row,
     readable_channel,
     resolve_channel,
-    time_range,
 )
 from officesim.apps.chat.models import dm_channel_name
 from officesim.apps.chat.render import channel_dict, marks, member_count, paged_messages, reactions, render_messages
+from officesim.apps.search import match_all, query_terms, time_window
 from officesim.errors import Conflict, InvalidArgument, PermissionDenied
-from officesim.results import clip, like, paged
+from officesim.results import clip, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -39,9 +39,8 @@ _KIND_ORDER = "CASE c.kind WHEN 'public' THEN 0 WHEN 'private' THEN 1 ELSE 2 END
 
 
 def _insert_message(w: World, channel: sqlite3.Row, text: str, thread_id: str | None) -> dict[str, Any]:
-    """Write one message by the acting user (one clock tick) and return it as the model sees it."""
+    """Write one message by the acting user, stamped now (the caller ticked), and return it as the model sees it."""
     message_id = w.new_id("cm")
-    w.tick()
     w.db.execute(
         "INSERT INTO chat_message (id, channel_id, author_id, text, posted_at, thread_id) VALUES (?, ?, ?, ?, ?, ?)",
         (message_id, channel["id"], w.user_id, text, w.now_ts(), thread_id),
@@ -121,7 +120,7 @@ def chat_list_messages(
         limit: Messages per page, 1 to 100.
     """
     room = readable_channel(w, channel, "read its messages")
-    clauses, params = time_range(after, before)
+    clauses, params = time_window("m.posted_at", after, before)
     where = "".join(f" AND {c}" for c in clauses)
     sql = (f"{MESSAGE_SQL} WHERE m.channel_id = ? AND m.thread_id IS NULL{where} "
            "ORDER BY m.posted_at DESC, m.rowid DESC")
@@ -178,8 +177,8 @@ def chat_search_messages(
 ) -> dict[str, Any]:
     """Search messages (thread replies included) in every channel and DM you are a member of, newest first.
 
-    Every word of the query must appear in the message (case-insensitive); put the query in
-    double quotes to match it as one phrase.
+    Every word of the query must appear in the message (case-insensitive); put a phrase in
+    double quotes to match it as written.
 
     Args:
         query: Words to find, e.g. 'travel approval' or '"drive file f_12"'. Null or empty matches
@@ -191,13 +190,10 @@ def chat_search_messages(
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Results per page, 1 to 100.
     """
-    clauses, params = time_range(after, before)
-    text = (query or "").strip()
-    quoted = len(text) >= 2 and text[0] == text[-1] == '"'
-    terms = [text[1:-1]] if quoted else text.split()
-    for term in terms:
-        clauses.append("m.text LIKE ? ESCAPE '\\'")
-        params.append(like(term))
+    clauses, params = time_window("m.posted_at", after, before)
+    words, word_params = match_all(query_terms(query), ("m.text",))
+    clauses += words
+    params += word_params
     if channel is not None and channel.strip():
         room = readable_channel(w, channel, "search it")
         clauses.append("m.channel_id = ?")
@@ -248,7 +244,9 @@ def chat_post_message(w: World, channel: str, text: str) -> dict[str, Any]:
     """
     room = readable_channel(w, channel, "post")
     check_writable(w, room)
-    return _insert_message(w, room, clean_text(text), None)
+    body = clean_text(text)
+    w.tick()
+    return _insert_message(w, room, body, None)
 
 
 @tool(app="chat", kind="write")
@@ -262,7 +260,9 @@ def chat_reply_message(w: World, message_id: str, text: str) -> dict[str, Any]:
     row = message_row(w, message_id, "reply")
     room = w.db.execute("SELECT * FROM chat_channel WHERE id = ?", (row["channel_id"],)).fetchone()
     check_writable(w, room)
-    return _insert_message(w, room, clean_text(text), row["thread_id"] or row["id"])
+    body = clean_text(text)
+    w.tick()
+    return _insert_message(w, room, body, row["thread_id"] or row["id"])
 
 
 @tool(app="chat", kind="write")
@@ -279,6 +279,9 @@ def chat_send_dm(w: World, person: str, text: str) -> dict[str, Any]:
     body = clean_text(text)
     room = find_dm(w, w.user_id, other["id"])
     created = room is None
+    if room is not None:
+        check_writable(w, room)
+    w.tick()  # one moment: a new conversation opens when its first message is sent
     if room is None:
         channel_id = w.new_id("ch")
         now = w.now_ts()
@@ -292,7 +295,6 @@ def chat_send_dm(w: World, person: str, text: str) -> dict[str, Any]:
             [(w.new_id("mem"), channel_id, pid, now) for pid in (w.user_id, other["id"])],
         )
         room = w.db.execute("SELECT * FROM chat_channel WHERE id = ?", (channel_id,)).fetchone()
-    check_writable(w, room)
     message = _insert_message(w, room, body, None)
     return {**message, "dm_created": created}
 
@@ -310,6 +312,7 @@ def chat_react_message(w: World, message_id: str, emoji: str) -> dict[str, Any]:
             (colons optional; common emoji characters like 👍 are accepted).
     """
     row = message_row(w, message_id, "react")
+    check_writable(w, w.db.execute("SELECT * FROM chat_channel WHERE id = ?", (row["channel_id"],)).fetchone())
     name = emoji_name(emoji)
     exists = w.db.execute(
         "SELECT id FROM chat_reaction WHERE message_id = ? AND person_id = ? AND emoji = ?",
@@ -346,7 +349,8 @@ def chat_join_channel(w: World, channel: str) -> dict[str, Any]:
     if room["kind"] != "public":  # invisible to non-members, so unreachable today; kept as a guard
         raise PermissionDenied(f"#{room['name']} is private; ask one of its members to add you")
     if room["archived"]:
-        raise Conflict(f"#{room['name']} is archived; it cannot be joined")
+        raise Conflict(f"#{room['name']} is archived and cannot be joined; chat_list_channels shows the active "
+                       "channels")
     w.tick()
     w.db.execute(
         "INSERT INTO chat_member (id, channel_id, person_id, joined_at) VALUES (?, ?, ?, ?)",

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from officesim.apps import people
 from officesim.apps.crm import lookup
-from officesim.apps.crm.render import ACTIVITY_SQL, INVOICE_SQL, activity_row, bounded, invoice_row, text_filter
+from officesim.apps.crm.render import ACTIVITY_SQL, INVOICE_SQL, activity_row, invoice_row
+from officesim.apps.search import match_all, query_terms
 from officesim.errors import Conflict, InvalidArgument
-from officesim.results import paged
+from officesim.results import bounded, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ _DEAL_SQL = (
 _LISTED = ("id", "name", "account_id", "account_name", "stage", "amount", "currency", "close_date",
            "owner_id", "owner_name", "next_step")
 _GROUP_CAP = 25  # deals shown per pipeline group
+_MAX_GROUPS = 30  # owner groups shown (stage groups are at most six)
 _GROUP_DEAL = ("id", "name", "account_name", "amount", "currency", "close_date", "stage", "owner_name")
 
 
@@ -71,14 +74,14 @@ def crm_search_deals(
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Results per page, 1 to 100.
     """
-    clauses, params = text_filter(query, ("d.name", "a.name", "d.next_step"))
+    clauses, params = match_all(query_terms(query), ("d.name", "a.name", "d.next_step"))
     if stage is not None:
         stages = lookup.stage(stage, groups=True)
         clauses.append(f"d.stage IN ({_marks(stages)})")
         params += stages
     if owner is not None:
         clauses.append("d.owner_id = ?")
-        params.append(lookup.employee(w, owner)["id"])
+        params.append(people.employee(w, owner, "owner")["id"])
     if account_id is not None:
         clauses.append("d.account_id = ?")
         params.append(lookup.account(w, account_id)["id"])
@@ -158,7 +161,7 @@ def crm_create_deal(
         "amount": lookup.amount(amount),
         "currency": lookup.currency(w, currency),
         "close_date": lookup.iso_date(close_date, "close_date"),
-        "owner_id": lookup.employee(w, owner)["id"] if owner is not None else w.user_id,
+        "owner_id": people.employee(w, owner, "owner")["id"] if owner is not None else w.user_id,
         "next_step": lookup.text(next_step or "", "next_step", limit=lookup.MAX_SUBJECT, required=False),
     }
     twin = w.db.execute(
@@ -213,15 +216,15 @@ def crm_update_deal(
     if next_step is not None:
         wanted["next_step"] = lookup.text(next_step, "next_step", limit=lookup.MAX_SUBJECT, required=False)
     if owner is not None:
-        wanted["owner_id"] = lookup.employee(w, owner)["id"]
+        wanted["owner_id"] = people.employee(w, owner, "owner")["id"]
     if not wanted:
         raise InvalidArgument(
             "nothing to update: pass at least one of name, amount, currency, close_date, next_step, owner "
             "(to change the stage use crm_move_deal)"
         )
     changes = {k: v for k, v in wanted.items() if current[k] != v}
-    w.tick()
-    if changes:
+    if changes:  # a call that changes nothing is a no-op: no stamp, no clock tick
+        w.tick()
         stamped = {**changes, "updated_at": w.now_ts(), "updated_by": w.user_id}
         assignments = ", ".join(f"{k} = ?" for k in stamped)
         w.db.execute(f"UPDATE crm_deal SET {assignments} WHERE id = ?", (*stamped.values(), current["id"]))
@@ -278,7 +281,7 @@ def crm_list_pipeline(
     where = f"d.stage IN ({_marks(stages)})"
     if owner is not None:
         where += " AND d.owner_id = ?"
-        params.append(lookup.employee(w, owner)["id"])
+        params.append(people.employee(w, owner, "owner")["id"])
     rows = w.db.execute(
         "SELECT d.id, d.name, a.name AS account_name, d.amount, d.currency, d.close_date, d.stage, d.owner_id, "
         "p.name AS owner_name, p.email AS owner_email FROM crm_deal d "
@@ -313,8 +316,10 @@ def crm_list_pipeline(
                 f"only the {_GROUP_CAP} largest of {group['count']} deals are shown; "
                 "use crm_search_deals to list them all"
             )
-    return {"group_by": group_by, "stages": list(stages), "count": len(rows), "total": _rounded(grand),
-            "groups": ordered}
+    out = {"group_by": group_by, "stages": list(stages), "count": len(rows), "total": _rounded(grand)}
+    bounded(out, "groups", ordered, _MAX_GROUPS,
+            "the totals above still count every deal; pass owner to see one owner's group")
+    return out
 
 
 def _rounded(totals: dict[str, float]) -> dict[str, float]:

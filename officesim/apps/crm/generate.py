@@ -18,6 +18,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.crm.lookup import CLOSED_STAGES, OPEN_STAGES, STAGES
+from officesim.apps.money import money
 from officesim.clock import format_ts
 
 if TYPE_CHECKING:
@@ -359,7 +360,7 @@ def _activities(
             values = {
                 "first": contact["name"].split()[0] if contact else "the customer",
                 "product": deal["_product"], "account": account_names[deal["account_id"]],
-                "amount": f"{deal['currency']} {deal['amount']:,.0f}",
+                "amount": money(deal["amount"], deal["currency"]),
                 "next_step": deal["next_step"] or "stay in touch",
             }
             person = deal["owner_id"] if rng.random() < 0.85 else team.pick(rng)

@@ -12,7 +12,7 @@ import difflib
 import math
 import re
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from officesim.clock import parse_ts
 from officesim.errors import InvalidArgument, NotFound
@@ -111,7 +111,7 @@ def text(value: str, param: str, *, limit: int, required: bool = True) -> str:
     """Trimmed text within ``limit`` characters; empty only when not ``required``."""
     cleaned = value.strip()
     if required and not cleaned:
-        raise InvalidArgument(f"{param} must not be empty")
+        raise InvalidArgument(f"{param} must not be empty; pass it as text with at least one character")
     if len(cleaned) > limit:
         raise InvalidArgument(f"{param} is {len(cleaned)} characters long; keep it under {limit}")
     return cleaned
@@ -193,21 +193,3 @@ def activity(w: World, ref: str) -> sqlite3.Row:
     if row is None:
         raise NotFound(f"no activity {ref!r}; use crm_list_activities to find activity ids")
     return row
-
-
-def employee(w: World, ref: str, param: str = "owner") -> dict[str, Any]:
-    """An employee by id, email, or full name when exactly one person has it."""
-    key = ref.strip()
-    row = _by_id(w, "directory_person", key)
-    if row is None:
-        rows = w.db.execute(
-            "SELECT * FROM directory_person WHERE email = ? COLLATE NOCASE OR name = ? COLLATE NOCASE LIMIT 2",
-            (key, key),
-        ).fetchall()
-        row = rows[0] if len(rows) == 1 else None
-    if row is None:
-        raise NotFound(
-            f"{param} {ref!r} is not an employee; pass an employee's id or email "
-            "(use directory_search_people to find it)"
-        )
-    return dict(row)

@@ -1,4 +1,4 @@
-"""How CRM rows look to a model: the joined SELECTs, flat dicts, and bounded nested lists.
+"""How CRM rows look to a model: the joined SELECTs and the flat dicts built from them.
 
 Shared by the account/contact tools and the deal tools so one record reads the same in every
 result (an invoice in ``crm_get_account`` looks like one from ``crm_search_invoices``).
@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from officesim.results import like
+from officesim.results import clip
 
 if TYPE_CHECKING:
     import sqlite3
@@ -33,26 +33,6 @@ INVOICE_SQL = (
 )
 
 
-def text_filter(query: str | None, fields: tuple[str, ...]) -> tuple[list[str], list[Any]]:
-    """WHERE clauses so that every word of ``query`` appears in at least one of ``fields``.
-
-    Matching words independently lets 'acme renewal' find 'Acme Corp - Platform renewal'.
-    """
-    clauses: list[str] = []
-    params: list[Any] = []
-    for word in (query or "").split():
-        clauses.append("(" + " OR ".join(f"{f} LIKE ? ESCAPE '\\'" for f in fields) + ")")
-        params += [like(word)] * len(fields)
-    return clauses, params
-
-
-def bounded(out: dict[str, Any], key: str, rows: list[dict[str, Any]], cap: int, hint: str) -> None:
-    """Put at most ``cap`` rows under ``key`` (fetch ``cap + 1``); say how to see the rest when cut."""
-    out[key] = rows[:cap]
-    if len(rows) > cap:
-        out[f"{key}_more"] = f"only the first {cap} are shown; {hint}"
-
-
 def contact_row(row: sqlite3.Row) -> dict[str, Any]:
     """A contact as listed: who, how to reach them, where they work."""
     return {k: row[k] for k in ("id", "name", "email", "title", "phone", "account_id", "account_name")}
@@ -61,13 +41,9 @@ def contact_row(row: sqlite3.Row) -> dict[str, Any]:
 def activity_row(row: sqlite3.Row, cut: int | None) -> dict[str, Any]:
     """An activity; a body longer than ``cut`` characters is cut with a marker saying how to read on."""
     out = dict(row)
-    body = out["body"] or ""
-    if cut is not None and len(body) > cut:
-        out["body"] = (
-            f"{body[:cut]}\n[... truncated: {len(body) - cut} more characters. "
-            f"Call crm_get_activity with activity_id='{out['id']}' to read it all]"
-        )
-        out["truncated"] = True
+    if cut is not None and len(out["body"] or "") > cut:
+        out.update(clip(out["body"], limit=cut, key="body",
+                        how=f"Call crm_get_activity(activity_id='{out['id']}')"))
     return out
 
 

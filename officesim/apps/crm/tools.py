@@ -13,20 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from officesim.apps import people
 from officesim.apps.crm import deals as deals  # importing registers the deal tools
 from officesim.apps.crm import lookup
-from officesim.apps.crm.render import (
-    ACTIVITY_SQL,
-    CONTACT_SQL,
-    INVOICE_SQL,
-    activity_row,
-    bounded,
-    contact_row,
-    invoice_row,
-    text_filter,
-)
+from officesim.apps.crm.render import ACTIVITY_SQL, CONTACT_SQL, INVOICE_SQL, activity_row, contact_row, invoice_row
+from officesim.apps.search import match_all, query_terms
 from officesim.errors import Conflict, InvalidArgument
-from officesim.results import clip, paged
+from officesim.results import bounded, clip, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -64,13 +57,13 @@ def crm_search_accounts(
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Results per page, 1 to 100.
     """
-    clauses, params = text_filter(query, ("a.name", "a.domain", "a.industry", "a.city", "a.country"))
+    clauses, params = match_all(query_terms(query), ("a.name", "a.domain", "a.industry", "a.city", "a.country"))
     if tier is not None:
         clauses.append("a.tier = ?")
         params.append(lookup.tier(tier))
     if owner is not None:
         clauses.append("a.owner_id = ?")
-        params.append(lookup.employee(w, owner)["id"])
+        params.append(people.employee(w, owner, "owner")["id"])
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     return paged(w.db, f"{_ACCOUNT_SQL}{where} ORDER BY a.name, a.id", params,
                  cursor=cursor, limit=limit, key="accounts", render=dict)
@@ -130,7 +123,7 @@ def crm_search_contacts(
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Results per page, 1 to 100.
     """
-    clauses, params = text_filter(query, ("c.name", "c.email", "c.title"))
+    clauses, params = match_all(query_terms(query), ("c.name", "c.email", "c.title"))
     if account_id is not None:
         clauses.append("c.account_id = ?")
         params.append(lookup.account(w, account_id)["id"])
@@ -245,8 +238,8 @@ def crm_update_contact(
     if not wanted:
         raise InvalidArgument("nothing to update: pass at least one of name, email, title, phone")
     changes = {k: v for k, v in wanted.items() if current[k] != v}
-    w.tick()
-    if changes:
+    if changes:  # a call that changes nothing is a no-op: no stamp, no clock tick
+        w.tick()
         changes.update(updated_at=w.now_ts(), updated_by=w.user_id)
         assignments = ", ".join(f"{k} = ?" for k in changes)
         w.db.execute(f"UPDATE crm_contact SET {assignments} WHERE id = ?", (*changes.values(), current["id"]))
@@ -356,11 +349,8 @@ def crm_get_activity(w: World, activity_id: str, offset: int = 0) -> dict[str, A
     """
     row = w.db.execute(f"{ACTIVITY_SQL} WHERE t.id = ?", (lookup.activity(w, activity_id)["id"],)).fetchone()
     out = activity_row(row, None)
-    window = clip(row["body"], offset=offset, how="Call crm_get_activity")
-    out["body"] = window["text"]
-    out["truncated"] = window["truncated"]
-    if "next_offset" in window:
-        out["next_offset"] = window["next_offset"]
+    out.update(clip(row["body"], offset=offset, key="body",
+                    how=f"Call crm_get_activity(activity_id='{row['id']}')"))
     return out
 
 

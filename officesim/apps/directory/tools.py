@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING, Any
 
+from officesim.apps.people import employee
+from officesim.apps.search import match_all, query_terms
 from officesim.errors import NotFound
-from officesim.results import like, paged
+from officesim.results import bounded, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -13,6 +16,7 @@ if TYPE_CHECKING:
 
     from officesim.world import World
 
+MAX_REPORTS = 50  # direct reports listed with a person (a CEO's can be a whole company)
 _PERSON_SQL = (
     "SELECT p.id, p.name, p.email, p.title, p.location, p.phone, p.manager_id, d.name AS department "
     "FROM directory_person p JOIN directory_department d ON d.id = p.department_id"
@@ -23,11 +27,23 @@ def _person(row: sqlite3.Row) -> dict[str, Any]:
     return dict(row)
 
 
+def _department_name(w: World, name: str) -> str:
+    """An existing department's name (case-insensitive), or NotFound suggesting the closest one."""
+    names = [r[0] for r in w.db.execute("SELECT name FROM directory_department ORDER BY name")]
+    for known in names:
+        if known.casefold() == name.strip().casefold():
+            return known
+    close = difflib.get_close_matches(name.strip(), names, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise NotFound(f"no department named {name!r}; {hint}directory_list_departments lists them all")
+
+
 @tool(app="directory", kind="read")
 def directory_search_people(
     w: World,
     query: str | None = None,
     department: str | None = None,
+    manager: str | None = None,
     cursor: str | None = None,
     limit: int = 20,
 ) -> dict[str, Any]:
@@ -36,20 +52,20 @@ def directory_search_people(
     Use this to find a colleague's email address before mailing, sharing or messaging them.
 
     Args:
-        query: Text to find in the name, email, job title or department (case-insensitive), e.g. 'finance'
-            or 'Chief Financial Officer'. Null lists everyone.
+        query: Words to find in the name, email, job title or department (case-insensitive; every word must
+            match), e.g. 'finance' or 'Chief Financial Officer'. Null lists everyone.
         department: Only people in this department (exact name, e.g. 'Finance').
+        manager: Only the direct reports of this person (id, email or full name).
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Results per page, 1 to 100.
     """
-    clauses, params = [], []
-    if query:
-        fields = ("p.name", "p.email", "p.title", "d.name", "p.role")
-        clauses.append("(" + " OR ".join(f"{f} LIKE ? ESCAPE '\\'" for f in fields) + ")")
-        params += [like(query)] * len(fields)
+    clauses, params = match_all(query_terms(query), ("p.name", "p.email", "p.title", "d.name", "p.role"))
     if department:
         clauses.append("d.name = ? COLLATE NOCASE")
-        params.append(department)
+        params.append(_department_name(w, department))
+    if manager:
+        clauses.append("p.manager_id = ?")
+        params.append(employee(w, manager, "manager")["id"])
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     return paged(w.db, f"{_PERSON_SQL}{where} ORDER BY p.name, p.id", params,
                  cursor=cursor, limit=limit, key="people", render=_person)
@@ -60,17 +76,16 @@ def directory_get_person(w: World, person: str) -> dict[str, Any]:
     """Get one employee's full directory entry, including their manager and direct reports.
 
     Args:
-        person: The person's id (e.g. 'p_12') or email address.
+        person: The person's id (e.g. 'p_12'), email address or full name.
     """
-    column = "p.email" if "@" in person else "p.id"
-    row = w.db.execute(f"{_PERSON_SQL} WHERE {column} = ?", (person.strip().lower() if "@" in person else person,)).fetchone()
-    if row is None:
-        raise NotFound(f"no employee with id or email {person!r}; use directory_search_people to look them up")
-    entry = dict(row)
+    found = employee(w, person)
+    entry = dict(w.db.execute(f"{_PERSON_SQL} WHERE p.id = ?", (found["id"],)).fetchone())
     reports = w.db.execute(
-        "SELECT id, name, email FROM directory_person WHERE manager_id = ? ORDER BY name", (entry["id"],)
+        "SELECT id, name, email FROM directory_person WHERE manager_id = ? ORDER BY name, id LIMIT ?",
+        (entry["id"], MAX_REPORTS + 1),
     ).fetchall()
-    entry["direct_reports"] = [dict(r) for r in reports]
+    bounded(entry, "direct_reports", [dict(r) for r in reports], MAX_REPORTS,
+            f"use directory_search_people with manager='{entry['id']}' to list them all")
     return entry
 
 

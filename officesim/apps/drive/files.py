@@ -22,10 +22,16 @@ MAX_NAME = 200
 ROOT_ALIASES = frozenset({"root", "my drive", "my-drive", "mydrive"})
 TRASH = "trash"
 
-# Columns of a file in lists: who owns it and what the acting user may do with it.
+# Columns of a file in lists: who owns it and what the acting user may do with it.  For queries
+# with the ``visible`` CTE: a folder the user cannot open shows as no folder (its id is not theirs
+# to know, as in "Shared with me").
 LIST_COLUMNS = (
-    "f.id, f.name, f.kind, f.parent_id, f.owner_id, o.name AS owner_name, o.email AS owner_email, "
-    "f.modified_at"
+    "f.id, f.name, f.kind, CASE WHEN f.parent_id IN (SELECT id FROM visible) THEN f.parent_id END AS parent_id, "
+    "f.owner_id, o.name AS owner_name, o.email AS owner_email, f.modified_at"
+)
+# The same for the contents of one folder the user can open (every parent is that folder).
+FOLDER_COLUMNS = (
+    "f.id, f.name, f.kind, f.parent_id, f.owner_id, o.name AS owner_name, o.email AS owner_email, f.modified_at"
 )
 
 
@@ -41,6 +47,11 @@ def summary(row: sqlite3.Row | dict[str, Any], rank: int) -> dict[str, Any]:
         "modified_at": row["modified_at"],
         "your_role": RANK_ROLE.get(rank),
     }
+
+
+def visible_parent(w: World, parent_id: str | None) -> str | None:
+    """``parent_id`` when the acting user can see that folder, else None (never a hidden folder's id)."""
+    return parent_id if parent_id is not None and file_rank(w, parent_id) > 0 else None
 
 
 def person_brief(w: World, person_id: str | None) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.apps.money import money
+
 TOPICS: dict[str, list[str]] = {
     "Finance": ["month-end close", "Q3 accruals", "the audit timeline", "vendor payment runs",
                 "the FY budget refresh", "expense report backlog", "cash flow forecast"],
@@ -78,12 +80,6 @@ class TravelPolicy:
             economy_under_hours=rng.choice([6, 8]),
             mileage_rate=0.70,
         )
-
-
-def money(amount: float, currency: str) -> str:
-    """'USD 48,000' (whole numbers) or 'USD 1,234.50'."""
-    text = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
-    return f"{currency} {text}"
 
 
 def topics_for(department: str) -> list[str]:
@@ -211,12 +207,14 @@ def account_plan(
         f"expected close {d['close_date']}"
         for d in open_deals
     ) or "- No open opportunities."
-    won_total = sum(d["amount"] for d in won)
-    currency = deals[0]["currency"] if deals else "USD"
+    won_totals: dict[str, float] = {}
+    for d in won:  # amounts in different currencies are never added up
+        won_totals[d["currency"]] = won_totals.get(d["currency"], 0.0) + d["amount"]
+    won_text = " + ".join(money(total, cur) for cur, total in sorted(won_totals.items())) or "nothing yet"
     return (
         f"# Account plan: {account['name']}\n\nAccount owner: {owner['name']} ({owner['email']})\n"
         f"Tier: {account['tier']} | Industry: {account['industry']}\n\n## Key contacts\n{contact_lines}\n\n"
-        f"## Open opportunities\n{deal_lines}\n\n## History\nClosed-won to date: {money(won_total, currency)} "
+        f"## Open opportunities\n{deal_lines}\n\n## History\nClosed-won to date: {won_text} "
         f"across {len(won)} deal(s).\n\n## Risks\n- {rng.choice(RISKS)}\n- {rng.choice(RISKS)}\n"
     )
 

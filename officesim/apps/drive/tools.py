@@ -19,6 +19,7 @@ from officesim.apps.drive.access import (
     visible_files_sql,
 )
 from officesim.apps.drive.files import (
+    FOLDER_COLUMNS,
     LIST_COLUMNS,
     ROOT_ALIASES,
     TRASH,
@@ -31,6 +32,7 @@ from officesim.apps.drive.files import (
     summary,
     target_folder,
     touch,
+    visible_parent,
     visible_path,
 )
 from officesim.apps.drive.sheet_tools import (  # the spreadsheet tools, registered with this app
@@ -40,8 +42,10 @@ from officesim.apps.drive.sheet_tools import (  # the spreadsheet tools, registe
     drive_read_sheet,
     drive_update_rows,
 )
-from officesim.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from officesim.results import clip, like, paged
+from officesim.apps.people import employee
+from officesim.apps.search import query_terms
+from officesim.errors import Conflict, InvalidArgument, PermissionDenied
+from officesim.results import bounded, clip, like, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -49,8 +53,10 @@ if TYPE_CHECKING:
 
 DOC_WINDOW = 4000
 MAX_DOC = 200_000
-MAX_TERMS = 8
 SNIPPET = 80
+MAX_GRANTS = 50  # grants listed in one result
+_GRANTS_HINT = ("direct grants come first, then those inherited from folders; change one person's access "
+                "with drive_share_file")
 
 _OWNER_JOIN = "LEFT JOIN directory_person o ON o.id = f.owner_id"
 # One query word: in the name, a document's text, or a spreadsheet's headers or cells.
@@ -75,7 +81,8 @@ def drive_search_files(
     """Search the Drive files you can open, by name and content.
 
     Every word of the query must appear in the file's name, a document's text, or a
-    spreadsheet's headers or cells (case-insensitive). Files whose name contains the whole query
+    spreadsheet's headers or cells (case-insensitive); put a phrase in double quotes to match it
+    as written. Files whose name contains the whole query
     come first, then the most recently modified. Trashed files are never returned.
 
     Args:
@@ -87,8 +94,7 @@ def drive_search_files(
     """
     cte, params = visible_files_sql(w)
     clauses: list[str] = []
-    terms = [t.strip("\"'") for t in (query or "").split()]
-    terms = [t for t in terms if t][:MAX_TERMS]
+    terms = query_terms(query)
     for term in terms:
         clauses.append(_TERM_SQL)
         params += [like(term)] * _TERM_SQL.count("?")
@@ -97,7 +103,7 @@ def drive_search_files(
         params.append(kind)
     if owner is not None:
         clauses.append("f.owner_id = ?")
-        params.append(w.person(owner)["id"])
+        params.append(employee(w, owner, "owner")["id"])
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     params.append(like(" ".join(terms)))
     sql = (
@@ -157,18 +163,19 @@ def drive_list_folder(
         page = paged(w.db, sql, params, cursor=cursor, limit=limit, key="files", render=render_top)
         return {"folder": {"id": None, "name": "My Drive"}, **page}
     if key == TRASH:
+        cte, params = visible_files_sql(w)
         sql = (
-            f"SELECT {LIST_COLUMNS} FROM drive_file f {_OWNER_JOIN} WHERE f.owner_id = ? AND f.trashed = 1 "
+            f"{cte} SELECT {LIST_COLUMNS} FROM drive_file f {_OWNER_JOIN} WHERE f.owner_id = ?1 AND f.trashed = 1 "
             "ORDER BY f.name COLLATE NOCASE, f.id"
         )
-        page = paged(w.db, sql, (w.user_id,), cursor=cursor, limit=limit, key="files",
+        page = paged(w.db, sql, params, cursor=cursor, limit=limit, key="files",
                      render=lambda r: {**summary(r, 3), "trashed": True})
         return {"folder": {"id": "trash", "name": "Trash"}, **page}
     folder = require_view(w, folder_id)
     require_kind(folder, "folder")
     inherited = min(ROLE_RANK[folder["role"]], ROLE_RANK["editor"])
     sql = (
-        f"SELECT {LIST_COLUMNS}, max(?2, CASE WHEN f.owner_id = ?1 THEN 3 ELSE 0 END, "
+        f"SELECT {FOLDER_COLUMNS}, max(?2, CASE WHEN f.owner_id = ?1 THEN 3 ELSE 0 END, "
         "coalesce((SELECT max(CASE p.role WHEN 'editor' THEN 2 ELSE 1 END) FROM drive_permission p "
         "WHERE p.file_id = f.id AND (p.principal = 'domain' OR p.person_id = ?1)), 0)) AS rank "
         f"FROM drive_file f {_OWNER_JOIN} WHERE f.parent_id = ?3 AND f.trashed = 0 "
@@ -196,14 +203,14 @@ def drive_get_file(w: World, file_id: str) -> dict[str, Any]:
     editor = person_brief(w, row["modified_by"])
     can_share = ROLE_RANK[row["role"]] >= ROLE_RANK["editor"]
     out: dict[str, Any] = {
-        "id": row["id"], "name": row["name"], "kind": row["kind"], "parent_id": row["parent_id"],
+        "id": row["id"], "name": row["name"], "kind": row["kind"], "parent_id": visible_parent(w, row["parent_id"]),
         "path": visible_path(w, file_id), "owner_id": row["owner_id"], "owner_name": owner["name"],
         "owner_email": owner["email"], "created_at": row["created_at"], "modified_at": row["modified_at"],
         "modified_by_name": editor["name"], "modified_by_email": editor["email"],
         "your_role": row["role"], "can_share": can_share,
     }
     if can_share:
-        out["shared_with"] = _grants(w, file_id, out["path"])
+        bounded(out, "shared_with", _grants(w, file_id, out["path"]), MAX_GRANTS, _GRANTS_HINT)
     if row["kind"] == "doc":
         out["length"] = len(row["content"])
     elif row["kind"] == "folder":
@@ -225,7 +232,11 @@ def drive_get_file(w: World, file_id: str) -> dict[str, Any]:
 
 
 def _grants(w: World, file_id: str, path: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """Direct grants on the file, then those inherited from the visible folders above it."""
+    """Direct grants on the file, then those inherited from the visible folders above it.
+
+    Stops after ``MAX_GRANTS + 1`` (a department folder is shared with every member), so that
+    ``bounded`` can say the list was cut.
+    """
     sources = [file_id, *reversed([p["id"] for p in path])]
     company = w.meta("company") or "the company"
     out: list[dict[str, Any]] = []
@@ -244,6 +255,8 @@ def _grants(w: World, file_id: str, path: list[dict[str, str]]) -> list[dict[str
                 item.update(person_id=g["person_id"], name=g["name"], email=g["email"])
             item["inherited_from"] = None if source == file_id else source
             out.append(item)
+            if len(out) > MAX_GRANTS:
+                return out
     return out
 
 
@@ -288,15 +301,15 @@ def drive_create_doc(w: World, name: str, content: str = "", folder_id: str | No
 
 
 @tool(app="drive", kind="write")
-def drive_create_folder(w: World, name: str, parent_id: str | None = None) -> dict[str, Any]:
+def drive_create_folder(w: World, name: str, folder_id: str | None = None) -> dict[str, Any]:
     """Create a folder that you own.
 
     Args:
         name: The folder's name, e.g. 'Q3 close'.
-        parent_id: The folder to create it in; null puts it in your My Drive.
+        folder_id: The folder to create it in (as for drive_create_doc); null puts it in your My Drive.
     """
     name = clean_name(name, "folder")
-    parent = target_folder(w, parent_id)
+    parent = target_folder(w, folder_id)
     check_name_free(w, name, parent)
     w.tick()
     return new_file(w, name, "folder", parent)
@@ -359,13 +372,8 @@ def drive_share_file(
         )
     who: dict[str, Any] = {"principal": "domain"}
     if person is not None:
-        try:
-            target = w.person(person)
-        except NotFound:
-            raise NotFound(
-                f"{person!r} is not an employee; Drive files can only be shared with people in the directory "
-                "(use directory_search_people to find their email)"
-            ) from None
+        target = employee(w, person, "person", outsiders="Drive files can only be shared with employees; "
+                          "attach the file to a mail (mail_send_message) to send it outside the company.")
         if target["id"] == row["owner_id"]:
             raise Conflict(f"{target['email']} owns {row['name']!r} and already has full access")
         if target["id"] == w.user_id:
@@ -384,7 +392,8 @@ def drive_share_file(
     label = "the company" if domain else who["email"]
     if role == "none":
         if grant is None:
-            raise Conflict(f"{label} has no direct access to {row['name']!r} to remove")
+            raise Conflict(f"{label} has no direct access to {row['name']!r} to remove; drive_get_file lists who "
+                           "has access (access inherited from a folder is removed on that folder)")
         status = "removed"
     elif grant is None:
         status = "created"
@@ -401,8 +410,9 @@ def drive_share_file(
                 "INSERT INTO drive_permission (id, file_id, principal, person_id, role) VALUES (?, ?, ?, ?, ?)",
                 (w.new_id("perm"), file_id, who["principal"], who.get("person_id"), role),
             )
-    return {"file_id": file_id, "name": row["name"], **who, "role": role, "status": status,
-            "shared_with": _grants(w, file_id, [])}
+    out = {"file_id": file_id, "name": row["name"], **who, "role": role, "status": status}
+    bounded(out, "shared_with", _grants(w, file_id, []), MAX_GRANTS, _GRANTS_HINT)
+    return out
 
 
 @tool(app="drive", kind="write")
@@ -420,7 +430,8 @@ def drive_move_file(w: World, file_id: str, folder_id: str | None = None) -> dic
     if parent is not None and parent in descendants(w, file_id):
         raise InvalidArgument(f"cannot move {row['name']!r} into itself or one of its own subfolders")
     if parent == row["parent_id"]:
-        raise Conflict(f"{row['name']!r} is already in {'your My Drive' if parent is None else parent}")
+        raise Conflict(f"{row['name']!r} is already in {'your My Drive' if parent is None else parent}; "
+                       "nothing to move (pass another folder_id to move it elsewhere)")
     check_name_free(w, row["name"], parent, exclude=file_id)
     w.tick()
     w.db.execute("UPDATE drive_file SET parent_id = ? WHERE id = ?", (parent, file_id))

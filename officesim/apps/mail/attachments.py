@@ -20,14 +20,17 @@ if TYPE_CHECKING:
 MAX_ATTACHMENTS = 20
 _FILE_ID = re.compile(r"^f_\d+$")
 
+
 def _name_hint(w: World, ref: str) -> str:
-    row = w.db.execute(
+    """The id of a file the user can view whose name is ``ref`` (never one they cannot see)."""
+    rows = w.db.execute(
         "SELECT id, name FROM drive_file WHERE name = ? COLLATE NOCASE AND trashed = 0 AND kind != 'folder' "
-        "ORDER BY id LIMIT 1", (ref.strip(),)
-    ).fetchone()
-    if row is None:
-        return ""
-    return f" There is a file named {row['name']!r} with id {row['id']!r}; attach it by that id."
+        "ORDER BY length(id), id LIMIT 20", (ref.strip(),)
+    ).fetchall()
+    for row in rows:
+        if file_rank(w, row["id"]) > 0:
+            return f" There is a file named {row['name']!r} with id {row['id']!r}; attach it by that id."
+    return ""
 
 
 def check_attachments(w: World, refs: list[str] | None) -> list[str]:
@@ -64,8 +67,8 @@ def check_attachments(w: World, refs: list[str] | None) -> list[str]:
         if row["kind"] == "folder":
             raise InvalidArgument(f"attachments: {file_id!r} ({row['name']}) is a folder; attach docs or sheets")
         if row["trashed"]:
-            raise InvalidArgument(f"attachments: {file_id!r} ({row['name']}) is in the Drive trash; restore it "
-                                  "first or attach another file")
+            raise InvalidArgument(f"attachments: {file_id!r} ({row['name']}) is in the Drive trash and can no "
+                                  "longer be sent; attach another file (drive_search_files finds live ones)")
     return ids
 
 

@@ -17,16 +17,6 @@ from officesim.apps.mail.gen_mailroom import Addr
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
 
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-
-def money(amount: float, currency: str) -> str:
-    """``$48,200`` (or ``CAD 48,200``): how people write amounts in mail."""
-    value = f"{amount:,.2f}".removesuffix(".00")
-    symbol = _SYMBOLS.get(currency)
-    return f"{symbol}{value}" if symbol else f"{currency} {value}"
-
-
 @dataclass
 class Cast:
     """People, customers and files, indexed the way the generator asks for them."""

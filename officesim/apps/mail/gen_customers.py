@@ -11,9 +11,10 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from officesim.apps.mail.gen_cast import Cast, money
+from officesim.apps.mail.gen_cast import Cast
 from officesim.apps.mail.gen_mailroom import WINDOW_DAYS, Addr, Mailroom
 from officesim.apps.mail.templates import DEAL_SCRIPTS, INVOICE_SCRIPTS
+from officesim.apps.money import money
 from officesim.clock import parse_ts
 
 _DEAL_KEYWORDS = ("proposal", "pricing", "quote", "order form")  # combined with the account name

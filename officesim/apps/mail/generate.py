@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from officesim.apps.mail.gen_cast import Cast, load_cast, money
+from officesim.apps.mail.gen_cast import Cast, load_cast
 from officesim.apps.mail.gen_customers import customer_mail
 from officesim.apps.mail.gen_mailroom import WINDOW_DAYS, Addr, Mailroom
 from officesim.apps.mail.templates import (
@@ -31,6 +31,7 @@ from officesim.apps.mail.templates import (
     VENUES,
     Topic,
 )
+from officesim.apps.money import money
 from officesim.clock import parse_ts
 
 if TYPE_CHECKING:
@@ -232,12 +233,7 @@ def generate(ctx: GenContext) -> None:
             writer.topic_thread(room.received[user] < user_target and rng.random() < 0.35)
     writer.drafts()
     messages, entries, threads = room.rows()
-    # Inserted by hand: ctx.insert does not quote column names, and "to" is an SQL keyword.
-    if messages:
-        columns = list(messages[0])
-        quoted = ", ".join(f'"{c}"' for c in columns)
-        ctx.world.db.executemany(f"INSERT INTO mail_message ({quoted}) VALUES ({', '.join('?' * len(columns))})",
-                                 [tuple(m[c] for c in columns) for m in messages])
+    ctx.insert("mail_message", messages)
     ctx.insert("mail_entry", entries)
     ctx.set_counter("msg", len(messages))
     ctx.set_counter("mbx", len(entries))

@@ -39,9 +39,5 @@ def attachment_text(w: World, message_id: str, file_id: str, offset: int) -> dic
     if row is None:
         raise NotFound(f"the attached file {file_id!r} no longer exists in Drive")
     text = _sheet_csv(w, file_id) if row["kind"] == "sheet" else row["content"]
-    body = clip(text, offset=offset, how=f"Call mail_get_attachment(message_id={message_id!r}, file_id={file_id!r})")
-    out = {"id": row["id"], "name": row["name"], "kind": row["kind"], "text": body["text"],
-           "truncated": body["truncated"]}
-    if "next_offset" in body:
-        out["next_offset"] = body["next_offset"]
-    return out
+    how = f"Call mail_get_attachment(message_id={message_id!r}, file_id={file_id!r})"
+    return {"id": row["id"], "name": row["name"], "kind": row["kind"], **clip(text, offset=offset, how=how)}

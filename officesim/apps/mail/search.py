@@ -12,24 +12,13 @@ from typing import TYPE_CHECKING, Any
 from officesim.apps.mail.addresses import normalize_address
 from officesim.apps.mail.mailbox import ENTRY_COLUMNS, NEWEST_FIRST, existing_folder
 from officesim.apps.mail.views import summary
-from officesim.clock import format_ts, parse_ts
-from officesim.errors import InvalidArgument
+from officesim.apps.search import match_all, query_terms, time_window
 from officesim.results import check_limit, decode_cursor, like
 
 if TYPE_CHECKING:
     from officesim.world import World
 
-_TERMS = re.compile(r'"([^"]+)"|(\S+)')
 _PERSON_ID = re.compile(r"^p_\d+$")
-MAX_TERMS = 10
-
-
-def _when(value: str, name: str) -> str:
-    try:
-        return format_ts(parse_ts(value))
-    except ValueError:
-        raise InvalidArgument(f"{name}: {value!r} is not an ISO date; use e.g. '2026-09-14' or "
-                              "'2026-09-14T09:00:00Z'") from None
 
 
 def _who(w: World, text: str, field: str) -> str:
@@ -60,12 +49,9 @@ def search(
         params.append(existing_folder(w, w.user_id, folder))
     else:
         clauses.append("e.folder != 'trash'")
-    terms = [a or b for a, b in _TERMS.findall(query or "")]
-    if len(terms) > MAX_TERMS:
-        raise InvalidArgument(f"query has {len(terms)} words; use at most {MAX_TERMS} of the most specific ones")
-    for term in terms:
-        clauses.append("(m.subject LIKE ? ESCAPE '\\' OR m.body LIKE ? ESCAPE '\\')")
-        params += [like(term)] * 2
+    words, word_params = match_all(query_terms(query), ("m.subject", "m.body"))
+    clauses += words
+    params += word_params
     if sender is not None and sender.strip():
         who = _who(w, sender, "sender")
         clauses.append("(m.sender LIKE ? ESCAPE '\\' OR m.sender_name LIKE ? ESCAPE '\\')")
@@ -78,12 +64,9 @@ def search(
     if label is not None:
         clauses.append("EXISTS (SELECT 1 FROM json_each(e.labels) j WHERE j.value = ? COLLATE NOCASE)")
         params.append(label.strip())
-    if after is not None:
-        clauses.append("m.sent_at >= ?")
-        params.append(_when(after, "after"))
-    if before is not None:
-        clauses.append("m.sent_at < ?")
-        params.append(_when(before, "before"))
+    window, window_params = time_window("m.sent_at", after, before)
+    clauses += window
+    params += window_params
     if has_attachment is not None:
         clauses.append("m.attachments != '[]'" if has_attachment else "m.attachments = '[]'")
     if unread_only:

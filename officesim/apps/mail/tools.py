@@ -131,7 +131,8 @@ def mail_get_thread(w: World, thread_id: str) -> dict[str, Any]:
     if not rows:
         raise NotFound(f"no thread {thread_id!r} in your mailbox; thread ids look like 'thr_4' and come with "
                        "every result of mail_search_messages")
-    messages = [full(w, r, me["email"], limit=THREAD_BODY_LIMIT) for r in rows[:MAX_THREAD]]
+    known = {r["id"] for r in rows}
+    messages = [full(w, r, me["email"], limit=THREAD_BODY_LIMIT, known=known) for r in rows[:MAX_THREAD]]
     out: dict[str, Any] = {"thread_id": ref, "subject": rows[0]["subject"], "messages": messages}
     if len(rows) > MAX_THREAD:
         out["note"] = f"only the first {MAX_THREAD} messages are shown; use mail_search_messages to find later ones"

@@ -48,22 +48,34 @@ def summary(row: sqlite3.Row) -> dict[str, Any]:
     return out
 
 
-def full(w: World, row: sqlite3.Row, me_email: str, *, offset: int = 0, limit: int = BODY_LIMIT) -> dict[str, Any]:
-    """The whole message as ``me_email`` (the entry's owner) sees it, body clipped from ``offset``."""
+def _replied_to(w: World, row: sqlite3.Row, known: set[str] | None) -> str | None:
+    """The message this one answers, if it is in the reader's mailbox too (else its id is not theirs)."""
+    parent = row["in_reply_to"]
+    if parent is None or (known is not None and parent in known):
+        return parent
+    held = w.db.execute("SELECT 1 FROM mail_entry WHERE owner_id = ? AND message_id = ?",
+                        (row["owner_id"], parent)).fetchone()
+    return parent if held else None
+
+
+def full(
+    w: World, row: sqlite3.Row, me_email: str, *, offset: int = 0, limit: int = BODY_LIMIT,
+    known: set[str] | None = None,
+) -> dict[str, Any]:
+    """The whole message as ``me_email`` (the entry's owner) sees it, body clipped from ``offset``.
+
+    ``known`` holds message ids already known to be in the reader's mailbox (a thread's), which
+    saves a lookup for ``in_reply_to``.
+    """
     out: dict[str, Any] = {"id": row["id"], "thread_id": row["thread_id"], "status": row["status"],
                            "from": row["sender"], "from_name": row["sender_name"]}
     _recipients(out, "to", row["to"])
     _recipients(out, "cc", row["cc"])
     if row["sender"] == me_email:
         _recipients(out, "bcc", row["bcc"])
-    body = clip(row["body"], offset=offset, limit=limit,
-                how=f"Call mail_get_message(message_id={row['id']!r})")
-    out.update({
-        "subject": row["subject"], "sent_at": row["sent_at"], "in_reply_to": row["in_reply_to"],
-        "body": body["text"], "truncated": body["truncated"],
-    })
-    if "next_offset" in body:
-        out["next_offset"] = body["next_offset"]
+    out.update({"subject": row["subject"], "sent_at": row["sent_at"], "in_reply_to": _replied_to(w, row, known)})
+    out.update(clip(row["body"], offset=offset, limit=limit, key="body",
+                    how=f"Call mail_get_message(message_id={row['id']!r})"))
     out.update({
         "attachments": attachment_views(w, row["attachments"]), "folder": row["folder"],
         "labels": json.loads(row["labels"]), "is_read": bool(row["is_read"]),
