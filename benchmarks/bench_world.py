@@ -135,7 +135,7 @@ def bench_restore(worlds: dict[str, World]) -> None:
               f"ratio vs bare alone {in_place / bare:4.2f}x")
         first_write = median_seconds(
             lambda w=restored: w.call("chat_post_message", {"channel": "general", "text": "hi"}), repeat=1)
-        print(f"         first write after restore {fmt_us(first_write)}")
+        print(f"         first tool call on a freshly restored world (prepares statements) {fmt_us(first_write)}")
 
 
 def bench_calls(world: World) -> None:
