@@ -3,38 +3,45 @@
 from __future__ import annotations
 
 import argparse
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from officesim.calibrate import CalibrationConfig
-from officesim.cli.run import add_agent_options, agent_spec, env_options
+from officesim.cli.options import (
+    add_agent_options,
+    add_calibration_options,
+    add_judge_options,
+    add_quiet_option,
+    add_workers_option,
+    agent_spec,
+    calibration_config,
+    env_options,
+)
 from officesim.delivery import DeliveryOptions, deliver
+
+THRESHOLDS = ("drop_above", "inspect_below", "hack_bound", "oracle_seeds")
+THRESHOLD_HELP = {
+    "drop_above": "with a model: drop tasks passing at least this often",
+    "inspect_below": "with a model: set aside tasks passing at most this",
+    "oracle_seeds": "oracle attempts per task",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    defaults = CalibrationConfig()
     parser = subparsers.add_parser(
         "deliver", help="check the task library and build delivery-YYYY-MM/ (tasks, held-out split, report)")
     parser.add_argument("--tasks", help="the task library (default: tasks/, or the tasks of --runs)")
     parser.add_argument("--runs", help="a model's run folder (officesim run --agent openai) used as the baseline")
     add_agent_options(parser, default_agent="random")
+    add_judge_options(parser)
     parser.add_argument("--n", type=int, default=8, help="baseline attempts per task (default 8)")
     parser.add_argument("--heldout", type=float, default=0.2, help="share of groups held out (default 0.2)")
     parser.add_argument("--split-seed", type=int, default=0, help="the held-out split seed (default 0)")
     parser.add_argument("--month", help="YYYY-MM (default: the current month, UTC)")
     parser.add_argument("--out", default=".", help="where delivery-YYYY-MM/ is written (default: .)")
     parser.add_argument("--work", help="where calibration runs live (default: runs/delivery-YYYY-MM)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
-    parser.add_argument("--drop-above", type=float, default=defaults.drop_above,
-                        help=f"with a model: drop tasks passing at least this often (default {defaults.drop_above})")
-    parser.add_argument("--inspect-below", type=float, default=defaults.inspect_below,
-                        help=f"with a model: set aside tasks passing at most this (default {defaults.inspect_below})")
-    parser.add_argument("--hack-bound", type=float, default=defaults.hack_bound,
-                        help=f"a probe scoring above this makes a task hackable (default {defaults.hack_bound})")
-    parser.add_argument("--oracle-seeds", type=int, default=defaults.oracle_seeds,
-                        help=f"oracle attempts per task (default {defaults.oracle_seeds})")
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    add_workers_option(parser)
+    add_calibration_options(parser, THRESHOLDS, helps=THRESHOLD_HELP)
+    add_quiet_option(parser, text="no progress bars")
     parser.set_defaults(func=deliver_command)
 
 
@@ -46,9 +53,7 @@ def deliver_command(args: argparse.Namespace) -> int:
         month=month, tasks=tasks, runs=Path(args.runs) if args.runs else None,
         agent=None if args.runs else agent_spec(args), n=args.n, heldout=args.heldout, split_seed=args.split_seed,
         out=Path(args.out), work=Path(args.work) if args.work else None, workers=args.workers,
-        calibration=CalibrationConfig(drop_above=args.drop_above, inspect_below=args.inspect_below,
-                                      hack_bound=args.hack_bound, oracle_seeds=args.oracle_seeds),
-        env_options=env_options(args), progress=not args.quiet,
+        calibration=calibration_config(args, THRESHOLDS), env_options=env_options(args), progress=not args.quiet,
     )
     result = deliver(options)
     counts = result.calibration.counts()
