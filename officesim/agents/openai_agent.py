@@ -49,7 +49,7 @@ RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeou
              openai.APIConnectionError)
 
 
-def _describe_user(user: Any) -> str:
+def describe_user(user: Any) -> str:
     if isinstance(user, dict):
         name = user.get("name") or user.get("email") or "an employee"
         extras = [str(user[k]) for k in ("title", "email") if user.get(k) and user.get(k) != name]
@@ -155,7 +155,7 @@ class OpenAIAgent:
         """Start the chat: system prompt, the instruction, and the task's tools."""
         self._reset_state(seed=seed)
         self.tools = list(obs.get("tools") or [])
-        system = self.system_prompt.replace("{user}", _describe_user(obs.get("user")))
+        system = self.system_prompt.replace("{user}", describe_user(obs.get("user")))
         self.messages = [{"role": "system", "content": system},
                          {"role": "user", "content": str(obs["instruction"])}]
 

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
+from officesim.cli.options import add_judge_options, env_options
 from officesim.env import OfficeEnv
-from officesim.grading.judge import JudgeConfig
 from officesim.replay import read_transcript, replay, tool_calls
 from officesim.task import load_task
 
@@ -25,15 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("task", help="the task folder")
     parser.add_argument("transcript", help="OpenAI chat messages: a JSON list, {'messages': [...]}, or JSON lines")
     parser.add_argument("--json", action="store_true", help="print the grade as JSON")
-    parser.add_argument("--judge-model", help="judge model (default: $OFFICESIM_JUDGE_MODEL; none: unjudged)")
-    parser.add_argument("--judge-base-url", help="judge endpoint (default: $OFFICESIM_JUDGE_BASE_URL)")
+    add_judge_options(parser, purpose="judge criteria (none configured: they are unjudged)")
     parser.set_defaults(func=grade_command)
 
 
 def grade_command(args: argparse.Namespace) -> int:
     task = load_task(args.task)
-    overrides = {k: v for k, v in (("model", args.judge_model), ("base_url", args.judge_base_url)) if v}
-    judge = JudgeConfig.from_env(**overrides)
+    judge = env_options(args).get("judge")
     calls = tool_calls(read_transcript(Path(args.transcript)))
     env = OfficeEnv(task, judge=judge)
     result, ignored = replay(env, calls)

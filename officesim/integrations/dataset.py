@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from officesim.agents.openai_agent import DEFAULT_SYSTEM_PROMPT, _describe_user
+from officesim.agents.openai_agent import DEFAULT_SYSTEM_PROMPT, describe_user
 from officesim.env import OfficeEnv, RewardMode
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
@@ -46,7 +46,7 @@ def task_record(task: Task, *, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
     """
     prompt: list[dict[str, str]] = []
     if system_prompt is not None:
-        prompt.append({"role": "system", "content": system_prompt.replace("{user}", _describe_user(task.user_info()))})
+        prompt.append({"role": "system", "content": system_prompt.replace("{user}", describe_user(task.user_info()))})
     prompt.append({"role": "user", "content": task.instruction})
     return {
         "task_id": task.id,
