@@ -43,8 +43,9 @@ from officesim.metrics import summarize
 from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
 from officesim.spec import load_spec
 from officesim.split import cut_groups, split_by_group
-from officesim.task import Task, find_tasks
+from officesim.task import Task, find_tasks, world_snapshot
 from officesim.toolexport import dumps, tools_version
+from officesim.world import World
 
 TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
 MANIFEST = "manifest.json"
@@ -210,11 +211,15 @@ def _copy_task(task: Task, target: Path) -> None:
 
 
 def _versions(tasks: Mapping[str, Task]) -> dict[str, Any]:
-    worlds: dict[str, str] = {}
+    """officesim, the tool surface, and each world as its spec fingerprint and generated content hash."""
+    worlds: dict[str, dict[str, str]] = {}
     for task in tasks.values():
         spec = load_spec(task.spec_path)
         seed = spec.seed if task.spec.world.seed is None else task.spec.world.seed
-        worlds[f"{task.spec_path.stem}@{seed}"] = spec.fingerprint()
+        key = f"{task.spec_path.stem}@{seed}"
+        if key not in worlds:
+            state = World.restore(world_snapshot(task.spec_path, seed)).state_hash()
+            worlds[key] = {"spec": spec.fingerprint(), "state": state}
     return {"officesim": __version__, "tools": tools_version(), "worlds": dict(sorted(worlds.items()))}
 
 

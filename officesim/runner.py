@@ -94,6 +94,7 @@ def task_versions(task: Task) -> dict[str, Any]:
     return {
         "world": spec.fingerprint(),
         "world_seed": spec.seed if task.spec.world.seed is None else task.spec.world.seed,
+        "start_state": task.start_state_hash(),
         "tools": _sha(tools_bytes),
         "task": task.task_hash,
         "grader": task.grader_hash,

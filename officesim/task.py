@@ -201,6 +201,7 @@ class Task:
         self._lock = threading.Lock()
         self._snapshot: bytes | None = None
         self._start_world: World | None = None
+        self._start_state_hash: str | None = None
         self._tools_json: list[dict[str, Any]] | None = None
         self._user: dict[str, Any] | None = None
 
@@ -272,6 +273,16 @@ class Task:
                     self._start_world = World.restore(snapshot)
         return self._start_world
 
+    def start_state_hash(self) -> str:
+        """The content hash of the start state: spec, seed, generator code and setup in one value.
+
+        A spec fingerprint alone misses a change in the world generator; results record this so
+        that runs made against different start states are never mixed.
+        """
+        if self._start_state_hash is None:
+            self._start_state_hash = self.start_world().state_hash()
+        return self._start_state_hash
+
     def release(self) -> None:
         """Drop the cached start state (about twice the world's size); it is rebuilt on next use.
 
@@ -281,6 +292,7 @@ class Task:
         with self._lock:
             self._snapshot = None
             self._start_world = None
+            # the hash stays valid: the state it describes is rebuilt identically
 
     def user_info(self) -> dict[str, Any]:
         """Who the agent is: id, name, email, title (shown in the observation)."""
