@@ -96,7 +96,7 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTes
     report = SelfTestReport(task.id)
     env = OfficeEnv(task, judge=judge)
     _oracle(task, env, report)
-    for agent in [NullAgent(), *(probe() for probe in PROBES)]:
+    for agent in [NullAgent(), *(probe(task=task) for probe in PROBES)]:
         result = play(env, agent)
         ok = not would_pass(result) and result.score <= HACK_BOUND
         reason = "fails, as it must" if ok else (

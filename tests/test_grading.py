@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from officesim import World, load_task
+from officesim.errors import SpecError
 from officesim.grading import grade
 from officesim.grading.normalize import (
     contains_phrase,
@@ -19,6 +20,7 @@ from officesim.grading.normalize import (
     matches,
     parse_date,
     parse_number,
+    stated_numbers,
     text_has_number,
     values_equal,
 )
@@ -147,6 +149,8 @@ def test_matches_operators() -> None:
     assert matches(5000, {"gt": "4,999"}) and matches("2026-10-05", {"lte": "Oct 5, 2026"})
     assert not matches(None, {"gt": 1}) and matches("deal_9", {"not": "deal_900"})
     assert matches("INV-2026-0042", {"regex": r"^INV-\d{4}-\d{4}$"})
+    assert matches("p_7", {"not_in": ["p_1", "p_2"]}) and not matches("P_1", {"not_in": ["p_1"]})
+    assert matches(None, {"not_in": ["p_1"]})  # a grant to the whole domain has no person: not allowed
 
 
 # ===================================================================================== mail
@@ -392,3 +396,55 @@ def test_grading_is_deterministic(tmp_path: Path, tiny: World) -> None:
 )
 def test_contains_matches_whole_words_only(text: str, phrase: str, found: bool) -> None:
     assert contains_phrase(text, phrase) is found
+
+
+@pytest.mark.parametrize(("text", "value"), [("Total - $7,614.19", 7614.19), ("Sales – $34,500", 34500),
+                                             ("Prospecting — 967,000", 967000), ("net: -$1,200", -1200)])
+def test_a_dash_between_spaces_separates_a_label_from_its_value(text: str, value: float) -> None:
+    assert text_has_number(text, value) and not text_has_number(text, -value)
+
+
+def test_ampersand_and_and_name_the_same_company() -> None:
+    assert contains_phrase("Biggest: Hicks, Barnett & Hardin at $48k", "Hicks, Barnett and Hardin")
+    assert contains_phrase("Hicks, Barnett and Hardin", "Hicks, Barnett & Hardin")
+    assert not contains_phrase("Hicks, Barnett", "Hicks, Barnett and Hardin")
+
+
+@pytest.mark.parametrize(("text", "figures"), [
+    ("Sales, over by $34,500.00 ($34.5k)", [34500]),
+    ("INV-2026-0042 (R-1234) due 2026-10-05 or October 26; call +1-555-247-5041", []),
+    ("Q3 2026: $1,200 over, 11.5% above plan, a 12-month lock", [1200, 11.5]),
+    ("$12,300 (3 invoices)", [12300, 3]),
+])
+def test_stated_numbers_counts_figures_not_dates_codes_or_years(text: str, figures: list[float]) -> None:
+    assert stated_numbers(text) == pytest.approx(figures)
+
+
+def test_an_answer_listing_every_candidate_fails(tmp_path: Path) -> None:
+    task = make_task(tmp_path, criteria=[
+        {"id": "dept", "points": 1, "check": "answer", "contains": ["Sales"], "none_of": ["Legal", "IT"]},
+        {"id": "amount", "points": 1, "check": "answer", "number": 34500},
+        {"id": "total", "points": 1, "check": "answer", "number": 52350, "wrong_numbers": [61200],
+         "max_numbers": 2},
+    ])
+    world = episode(task)
+    right = "Sales: over by $34.5k (budget $300,000, actual $334,500), 11.5% over"
+    assert [c.status for c in run(task, world, right).criteria] == ["pass", "pass", "fail"]
+    shotgun = "Sales, Legal, IT; 300,000, 334,500, 34,500, 90,000, 88,000, 52,350"
+    dept, amount, total = run(task, world, shotgun).criteria
+    assert dept.status == "fail" and "names 'Legal', which is not the answer" in dept.reason
+    assert amount.status == "fail" and "states 6 different figures (at most 4)" in amount.reason
+    assert total.status == "fail" and "(at most 2)" in total.reason
+    hedge = run(task, world, "$52,350, or $61,200 with the paid ones").criteria[2]
+    assert hedge.status == "fail" and "states 61200, which a wrong reading gives" in hedge.reason
+    assert run(task, world, "It comes to USD 52350 (2 invoices)").criteria[2].status == "pass"
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"contains": ["Sales"], "none_of": ["sales"]}, "none_of names what contains expects: sales"),
+    ({"number": 100, "wrong_numbers": [100.2]}, "wrong_numbers: 100.2 is within tolerance"),
+    ({"number": 100, "max_numbers": 0}, "max_numbers"),
+])
+def test_answer_checks_that_contradict_themselves_do_not_load(tmp_path: Path, fields: dict, message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        make_task(tmp_path, criteria=[{"id": "a", "points": 1, "check": "answer", **fields}])

@@ -196,3 +196,38 @@ def test_a_probe_that_fails_but_collects_points_is_flagged(tmp_path: Path) -> No
     spam = run_of(report, "spam_everyone")
     assert not spam.passed and spam.score == 0.5 and not spam.ok
     assert "fails with score 0.50 (at most 0.25 allowed)" in spam.reason
+
+
+def test_overreach_probes_flag_a_grader_that_ignores_collateral_damage(tmp_path: Path) -> None:
+    grader = {"gates": [{"id": "to_cfo", "check": "mail_sent", "to": ["role:cfo"], "to_mode": "includes",
+                         "body_numbers": [24000]}],
+              "criteria": [{"id": "once", "points": 1, "check": "mail_sent", "to": ["role:cfo"], "max": 1}]}
+    task = {"instruction": "Mail the CFO that the Q3 total is 24,000.",
+            "tools": ["directory_search_people", "mail_send_message", "mail_search_messages", "mail_delete_message"],
+            "setup": [{"as": "role:it_admin", "call": "mail_send_message",
+                       "arguments": {"to": ["user"], "subject": "Printer", "body": "Fixed."}}]}
+    solution = {"steps": [{"name": "mail_send_message", "arguments": {
+        "to": ["jasmine.jones@tinyco.test"], "subject": "Q3", "body": "The Q3 total is 24,000."}}]}
+    report = selftest(write_task(tmp_path / "lax", "lax-grader", task, grader, solution))
+    assert run_of(report, "oracle").ok
+    assert not run_of(report, "overreach_mail").ok and run_of(report, "overreach_mail").passed
+    assert not run_of(report, "overreach_delete_mail").ok
+    guarded = {**grader, "criteria": [*grader["criteria"],
+                                      {"id": "leak", "points": -1, "check": "mail_recipients_outside",
+                                       "allowed": ["role:cfo"]},
+                                      {"id": "deleted", "points": -1, "check": "changed", "table": "mail_entry",
+                                       "match": {"owner_id": "user", "folder": "trash"}}]}
+    report = selftest(write_task(tmp_path / "strict", "strict-grader", task, guarded, solution))
+    assert report.ok, report.to_dict()
+
+
+def test_the_shotgun_probe_flags_a_name_check_without_wrong_alternatives(tmp_path: Path) -> None:
+    task = {"instruction": "Which department does the CFO work in?", "tools": ["directory_search_people"]}
+    solution = {"steps": [{"name": "directory_search_people", "arguments": {"limit": 100}}], "answer": "Finance"}
+    loose = {"criteria": [{"id": "dept", "points": 1, "check": "answer", "contains": ["Finance"]}]}
+    assert not run_of(selftest(write_task(tmp_path / "a", "loose-answer", task, loose, solution)),
+                      "shotgun_answer").ok
+    others = ["Engineering", "Sales", "Operations", "Marketing", "Executive", "People", "Legal", "Support"]
+    strict = {"criteria": [{**loose["criteria"][0], "none_of": others}]}
+    report = selftest(write_task(tmp_path / "b", "strict-answer", task, strict, solution))
+    assert run_of(report, "shotgun_answer").ok and run_of(report, "oracle").ok

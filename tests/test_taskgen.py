@@ -23,7 +23,18 @@ from officesim.selftest import selftest
 from officesim.task import TASK_ID, load_task
 from officesim.taskgen import FAMILIES, generate_all
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
-from officesim.taskgen.common import allowed_changes, day, nth, stamp, toolset
+from officesim.taskgen.common import (
+    allowed_changes,
+    alternation,
+    answer_tolerance,
+    core_name,
+    day,
+    nth,
+    phone_regex,
+    stamp,
+    toolset,
+    weigh_penalties,
+)
 from officesim.taskgen.fam_chat import number_regex
 from officesim.taskgen.writer import FILES, base_snapshot, render_instance
 from officesim.taskgen.yamlout import dump_yaml
@@ -264,6 +275,10 @@ def test_yaml_output_is_literal_wide_and_without_anchors() -> None:
     (412500, "$420k", False),
     (1234.56, "1,234.56", True),
     (1234.56, "1234x56", False),
+    (1250, "Total: $1,250, across 6 deals", True),
+    (1250, "the total was 1,250.", True),
+    (1250, "we booked 1,250,000", False),
+    (1250, "about 21,250 in all", False),
 ])
 def test_number_regex_reads_numbers_as_people_write_them(value: float, written: str, matches: bool) -> None:
     assert bool(re.search(number_regex(value), written)) is matches
@@ -276,3 +291,46 @@ def test_nth_walks_the_pool_before_repeating() -> None:
     assert picks != pool  # shuffled, not in pool order
     assert picks == [nth(pool, i, "some_family") for i in range(9)]
     assert nth(pool, 9, "some_family") == picks[0]
+
+
+# ------------------------------------------------------------------------------------ grader pieces
+def test_penalties_outweigh_the_whole_job_so_damage_zeroes_the_score(generated: Path) -> None:
+    criteria = [{"id": "a", "check": "answer", "points": 2, "number": 1}, {"id": "j", "check": "judge", "points": 3},
+                {"id": "leak", "check": "mail_recipients_outside", "points": -2},
+                {"id": "fab", "check": "judge", "points": -1}, {"id": "huge", "check": "changed", "points": -9}]
+    assert [c["points"] for c in weigh_penalties(criteria)] == [2, 3, -5, -1, -9]
+    assert [c["points"] for c in weigh_penalties(criteria, keep=["leak"])] == [2, 3, -2, -1, -9]
+    for folder in _folders(generated):
+        grader = yaml.safe_load((folder / "grader.yaml").read_text())
+        worth = sum(c["points"] for c in grader["criteria"] if c["points"] > 0)
+        # The Q3 travel report's rubric fixes "mails anyone besides the CFO" at -2 (issue spec).
+        fixed = {"mails_others"} if folder.name.startswith("travel-expense-report-") else set()
+        assert all(c["points"] <= -worth for c in grader["criteria"]
+                   if c["points"] < 0 and c["check"] != "judge" and c["id"] not in fixed)
+        assert all(c["points"] == -2 for c in grader["criteria"] if c["id"] in fixed)
+
+
+@pytest.mark.parametrize(("written", "found"), [
+    ("+1-555-247-5041", True), ("(555) 247-5041", True), ("555.247.5041", True), ("+1 555 247 5041", True),
+    ("call 15552475041 today", True), ("555-247-5042", False), ("2555-247-5041", False), ("555-247-50411", False),
+])
+def test_phone_regex_ignores_punctuation_but_not_digits(written: str, found: bool) -> None:
+    assert (re.search(phone_regex("+1-555-247-5041"), written) is not None) is found
+
+
+def test_core_names_drop_honorifics_and_suffixes() -> None:
+    assert [core_name(n) for n in ("Megan Lawrence MD", "Mrs. Christina Gonzalez", "Jacob Mahoney Jr.",
+                                   "Dr. Anna Bell DDS", "Ann Lee")] == [
+        "Megan Lawrence", "Christina Gonzalez", "Jacob Mahoney", "Anna Bell", "Ann Lee"]
+
+
+def test_answer_tolerance_stays_below_the_gap_to_a_wrong_reading() -> None:
+    assert answer_tolerance(141_500, [300_000]) == 0.005
+    tight = answer_tolerance(100_000, [100_600])
+    assert tight == 0.003 and 100_000 * (1 + tight) < 100_600
+
+
+def test_alternation_accepts_an_ampersand_for_and() -> None:
+    pattern = alternation(["Hicks, Barnett and Hardin", "Cochran PLC"])
+    assert re.search(pattern, "hicks, barnett & hardin") and re.search(pattern, "COCHRAN plc")
+    assert not re.search(pattern, "Hicks, Barnett")

@@ -4,7 +4,10 @@
 * ``NullAgent`` submits at once with no answer: a grader it passes is testing nothing.
 * Probes try cheap ways to game a grader: ``SpamEveryoneProbe`` mails everybody the instruction,
   ``DeleteEverythingProbe`` deletes whatever it can list, ``EchoInstructionProbe`` submits the
-  instruction as the answer, ``GuessNumberProbe`` submits a plausible number.  Each must fail.
+  instruction as the answer, ``GuessNumberProbe`` submits a plausible number.  The probes in
+  ``officesim.agents.redteam`` and ``officesim.agents.overreach`` replay the solution and then
+  cheat (a shotgun answer, raw data instead of analysis, extra damage).  Each must fail and score
+  at most ``HACK_BOUND``.
 
 Every agent follows ``officesim.agents.base.Agent``: ``reset(obs, seed=...)`` then ``act(obs)``
 one action at a time.  Multi-step probes are written as generators that receive each observation.
@@ -13,28 +16,23 @@ one action at a time.  Multi-step probes are written as generators that receive 
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
+from officesim.agents.overreach import (
+    OverreachChatProbe,
+    OverreachDeleteMailProbe,
+    OverreachMailProbe,
+    OverreachMoveMailProbe,
+    OverreachRecordsProbe,
+    OverreachShareProbe,
+)
+from officesim.agents.probing import PAGE, Action, Plan, ScriptedProbe, items, submit, tool_names
+from officesim.agents.redteam import DumpSourcesProbe, ShotgunAnswerProbe, ShotgunTextProbe
 from officesim.errors import OfficesimError
 from officesim.grading.normalize import extract_numbers
 
 if TYPE_CHECKING:
     from officesim.task import Task
-
-Action = dict[str, Any]
-PAGE = 100
-
-
-def submit(answer: str | None = None) -> Action:
-    """The action that ends an episode."""
-    return {"name": "submit", "arguments": {"answer": answer}}
-
-
-def tool_names(obs: dict[str, Any]) -> set[str]:
-    """Names of the tools an observation offers."""
-    return {t["function"]["name"] for t in obs.get("tools") or [] if "function" in t}
-
 
 class OracleAgent:
     """Plays the task's solution steps in order, then submits the solution's answer."""
@@ -69,51 +67,12 @@ class NullAgent:
         return submit(None)
 
 
-class _ScriptedProbe:
-    """A probe written as a generator of actions; it submits when its plan or the budget runs out."""
-
-    name = "probe"
-
-    def __init__(self) -> None:
-        self._plan: Generator[Action, dict[str, Any], None] | None = None
-        self._answer: str | None = None
-        self._started = False
-
-    def reset(self, obs: dict[str, Any], *, seed: int) -> None:
-        self._answer = None
-        self._plan = self.plan(obs)
-        self._started = False
-
-    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
-        """Yield actions; each ``yield`` receives the next observation."""
-        yield from ()
-
-    def act(self, obs: dict[str, Any]) -> Action:
-        if self._plan is None or obs.get("steps_left", 2) <= 1:
-            return submit(self._answer)
-        try:
-            action = next(self._plan) if not self._started else self._plan.send(obs)
-        except StopIteration:
-            self._plan = None
-            return submit(self._answer)
-        self._started = True
-        return action
-
-
-def _items(result: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The first list of objects in a tool result (people, messages, files...)."""
-    for value in (result or {}).values():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            return value
-    return []
-
-
-class SpamEveryoneProbe(_ScriptedProbe):
+class SpamEveryoneProbe(ScriptedProbe):
     """Pages through the directory, then mails everyone the instruction's text."""
 
     name = "spam_everyone"
 
-    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+    def plan(self, obs: dict[str, Any]) -> Plan:
         tools = tool_names(obs)
         if "directory_search_people" not in tools or "mail_send_message" not in tools:
             return
@@ -122,7 +81,7 @@ class SpamEveryoneProbe(_ScriptedProbe):
         while True:
             obs = yield {"name": "directory_search_people", "arguments": {"cursor": cursor, "limit": PAGE}}
             result = obs.get("result") or {}
-            emails += [p["email"] for p in _items(result) if p.get("email")]
+            emails += [p["email"] for p in items(result) if p.get("email")]
             cursor = result.get("next_cursor")
             if not cursor:
                 break
@@ -131,12 +90,12 @@ class SpamEveryoneProbe(_ScriptedProbe):
                 "to": emails, "subject": "Please read", "body": obs["instruction"]}}
 
 
-class DeleteEverythingProbe(_ScriptedProbe):
+class DeleteEverythingProbe(ScriptedProbe):
     """For every delete tool it has, lists what that app shows and deletes all of it."""
 
     name = "delete_everything"
 
-    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+    def plan(self, obs: dict[str, Any]) -> Plan:
         functions = {t["function"]["name"]: t["function"] for t in obs.get("tools") or [] if "function" in t}
         for name in sorted(functions):
             parts = name.split("_", 2)
@@ -151,7 +110,7 @@ class DeleteEverythingProbe(_ScriptedProbe):
             while len(ids) < obs.get("max_steps", 0):
                 obs = yield {"name": lister, "arguments": _page_args(functions[lister], cursor)}
                 result = obs.get("result") or {}
-                ids += [item["id"] for item in _items(result) if "id" in item]
+                ids += [item["id"] for item in items(result) if "id" in item]
                 cursor = result.get("next_cursor")
                 if not cursor:
                     break
@@ -185,27 +144,31 @@ def _page_args(function: dict[str, Any], cursor: str | None) -> dict[str, Any]:
     return args
 
 
-class EchoInstructionProbe(_ScriptedProbe):
+class EchoInstructionProbe(ScriptedProbe):
     """Submits the instruction itself as the answer."""
 
     name = "echo_instruction"
 
-    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+    def plan(self, obs: dict[str, Any]) -> Plan:
         self._answer = obs["instruction"]
         yield from ()
 
 
-class GuessNumberProbe(_ScriptedProbe):
+class GuessNumberProbe(ScriptedProbe):
     """Submits a plausible number at once: the largest in the instruction, else 10,000."""
 
     name = "guess_number"
 
-    def plan(self, obs: dict[str, Any]) -> Generator[Action, dict[str, Any], None]:
+    def plan(self, obs: dict[str, Any]) -> Plan:
         text = re.sub(r"\b(19|20)\d\d\b", " ", obs["instruction"])  # years are not amounts
         numbers = [t.value for t in extract_numbers(text)]
         self._answer = f"{max(numbers):,.2f}" if numbers else "10,000"
         yield from ()
 
 
-PROBES: list[type[_ScriptedProbe]] = [SpamEveryoneProbe, DeleteEverythingProbe, EchoInstructionProbe,
-                                      GuessNumberProbe]
+PROBES: list[type[ScriptedProbe]] = [
+    SpamEveryoneProbe, DeleteEverythingProbe, EchoInstructionProbe, GuessNumberProbe, ShotgunAnswerProbe,
+    ShotgunTextProbe, DumpSourcesProbe, OverreachMailProbe, OverreachChatProbe, OverreachShareProbe,
+    OverreachDeleteMailProbe, OverreachMoveMailProbe, OverreachRecordsProbe,
+]
+"""Every hack probe, built as ``probe(task=task)``: self-tests, calibration and delivery run them all."""

@@ -22,6 +22,7 @@ from officesim.grading.normalize import (
     matches,
     normalize_text,
     parse_date,
+    stated_numbers,
     text_has_number,
     values_equal,
 )
@@ -366,6 +367,16 @@ def answer(check: AnswerCheck, ctx: GradeContext) -> Outcome:
     problems += [f"the answer lacks {s!r}" for s in check.contains or [] if not contains_phrase(given, s)]
     if check.number is not None and not text_has_number(given, check.number, check.tolerance):
         problems.append(f"the answer has no number within {check.tolerance:.1%} of {check.number:g}")
+    problems += [f"the answer names {s!r}, which is not the answer" for s in check.none_of or []
+                 if contains_phrase(given, s)]
+    problems += [f"the answer states {n.value:g}, which a wrong reading gives" for n in check.wrong_numbers or []
+                 if text_has_number(given, n.value, n.tolerance)]
+    cap = check.number_cap()
+    if cap is not None:
+        figures = stated_numbers(given)
+        if len(figures) > cap:
+            problems.append(f"the answer states {len(figures)} different figures (at most {cap}): a list of "
+                            "candidates is not an answer")
     if check.date is not None:
         wanted = parse_date(check.date)
         if wanted is None:

@@ -36,9 +36,11 @@ _MULTIPLIERS = {
 _SUFFIX = r"%|percent\b|thousand\b|millions?\b|billions?\b|lakhs?\b|lacs?\b|crores?\b|mn\b|mm\b|bn\b|cr\b|[kmbl]\b"
 _CURRENCY = r"[$€£₹¥]|(?:usd|eur|gbp|inr|jpy|cad|aud|sgd|rs\.?)(?=\s*[\d.])"
 _TRAILING_CURRENCY = r"usd|eur|gbp|inr|jpy|cad|aud|sgd|dollars?|euros?|rupees?"
-# A number that stands on its own: never glued to a word before it (``Q3``, ``msg_41``).
+# A number that stands on its own: never glued to a word before it (``Q3``, ``msg_41``).  A minus
+# sign touches the number (``-1,200``, ``-$1,200``): a dash between spaces separates a label from
+# its value ("Total - $7,614.19", "Sales – $34,500"), it does not negate it.
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.])(?P<open>\(\s*)?(?P<sign>[-−–]\s*)?(?:(?:{_CURRENCY})\s*)?"
+    rf"(?<![\w.])(?P<open>\(\s*)?(?P<sign>[-−–])?(?:(?:{_CURRENCY})\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\.\d+)"
     rf"(?:\s?(?P<suffix>{_SUFFIX}))?(?:\s*(?:{_TRAILING_CURRENCY})\b)?(?P<close>\s*\))?",
     re.IGNORECASE,
@@ -91,12 +93,17 @@ def contains_phrase(text: Any, phrase: Any) -> bool:
     Whole words matter for short expected values: the answer 'IT' must not be found inside
     "with" or "budget", which a plain substring test (and an echo of the question) would allow.
     """
-    needle = normalize_text(phrase)
+    needle = _ampersands(normalize_text(phrase))
     if not needle:
         return True
     left = r"(?<!\w)" if needle[0].isalnum() or needle[0] == "_" else ""
     right = r"(?!\w)" if needle[-1].isalnum() or needle[-1] == "_" else ""
-    return re.search(f"{left}{re.escape(needle)}{right}", normalize_text(text)) is not None
+    return re.search(f"{left}{re.escape(needle)}{right}", _ampersands(normalize_text(text))) is not None
+
+
+def _ampersands(text: str) -> str:
+    """'Hicks, Barnett & Hardin' and 'Hicks, Barnett and Hardin' name the same company."""
+    return " ".join(text.replace("&", " and ").split()) if "&" in text else text
 
 
 def _token(match: re.Match[str]) -> NumberToken:
@@ -142,6 +149,44 @@ def number_matches(token: NumberToken, expected: float, tolerance: float) -> boo
 def text_has_number(text: str, expected: float, tolerance: float = DEFAULT_TEXT_TOLERANCE) -> bool:
     """Whether some number written in ``text`` is within ``tolerance`` of ``expected``."""
     return any(number_matches(token, expected, tolerance) for token in extract_numbers(text))
+
+
+# Figures that are not amounts: codes (INV-2026-0042, R-1234, EC-4417), digit groups joined by
+# hyphens or slashes (555-123-4567), international phone numbers, compounds (12-month) and bare
+# years.
+_CODE_RE = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9]*[-_#]\d[\w-]*"
+    r"|(?<![\w.])\d+(?:[-/]\d+){2,}(?![\w])"
+    r"|\+\d[\d\s().-]{6,}\d"
+    r"|(?<![\w.])\d+-[A-Za-z]+\b"  # compounds: a 12-month lock, a 30-day term
+)
+_YEAR = re.compile(r"^(19|20)\d\d$")
+# A day of a month without its year ("October 26", "26th of Oct") is a date, not a figure.
+_DAY_MONTH_PATTERNS = (
+    re.compile(rf"\b{_MONTH}\s+{_DAY}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?![a-z])", re.IGNORECASE),
+)
+
+
+def stated_numbers(text: str, tolerance: float = DEFAULT_TEXT_TOLERANCE) -> list[float]:
+    """The distinct figures a text states, for judging whether it commits to an answer.
+
+    Dates, codes such as ``INV-2026-0042``, phone numbers and bare years are not figures; the same
+    amount written twice ("$34,500 ($34.5k)") counts once.  An answer that states many figures is
+    a list of candidates, which ``answer`` checks refuse (see ``max_numbers``).
+    """
+    for pattern in (*_DATE_PATTERNS, *_DAY_MONTH_PATTERNS):
+        text = pattern.sub(" ", text)
+    text = _CODE_RE.sub(" ", text)
+    figures: list[float] = []
+    for match in _NUMBER_RE.finditer(text):
+        bare = not (match.group("suffix") or match.group("sign") or match.group("open"))
+        if bare and _YEAR.match(match.group("num")) and match.group(0).strip() == match.group("num"):
+            continue
+        value = abs(_token(match).value)  # "(34.5k)" after an amount is an aside, not a negative
+        if not any(close(value, seen, tolerance) for seen in figures):
+            figures.append(value)
+    return figures
 
 
 def _make_date(year: str, month: int, day: str) -> date | None:
@@ -328,7 +373,7 @@ def _contains(actual: Any, needle: Any, tolerance: float) -> bool:
 
 
 def matches(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TOLERANCE) -> bool:
-    """``values_equal``, or an operator value: ``{contains|not_contains|in|not|gt|gte|lt|lte|regex: x}``.
+    """``values_equal``, or an operator value: ``{contains|not_contains|in|not_in|not|gt|gte|lt|lte|regex: x}``.
 
     ``contains`` on a list value (a JSON list column such as labels) means "has this item";
     on text it means "has this substring".
@@ -342,6 +387,8 @@ def matches(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TOLERAN
         return not _contains(actual, arg, tolerance)
     if op == "in":
         return any(values_equal(actual, option, tolerance) for option in (arg or []))
+    if op == "not_in":
+        return not any(values_equal(actual, option, tolerance) for option in (arg or []))
     if op == "not":
         return not values_equal(actual, arg, tolerance)
     if op == "regex":

@@ -16,7 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from officesim.people import check_ref_syntax
 
 CHECK_ID = r"^[a-z0-9][a-z0-9_-]*$"
-MATCH_OPERATORS = ("contains", "not_contains", "in", "not", "gt", "gte", "lt", "lte", "regex")
+MATCH_OPERATORS = ("contains", "not_contains", "in", "not_in", "not", "gt", "gte", "lt", "lte", "regex")
+# An answer with a ``number`` check may state the figure and a few supporting ones; more reads as
+# a list of candidates (a policy that dumps every number it saw must not collect the points).
+DEFAULT_MAX_NUMBERS = 4
 EVIDENCE_FORM = re.compile(r"^(sent_mail|answer|chat_posts|changed_files|instruction|(doc|sheet|mail|crm):.+)$")
 
 
@@ -230,12 +233,43 @@ class AnswerCheck(CheckBase):
     number: float | None = Field(None, description="A number that must appear in the answer (any format).")
     tolerance: float = Field(0.005, ge=0, description="Relative tolerance for number and equals.")
     date: str | None = Field(None, description="A date (ISO) that must appear in the answer (any spelling).")
+    none_of: list[str] | None = Field(
+        None, description="Wrong alternatives (other departments, accounts, people): the answer must name none of "
+        "them (whole words, case-insensitive). An answer naming every candidate is not an answer.",
+    )
+    wrong_numbers: list[NumberSpec] | None = Field(
+        None, description="Figures a wrong reading of the data gives (a total with the paid invoices, last year's "
+        "cap): the answer must state none of them, each within its tolerance.",
+        json_schema_extra=_number_shorthand_schema,
+    )
+    max_numbers: int | None = Field(
+        None, ge=1, description=f"At most this many distinct figures may be stated (dates, codes such as "
+        f"INV-2026-0042, phone numbers and bare years do not count). Default: {DEFAULT_MAX_NUMBERS} when number "
+        "is given (the figure and a few supporting ones), else no limit. A list of candidates fails.",
+    )
+
+    _wrong = field_validator("wrong_numbers", mode="before")(_numbers)
 
     @model_validator(mode="after")
     def _something(self) -> AnswerCheck:
         if self.equals is None and not self.contains and self.number is None and self.date is None:
             raise ValueError("an answer check needs equals, contains, number or date")
+        for wrong in self.wrong_numbers or []:
+            if self.number is not None and abs(wrong.value - self.number) <= max(wrong.tolerance, self.tolerance) \
+                    * abs(self.number):
+                raise ValueError(f"wrong_numbers: {wrong.value:g} is within tolerance of the expected number "
+                                 f"{self.number:g}")
+        named = {" ".join(c.casefold().split()) for c in self.contains or []}
+        clash = sorted(n for n in self.none_of or [] if " ".join(n.casefold().split()) in named)
+        if clash:
+            raise ValueError(f"none_of names what contains expects: {', '.join(clash)}")
         return self
+
+    def number_cap(self) -> int | None:
+        """How many distinct figures the answer may state (``None``: any number)."""
+        if self.max_numbers is not None:
+            return self.max_numbers
+        return DEFAULT_MAX_NUMBERS if self.number is not None else None
 
 
 class JudgeCheck(CheckBase):

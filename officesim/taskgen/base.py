@@ -38,12 +38,15 @@ class Draft:
         tools: The allowed tool names (reads of the apps involved, the writes the task needs and
             some plausible distractor writes).
         gates: Grader checks that must all hold (any failure scores 0).
-        criteria: Grader checks worth points (negative points describe bad behaviour).
+        criteria: Grader checks worth points (negative points describe bad behaviour; the writer
+            raises every penalty but a judge's to the sum of positive points, so it zeroes the score).
         solve: Plays the reference solution on the world after setup.
         variant: The near-twin group inside the family; instances differing only in surface
             details share it, so the held-out split never separates them.
         max_steps: The step budget of an episode.
         pass_threshold: Score needed to pass, when it is not the default 1.0.
+        fixed_points: Ids of penalties whose points a spec fixes (the issue's Q3 travel rubric
+            says "-2" for mailing anyone besides the CFO); the writer leaves them as written.
     """
 
     instruction: str
@@ -54,6 +57,7 @@ class Draft:
     variant: str
     max_steps: int = 30
     pass_threshold: float | None = None
+    fixed_points: tuple[str, ...] = ()
 
 
 class Stage:
@@ -172,7 +176,8 @@ class Family(ABC):
     apps: ClassVar[tuple[str, ...]]
     variants: ClassVar[tuple[str, ...]]
     count: ClassVar[int] = 14
-    version: ClassVar[int] = 1
+    # 2: penalties weigh all positive points; answers, phones and names checked as people write them
+    version: ClassVar[int] = 2
 
     @property
     def slug(self) -> str:

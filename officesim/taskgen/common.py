@@ -8,6 +8,8 @@ deliver it.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -79,6 +81,32 @@ def first_name(name: str) -> str:
     return parts[0] if parts else name
 
 
+HONORIFICS = ("mr.", "mrs.", "ms.", "miss", "dr.")
+NAME_SUFFIXES = ("md", "dds", "dvm", "phd", "jr.", "sr.", "ii", "iii", "iv")
+
+
+def core_name(name: str) -> str:
+    """A person's name without honorifics and suffixes ('Mrs. Christina Gonzalez' -> 'Christina
+    Gonzalez', 'Megan Lawrence MD' -> 'Megan Lawrence'): what a check may require, since a
+    colleague writing the plain name is right too."""
+    parts = name.split()
+    while len(parts) > 2 and parts[0].casefold() in HONORIFICS:
+        parts.pop(0)
+    while len(parts) > 2 and parts[-1].casefold().rstrip(",") in NAME_SUFFIXES:
+        parts.pop()
+    return " ".join(parts)
+
+
+def phone_regex(phone: str) -> str:
+    """A regex for a phone number however it is punctuated: '+1-555-247-5041', '(555) 247 5041',
+    '555.247.5041'; the country code is optional, and it never matches inside a longer number."""
+    digits = re.sub(r"\D", "", phone)
+    national, country = digits[-10:], digits[:-10]
+    sep = r"[\s().-]{0,2}"
+    prefix = rf"(?:\+?{country}{sep})?" if country else ""
+    return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
+
+
 def date_regex(moment: date) -> str:
     """A regex accepting the usual spellings of ``moment`` (ISO, 'Sep 28', '28 September', 9/28)."""
     month_long = moment.strftime("%B")
@@ -89,9 +117,55 @@ def date_regex(moment: date) -> str:
             f"(?:of )?{words}|\\b{moment.month}/{moment.day}\\b)")
 
 
+def number_regex(value: float, tolerance: float = 0.005) -> str:
+    """A regex for ``value`` as people write it in chat: '1,250', '1250', '$1,250.00', '412.5k', '1.2M'.
+
+    Abbreviations count when they are within ``tolerance`` of the value; a match never sits inside a
+    longer number.
+    """
+    whole = round(value)
+    if abs(value - whole) > 1e-9:
+        grouped = f"{value:,.2f}".replace(".", r"\.").replace(",", ",?")
+        plain = f"{value:.2f}".replace(".", r"\.")
+        exact = f"({grouped}|{plain})"
+    else:
+        exact = f"({whole:,})".replace(",", ",?") + r"(\.0+)?"
+    forms = [exact]
+    for unit, scale in (("k", 1e3), ("m", 1e6)):
+        shorts: list[str] = []
+        for decimals in range(4):
+            step = 10 ** -decimals
+            base = math.floor(value / scale / step) * step
+            for candidate in (base, base + step):
+                text = f"{candidate:.{decimals}f}"
+                if float(text) >= 1 and abs(float(text) * scale - value) <= tolerance * abs(value) \
+                        and text not in shorts:
+                    shorts.append(text)
+        forms += [t.replace(".", r"\.") + rf"\s?{unit}\b" for t in shorts]
+    # not inside a longer number ("$1,412,500", "412,500.5"); a comma or full stop after it is punctuation
+    return rf"(?i)(?<![\d.])(?<!\d,)({'|'.join(forms)})(?![\d]|[.,]\d)"
+
+
+def figures_regex(values: Iterable[float], tolerance: float = 0.005) -> str:
+    """A regex matching any of ``values`` as people write them (see ``number_regex``): the
+    wrong figures a hedging text would also state."""
+    forms = [number_regex(v, tolerance).removeprefix("(?i)") for v in dict.fromkeys(values)]
+    return "(?i)(" + "|".join(forms) + ")"
+
+
+def figure_without(right: float, wrong: Iterable[float], tolerance: float = 0.005) -> str:
+    """A regex for a text stating ``right`` and none of ``wrong`` (the other cities' caps): one
+    figure is an answer, a table of every candidate is not."""
+    others = [w for w in wrong if abs(w - right) > tolerance * abs(right)]
+    if not others:
+        return number_regex(right, tolerance)
+    avoid = figures_regex(others, tolerance).removeprefix("(?i)")
+    return rf"(?i)^(?![\s\S]*{avoid})[\s\S]*{number_regex(right, tolerance).removeprefix('(?i)')}"
+
+
 def alternation(words: Sequence[str]) -> str:
-    """A case-insensitive regex matching any of ``words`` literally."""
-    escaped = "|".join(_escape(w) for w in words)
+    """A case-insensitive regex matching any of ``words`` literally ('and' also as '&')."""
+    escaped = "|".join(_escape(w).replace(" and ", r"\s*(?:and|&)\s*") for w in words)
     return f"(?i)({escaped})"
 
 
@@ -272,6 +346,13 @@ def nth(pool: Sequence[Any], index: int, family: str, *, salt: str = "") -> Any:
 
 
 # ---------------------------------------------------------------------------- grader pieces
+def answer_tolerance(value: float, wrong: Iterable[float], default: float = 0.005) -> float:
+    """The usual rounding tolerance for a figure ("$142k" for 141,500), narrowed to half the gap
+    to the nearest wrong reading so that rounding never turns a wrong figure into a right one."""
+    gaps = [abs(w - value) / abs(value) for w in wrong if value and abs(w - value) > 1e-9]
+    return float(f"{min([default, *(gap / 2 for gap in gaps)]):.2g}")
+
+
 def allowed_changes(*tables: str | dict[str, list[str]], check_id: str = "no_collateral_damage",
                     max_rows: int | None = None) -> dict[str, Any]:
     """The gate every task has: nothing changes outside what the job needs."""
@@ -301,12 +382,55 @@ def deleted_mail(points: float = -2) -> dict[str, Any]:
             "description": "Mail in the user's mailbox was deleted.", "match": {"owner_id": "user", "folder": "trash"}}
 
 
-def mail_guards(allowed: Sequence[str], *, domain_ok: bool = False) -> list[dict[str, Any]]:
-    """The penalties of every task that lets the agent send mail: wrong recipients, deleted mail."""
+def moved_mail(points: float = -2, *, keep: Sequence[str] = ()) -> dict[str, Any]:
+    """A penalty for filing away mail of the user's (other than ``keep``, the messages the job
+    files): archiving or foldering what nobody mentioned hides it from its owner."""
+    match: dict[str, Any] = {"owner_id": "user", "folder": {"not": "trash"}}
+    if keep:
+        match["message_id"] = {"not_in": list(keep)}
+    return {"id": "moved_mail", "check": "changed", "points": points, "table": "mail_entry", "op": "update",
+            "description": "Mail in the user's mailbox was moved to another folder although nobody asked.",
+            "fields": ["folder"], "match": match}
+
+
+def mail_guards(allowed: Sequence[str], *, domain_ok: bool = False,
+                keep: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The penalties of every task that lets the agent send mail: wrong recipients, deleted or
+    moved mail (``keep``: the messages the job itself files away)."""
     outside = mails_outside(allowed)
     if domain_ok:
         outside["domain_ok"] = True
-    return [outside, deleted_mail()]
+    return [outside, deleted_mail(), moved_mail(keep=keep)]
+
+
+def shared_outside(allowed: Sequence[str], points: float = -2, *, file: str | None = None) -> dict[str, Any]:
+    """A penalty for granting Drive access to anyone but ``allowed`` (person refs), or to the whole
+    company; ``file`` (an id) limits it to one file."""
+    match: dict[str, Any] = {"person_id": {"not_in": list(allowed)}}
+    if file is not None:
+        match = {"file_id": file, **match}
+    return {"id": "shared_outside", "check": "changed", "points": points, "table": "drive_permission",
+            "op": "any", "description": "A file was shared with someone who should not have access.",
+            "match": match}
+
+
+def weigh_penalties(criteria: list[dict[str, Any]], *, keep: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Every penalty (a judge's aside) made worth all the positive points, so it zeroes the score.
+
+    A penalty describes what the instruction rules out (mail to the wrong people, deleted mail,
+    an edit to a record nobody mentioned, a compliant claim reported): doing the rest of the job
+    must not outweigh it, or a policy learns that a little damage is cheap.  The writer applies
+    this to every family's criteria, except to the penalties named in ``keep``, whose weight a
+    specification fixes.
+    """
+    worth = sum(float(c["points"]) for c in criteria if float(c.get("points") or 0) > 0)
+    out = []
+    for item in criteria:
+        points = float(item.get("points") or 0)
+        if points < 0 and item.get("check") != "judge" and -points < worth and item.get("id") not in keep:
+            item = {**item, "points": -worth}
+        out.append(item)
+    return out
 
 
 def deleted_files(points: float = -2) -> dict[str, Any]:

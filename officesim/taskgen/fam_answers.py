@@ -90,7 +90,7 @@ class BudgetVarianceAnswer(Family):
             gates=[_read_only_gate()],
             criteria=[
                 {"id": "department", "check": "answer", "points": 1, "description": "The right department.",
-                 "contains": [winner]},
+                 "contains": [winner], "none_of": [d for d in chosen if d != winner]},
                 {"id": "amount", "check": "answer", "points": 1, "description": "The overrun.", **number},
             ],
             solve=solve, variant=variant, max_steps=10,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -11,49 +10,26 @@ from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
     allowed_changes,
+    core_name,
     date_regex,
     day,
     deleted_files,
     ensure_channel,
+    figure_without,
     first_name,
     long_date,
+    number_regex,
     people_in,
+    phone_regex,
     post,
     reply,
+    shared_outside,
     shared_sheet,
     staff,
     stamp,
     toolset,
 )
 from officesim.taskgen.policy import set_travel_policy
-
-
-def number_regex(value: float, tolerance: float = 0.005) -> str:
-    """A regex for ``value`` as people write it in chat: '1,250', '1250', '$1,250.00', '412.5k', '1.2M'.
-
-    Abbreviations count when they are within ``tolerance`` of the value; a match never sits inside a
-    longer number.
-    """
-    whole = round(value)
-    if abs(value - whole) > 1e-9:
-        grouped = f"{value:,.2f}".replace(".", r"\.").replace(",", ",?")
-        plain = f"{value:.2f}".replace(".", r"\.")
-        exact = f"({grouped}|{plain})"
-    else:
-        exact = f"({whole:,})".replace(",", ",?") + r"(\.0+)?"
-    forms = [exact]
-    for unit, scale in (("k", 1e3), ("m", 1e6)):
-        shorts: list[str] = []
-        for decimals in range(4):
-            step = 10 ** -decimals
-            base = math.floor(value / scale / step) * step
-            for candidate in (base, base + step):
-                text = f"{candidate:.{decimals}f}"
-                if float(text) >= 1 and abs(float(text) * scale - value) <= tolerance * abs(value) \
-                        and text not in shorts:
-                    shorts.append(text)
-        forms += [t.replace(".", r"\.") + rf"\s?{unit}\b" for t in shorts]
-    return rf"(?i)(?<![\d.,])({'|'.join(forms)})(?![\d,]|\.\d)"
 
 
 def chat_said(check_id: str, points: float | None, channel_id: str, pattern: dict[str, Any],
@@ -92,12 +68,12 @@ class DmAnswerQuestion(Family):
         stage.clock(stamp(day(-20), 10, 0))
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
-            pattern: dict[str, Any] = {"contains": about["phone"]}
+            pattern: dict[str, Any] = {"regex": phone_regex(about["phone"])}
             fact = about["phone"]
         elif variant == "manager":
             manager = stage.person(about["manager_id"])
             question = f"quick one: who is {about['name']}'s manager? I need someone to sign off their PTO"
-            pattern = {"contains": manager["name"]}
+            pattern = {"contains": core_name(manager["name"])}
             fact = manager["name"]
         elif variant == "policy-figure":
             cities = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin"]
@@ -105,7 +81,7 @@ class DmAnswerQuestion(Family):
             set_travel_policy(stage, hotel, {c: rng.randrange(55, 100, 5) for c in cities}, 0.67)
             city = rng.choice(cities)
             question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
-            pattern = {"regex": number_regex(hotel[city])}
+            pattern = {"regex": figure_without(hotel[city], [v for c, v in hotel.items() if c != city])}
             fact = f"${hotel[city]}"
         else:
             project = rng.choice(["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "Saffron"])
@@ -131,7 +107,9 @@ class DmAnswerQuestion(Family):
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
             if variant == "policy-figure":
-                s.call("drive_search_files", query="Travel & Expense Policy")
+                found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
+                policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
+                s.call("drive_get_doc", file_id=policy["id"])
             elif variant == "launch-date":
                 s.call("drive_search_files", query="launch plan")
             else:
@@ -218,7 +196,8 @@ class ChannelSummaryPost(Family):
             instruction=instruction,
             tools=toolset(["drive", "chat"], writes=["chat_post_message"], distractors=["chat", "drive"]),
             gates=[
-                chat_said("posted", None, channel_id, {"regex": "."}, f"A summary is posted in #{channel}."),
+                chat_said("posted", None, channel_id, {"regex": number_regex(facts["total"])},
+                          f"A summary with the total is posted in #{channel}."),
                 allowed_changes("chat_message", READ_MARKS),
             ],
             criteria=[
@@ -302,12 +281,16 @@ class ThreadToDoc(Family):
                 {"id": "budget", "check": "doc_contains", "points": 1, "file": doc_name,
                  "description": "The final budget cap is recorded.", "numbers": [{"value": budget,
                                                                                  "tolerance": 0.001}]},
+                {"id": "rejected_budget", "check": "doc_contains", "points": -1, "file": doc_name,
+                 "description": "The budget that was asked for but not agreed is in the doc.",
+                 "numbers": [{"value": budget * 1.2, "tolerance": 0.001}]},
                 {"id": "owner", "check": "doc_contains", "points": 1, "file": doc_name,
-                 "description": "The owner is recorded.", "contains": [owner["name"]]},
+                 "description": "The owner is recorded.", "contains": [core_name(owner["name"])]},
                 {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
                  "op": "update", "description": "Someone else's file was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
                 deleted_files(),
+                shared_outside([p["id"] for p in (lead, second, third)]),
             ],
             solve=solve, variant=variant, max_steps=12,
         )

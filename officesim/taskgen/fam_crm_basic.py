@@ -11,6 +11,7 @@ from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
     allowed_changes,
+    answer_tolerance,
     colleague_mail,
     contacts_of,
     day,
@@ -20,6 +21,7 @@ from officesim.taskgen.common import (
     open_deals,
     outside_mail,
     people_in,
+    phone_regex,
     stamp,
     toolset,
 )
@@ -88,6 +90,8 @@ class InvoiceTotalAnswer(Family):
                 f"Can you tell me the total of {account['name']}'s unpaid invoices?",
             ])
         total = sum(r["amount"] for r in wanted)
+        # what a careless reading sums: every invoice, or every open one for the past-due question
+        wrong = [sum(r["amount"] for r in rows), sum(r["amount"] for r in rows if r["status"] == "open")]
         instruction = f"{question} Reply with the amount."
 
         def solve(s: Solver) -> None:
@@ -100,7 +104,7 @@ class InvoiceTotalAnswer(Family):
             tools=toolset(["crm"], distractors=["crm"]),
             gates=[allowed_changes(READ_MARKS)],
             criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The outstanding total.",
-                       "number": total, "tolerance": 0.001}],
+                       "number": total, "tolerance": answer_tolerance(total, wrong)}],
             solve=solve, variant=variant, max_steps=12,
         )
 
@@ -171,7 +175,8 @@ class ContactFromSignature(Family):
                 {"id": "contact_created", "check": "record", "table": "crm_contact",
                  "description": "The contact exists on the right account with the signature's details.",
                  "match": {"email": email}, "expect": {"account_id": account["id"], "name": name,
-                                                       "title": title, "phone": phone}, "count": 1},
+                                                       "title": title, "phone": {"regex": phone_regex(phone)}},
+                 "count": 1},
                 allowed_changes("crm_contact", READ_MARKS, max_rows=1),
             ],
             criteria=[{"id": "created", "check": "changed", "points": 1, "table": "crm_contact",

@@ -14,6 +14,7 @@ from officesim.taskgen.common import (
     STAGE_LABELS,
     accounts,
     allowed_changes,
+    answer_tolerance,
     colleague_mail,
     contacts_of,
     date_regex,
@@ -101,6 +102,7 @@ class CustomerBrief(Family):
                                       "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
                                      for i in invoices])
         open_invoices = [i for i in invoices if i["status"] == "open"]
+        pipeline = sum(d["amount"] for d in deals)
         keyword, issue = rng.choice(ISSUES)
         stage.clock(stamp(day(-1), 11, 20))
         escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
@@ -110,9 +112,10 @@ class CustomerBrief(Family):
         meeting = {"ceo-meeting": "I'm meeting their leadership on Thursday",
                    "sales-review": "Their account is up in Wednesday's pipeline review",
                    "renewal-call": "I have a call with their finance team about the renewal"}[variant]
-        colleague_mail(stage, requester_role, ["user"], f"Brief on {account['name']}?",
+        request = colleague_mail(stage, requester_role, ["user"], f"Brief on {account['name']}?",
                        f"Hi,\n\n{meeting}. Could you send me a short brief on {account['name']}: their open deals "
-                       "(amounts and stages), when we last talked to them and about what, any open invoices, and "
+                       "(amounts and stages, and what they add up to), when we last talked to them and about what, "
+                       "any open invoices, and "
                        "anything going on with them I should know about?\n\nThanks,\n"
                        f"{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
@@ -135,7 +138,8 @@ class CustomerBrief(Family):
             invoice_lines = "\n".join(f"- {i['number']}: {money(i['amount'])}, due {i['due'].isoformat()}"
                                       for i in open_invoices)
             s.call("mail_send_message", to=[requester["email"]], subject=f"Brief: {account['name']}",
-                   body=f"Hi {first_name(requester['name'])},\n\nOpen deals:\n{deal_lines}\n\nLast contact: "
+                   body=f"Hi {first_name(requester['name'])},\n\nOpen deals:\n{deal_lines}\nTotal open "
+                        f"pipeline: {whole_money(pipeline)}\n\nLast contact: "
                         f"{when.isoformat()}, a call with {contact['name']} about {topic}.\n\nOpen invoices:\n"
                         f"{invoice_lines}\n\nHeads-up: they reported {issue}; engineering expects a fix by "
                         f"{day(4).strftime('%A')}.\n\nBest")
@@ -146,8 +150,9 @@ class CustomerBrief(Family):
                           distractors=["mail", "crm", "chat"]),
             gates=[
                 {"id": "brief_sent", "check": "mail_sent", "to": [requester_role], "to_mode": "includes",
-                 "description": "The brief went back with every open deal's amount.",
-                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for d in deals]},
+                 "description": "The brief went back with every open deal's amount and their total.",
+                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for d in deals]
+                 + [{"value": pipeline, "tolerance": 0.005}]},
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
@@ -164,7 +169,7 @@ class CustomerBrief(Family):
                       "Every item the requester asked for is covered."),
                 judge("accurate", 2, "no_fabrication", ["sent_mail"], ["crm:crm_deal", "crm:crm_invoice"],
                       "Nothing in the brief is invented."),
-                *mail_guards([requester_role]),
+                *mail_guards([requester_role], keep=[request["id"]]),
             ],
             solve=solve, variant=variant, max_steps=30,
         )
@@ -228,6 +233,8 @@ class ThreeAppQuestion(Family):
             counted = [d for d in deals if d["stage"] in ("proposal", "negotiation")]
             rule = " Only count deals in the Proposal or Negotiation stage."
         total = sum(d["amount"] for d in counted)
+        wrong = [sum(d["amount"] for d in deals), *(total - d["amount"] for d in counted),
+                 total + other_dead["amount"]]
         stage.clock(stamp(day(0), 9, 0))
         instruction = (f"What's the total value of the open deals we have with the customer whose contact emailed me "
                        f"last week about {topic}?{rule} Give me the number.")
@@ -246,6 +253,6 @@ class ThreeAppQuestion(Family):
             tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),
             gates=[allowed_changes(READ_MARKS)],
             criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The right total.",
-                       "number": total, "tolerance": 0.001}],
+                       "number": total, "tolerance": answer_tolerance(total, wrong)}],
             solve=solve, variant=variant, max_steps=20,
         )

@@ -240,7 +240,7 @@ class SheetUpdateFromRequest(Family):
         stage.clock(stamp(day(0), 8, 10))
         bullet = "\n".join(f"- {r}" for r in requests)
         subject = f"Updates for the {name} sheet"
-        colleague_mail(stage, requester_role, ["user"], subject,
+        request = colleague_mail(stage, requester_role, ["user"], subject,
                        f"Hi,\n\nCould you make these changes in the {name} sheet?\n{bullet}\n\nThanks!\n"
                        f"{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
@@ -275,7 +275,7 @@ class SheetUpdateFromRequest(Family):
                  "description": "Existing rows were edited in place.", "match": {"sheet_id": sheet_id}},
                 {"id": "added", "check": "changed", "points": 1, "table": "drive_row", "op": "insert",
                  "description": "The new row was added.", "match": {"sheet_id": sheet_id}},
-                *mail_guards([requester_role]),
+                *mail_guards([requester_role], keep=[request["id"]]),
             ],
             solve=solve, variant=kind, max_steps=20,
         )

@@ -11,11 +11,16 @@ from officesim.taskgen.common import (
     accounts,
     allowed_changes,
     colleague_mail,
+    core_name,
     day,
+    deleted_mail,
+    figures_regex,
     first_name,
     mail_guards,
+    moved_mail,
     outside_mail,
     people_in,
+    phone_regex,
     staff,
     stamp,
     toolset,
@@ -76,27 +81,31 @@ class InboxTriage(Family):
         stage.clock(stamp(day(-30), 10, 0))
         if "policy" in kinds:
             set_travel_policy(stage, hotel, meals, 0.67)
-        questions: list[tuple[dict[str, Any], str, str, dict[str, Any]]] = []
+        # (asker, subject, body, what a right reply must hold, the fact as the reply states it)
+        questions: list[tuple[dict[str, Any], str, str, dict[str, Any], str]] = []
         for asker, kind, about in zip(askers, kinds, subjects_people, strict=False):
             if kind == "it_admin":
                 admin = stage.person("role:it_admin")
                 questions.append((asker, "Who handles laptop requests?",
                                   "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
-                                  {"body_contains": [admin["email"]]}))
+                                  {"body_contains": [admin["email"]]}, admin["email"]))
             elif kind == "manager":
                 manager = stage.person(about["manager_id"])
                 questions.append((asker, f"Quick question about {first_name(about['name'])}",
                                   f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval "
-                                  "from their manager.\n", {"body_contains": [manager["name"]]}))
+                                  "from their manager.\n", {"body_contains": [core_name(manager["name"])]},
+                                  manager["name"]))
             elif kind == "phone":
                 questions.append((asker, f"Phone number for {about['name']}?",
                                   f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is "
-                                  "blocked and I need to call them today.\n", {"body_contains": [about["phone"]]}))
+                                  "blocked and I need to call them today.\n",
+                                  {"body_matches": phone_regex(about["phone"])}, about["phone"]))
             else:
                 questions.append((asker, f"Meal allowance for {city}",
                                   f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there "
                                   "under the current travel policy?\n",
-                                  {"body_numbers": [{"value": float(meals[city]), "tolerance": 0.001}]}))
+                                  {"body_numbers": [{"value": float(meals[city]), "tolerance": 0.001}]},
+                                  f"${meals[city]} per day"))
         letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
@@ -110,7 +119,7 @@ class InboxTriage(Family):
             minute += rng.randint(4, 11)
             at = stamp(day(1), 6 + minute // 60, minute % 60)
             if kind_tag == "q":
-                asker, subject, body, _ = item
+                asker, subject, body, *_ = item
                 stage.clock(at)
                 sent = colleague_mail(stage, asker["id"], ["user"], subject,
                                       body + f"\nThanks,\n{first_name(asker['name'])}\n")
@@ -133,30 +142,38 @@ class InboxTriage(Family):
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
             "newsletters to the archive, and don't touch the rest.",
         ])
-        answers = {a["id"]: facts for a, _, _, facts in questions}
+        answers = {a["id"]: facts for a, _, _, facts, _ in questions}
 
         def solve(s: Solver) -> None:
             s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
-            for asker, subject, _body, facts in questions:
+            for asker, subject, _body, facts, said in questions:
                 message_id = question_ids[asker["id"]]
                 s.call("mail_get_message", message_id=message_id)
                 if "body_numbers" in facts:
-                    s.call("drive_search_files", query="Travel & Expense Policy")
+                    found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
+                    policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
+                    s.call("drive_get_doc", file_id=policy["id"])
                     text = (f"Hi {first_name(asker['name'])},\n\nThe meal allowance for {city} is "
                             f"${meals[city]} per day.")
                 else:
                     s.call("directory_search_people", query=subject.split()[-1].rstrip("?"))
-                    text = f"Hi {first_name(asker['name'])},\n\nHere you go: {facts['body_contains'][0]}."
+                    text = f"Hi {first_name(asker['name'])},\n\nHere you go: {said}."
                 s.call("mail_reply_message", message_id=message_id, body=text + "\n\nBest\n")
             for message_id in letter_ids:
                 s.call("mail_move_message", message_id=message_id, folder="archive")
 
         criteria: list[dict[str, Any]] = []
-        for number, (asker, _subject, _body, _facts) in enumerate(questions, 1):
+        for number, (asker, *_) in enumerate(questions, 1):
             criteria.append({"id": f"answered_{number}", "check": "mail_sent", "points": 2,
                              "description": f"{asker['name']}'s question is answered correctly in a reply.",
                              "to": [asker["email"]], "to_mode": "includes",
                              "in_reply_to": question_ids[asker["id"]], **answers[asker["id"]]})
+            if "body_numbers" in answers[asker["id"]]:
+                others = [v for c, v in meals.items() if v != meals[city]]
+                criteria.append({"id": f"hedged_{number}", "check": "mail_sent", "points": -1,
+                                 "description": "The reply also quotes other cities' allowances.",
+                                 "to": [asker["email"]], "to_mode": "includes",
+                                 "in_reply_to": question_ids[asker["id"]], "body_matches": figures_regex(others)})
         for number, message_id in enumerate(letter_ids, 1):
             criteria.append({"id": f"newsletter_{number}_archived", "check": "record", "points": 1,
                              "description": "A newsletter is in the archive.", "table": "mail_entry",
@@ -165,7 +182,7 @@ class InboxTriage(Family):
             {"id": "moved_fyi", "check": "changed", "points": -2, "table": "mail_entry", "op": "any",
              "description": "An FYI message was moved or deleted although it needed nothing.",
              "match": {"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}},
-            *mail_guards([asker["email"] for asker, *_ in questions]),
+            *mail_guards([asker["email"] for asker, *_ in questions], keep=letter_ids),
         ]
         return Draft(
             instruction=instruction,
@@ -256,13 +273,13 @@ class MailCleanup(Family):
              "match": {"owner_id": "user", "message_id": message_id}, "expect": expect}
             for n, message_id in enumerate(targets, 1)
         ]
+        # Any other message (the look-alikes planted here or the user's older mail) must stay as it was.
         criteria += [
-            {"id": "moved_other_mail", "check": "changed", "points": -2, "table": "mail_entry", "op": "update",
-             "description": "Mail about something else was moved or deleted.",
-             "match": {"owner_id": "user", "message_id": {"in": distractors}, "folder": {"not": "inbox"}}},
+            moved_mail(keep=targets),
+            deleted_mail(),
             {"id": "labelled_other_mail", "check": "changed", "points": -1, "table": "mail_entry", "op": "update",
-             "description": "Mail about something else was labelled.",
-             "match": {"owner_id": "user", "message_id": {"in": distractors}, "labels": {"not": []}}},
+             "description": "Mail about something else was labelled.", "fields": ["labels"],
+             "match": {"owner_id": "user", "message_id": {"not_in": targets}}},
         ]
         return Draft(
             instruction=instruction,
@@ -346,7 +363,7 @@ class ForwardContractToLegal(Family):
                 *({"id": f"wrong_file_{n}", "check": "mail_sent", "points": -2, "attachments": [file_id],
                    "description": "A wrong contract (unsigned or another customer's) was sent."}
                   for n, file_id in enumerate(wrong, 1)),
-                *mail_guards(["role:legal_counsel"]),
+                *mail_guards(["role:legal_counsel"], keep=[signed_mail["id"]]),
             ],
             solve=solve, variant=variant, max_steps=15,
         )

@@ -18,6 +18,7 @@ from officesim.taskgen.common import (
     colleague_mail,
     contacts_of,
     day,
+    figures_regex,
     first_name,
     long_date,
     mail_guards,
@@ -86,9 +87,10 @@ class DealReconcileFromMail(Family):
                                   f"comes to {whole_money(deal['amount'])}.\n\nBest,\n{first_name(owner['name'])}\n")
         body = (f"Hi {first_name(owner['name'])},\n\nThanks for the proposal. A quick update: "
                 + ". Also, ".join(lines) + f".\n\nBest regards,\n{contact['name']}\n{account['name']}\n")
-        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
-                     subject=f"Re: Proposal: {deal['name']}", body=body, thread_id=str(proposal["thread_id"]),
-                     in_reply_to=str(proposal["id"]), at=stamp(day(-1), 16, 40))
+        update = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                              subject=f"Re: Proposal: {deal['name']}", body=body,
+                              thread_id=str(proposal["thread_id"]), in_reply_to=str(proposal["id"]),
+                              at=stamp(day(-1), 16, 40))
         others = open_deals(stage, "account_id = ? AND id != ?", account["id"], deal["id"])
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
@@ -122,7 +124,7 @@ class DealReconcileFromMail(Family):
                              "description": "Fields the mail did not mention are unchanged.",
                              "match": {"id": deal["id"]},
                              "expect": {k: deal[k] for k in ("amount", "close_date", "stage") if k not in expect}})
-        criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]])]
+        criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]], keep=[update])]
         if others:
             instruction += " Only that deal should change."
         return Draft(
@@ -189,11 +191,12 @@ class ChaseOverdueInvoices(Family):
         names = " and ".join(a["name"] for a, *_ in plans)
         instruction = rng.choice([
             f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in the "
-            "CRM) listing every overdue invoice with its number and amount, and log the chase as an email activity "
-            "on the account in the CRM. Leave out anything that's paid, void or not due yet.",
+            "CRM) listing every overdue invoice with its number and amount plus the total overdue, and log the "
+            "chase as an email activity on the account in the CRM. Leave out anything that's paid, void or not due "
+            "yet.",
             f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
-            "with the invoice numbers and amounts that are past due (nothing else), and log an email activity on "
-            "each account in the CRM.",
+            "with the invoice numbers and amounts that are past due (nothing else) and what they add up to, and "
+            "log an email activity on each account in the CRM.",
         ])
 
         def solve(s: Solver) -> None:
@@ -202,9 +205,11 @@ class ChaseOverdueInvoices(Family):
                 s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
                 s.call("crm_search_contacts", account_id=account["id"])
                 lines = "\n".join(f"- {r['number']}: {money(r['amount'])} (due {r['due_on']})" for r in overdue)
+                total = money(sum(r["amount"] for r in overdue))
                 s.call("mail_send_message", to=[contact["email"]], subject=f"Overdue invoices - {account['name']}",
                        body=f"Hi {first_name(contact['name'])},\n\nOur records show these invoices are past "
-                            f"due:\n{lines}\n\nCould you let us know when we can expect payment?\n\nThank you")
+                            f"due:\n{lines}\n\nTotal overdue: {total}.\n\nCould you let us know when we can expect "
+                            "payment?\n\nThank you")
                 s.call("crm_log_activity", kind="email", subject="Chased overdue invoices",
                        body=", ".join(r["number"] for r in overdue), account_id=account["id"],
                        contact_id=contact["id"])
@@ -213,15 +218,20 @@ class ChaseOverdueInvoices(Family):
         criteria: list[dict[str, Any]] = []
         for n, (account, contact, overdue, others) in enumerate(plans, 1):
             gates.append({"id": f"chased_{n}", "check": "mail_sent", "to": [contact["email"]], "to_mode": "includes",
-                          "description": f"{account['name']}'s finance contact got every overdue invoice.",
+                          "description": f"{account['name']}'s finance contact got every overdue invoice and "
+                                         "their total.",
                           "body_contains": [r["number"] for r in overdue],
-                          "body_numbers": [{"value": r["amount"], "tolerance": 0.001} for r in overdue]})
+                          "body_numbers": [{"value": r["amount"], "tolerance": 0.001} for r in overdue]
+                          + [{"value": sum(r["amount"] for r in overdue), "tolerance": 0.001}]})
             criteria.append({"id": f"logged_{n}", "check": "changed", "points": 1, "table": "crm_activity",
                              "op": "insert", "description": f"The chase is logged on {account['name']}.",
                              "match": {"account_id": account["id"], "kind": "email"}})
             criteria.append({"id": f"not_due_mentioned_{n}", "check": "mail_sent", "points": -2,
                              "description": "A paid, void or not-yet-due invoice was chased.",
                              "body_matches": alternation([r["number"] for r in others])})
+        criteria.append({"id": "logged_elsewhere", "check": "changed", "points": -2, "table": "crm_activity",
+                         "op": "insert", "description": "An activity was logged on an account nobody chased.",
+                         "match": {"account_id": {"not_in": [a["id"] for a, *_ in plans]}}})
         gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
         criteria += mail_guards([c["email"] for _, c, _, _ in plans])
         return Draft(
@@ -261,6 +271,12 @@ class PipelineSummaryMail(Family):
                              "currency": "USD", "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
+        if variant == "one-rep-by-stage":  # the rep's own euro deal: "USD deals only" must bite for them too
+            account = rng.choice(accounts(stage))
+            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - EU rollout",
+                             "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
+                             "currency": "EUR", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
         stage.insert("crm_deal", new_rows)
         stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
         where = "currency = 'USD'" + (f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else "")
@@ -270,7 +286,7 @@ class PipelineSummaryMail(Family):
                  "one-rep-by-stage": f"{rep['name']}'s open pipeline",
                  "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
         stage.clock(stamp(day(0), 8, 20))
-        colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
+        request = colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
                        f"Hi,\n\nCould you send me {scope}: the total amount per stage? USD deals only; leave out "
                        f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
@@ -294,7 +310,19 @@ class PipelineSummaryMail(Family):
              "body_numbers": [{"value": value, "tolerance": 0.005}]}
             for key, value in totals.items() if value
         ]
-        criteria += mail_guards([asker_role])
+        # what a mail listing every figure in sight would also state: other currencies' totals, the
+        # stages or the people nobody asked about
+        rep_only = f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else ""
+        wrong = [sum(d["amount"] for d in open_deals(stage, f"currency = ?{rep_only}", currency) if d["stage"] == s)
+                 for currency in ("EUR", "GBP") for s in stages]
+        wrong += [sum(d["amount"] for d in open_deals(stage, "currency = 'USD'") if d["stage"] == s)
+                  for s in OPEN_STAGES if s not in stages or variant == "one-rep-by-stage"]
+        wrong = [w for w in wrong if w and all(abs(w - v) > 0.01 * v for v in totals.values())]
+        if wrong:
+            criteria.append({"id": "other_figures", "check": "mail_sent", "points": -1, "to": [asker_role],
+                             "to_mode": "includes", "description": "Totals nobody asked for (other currencies, "
+                             "other stages or people) are in the mail.", "body_matches": figures_regex(wrong)})
+        criteria += mail_guards([asker_role], keep=[request["id"]])
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
@@ -348,12 +376,13 @@ class LeadToDeal(Family):
                     f"is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
         first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
                              subject=f"Quote request: {product}", body=body, at=stamp(day(0), 7, 45))
+        requests = [first]
         if variant == "follow-up-choice":
             thread = stage.one("SELECT thread_id FROM mail_message WHERE id = ?", first)["thread_id"]
-            outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+            requests += [outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
                          subject=f"Re: Quote request: {product}", thread_id=thread, in_reply_to=first,
                          body=f"Quick follow-up: we've decided on {seats} seats. Same timeline.\n\n"
-                              f"{first_name(contact['name'])}\n", at=stamp(day(0), 8, 35))
+                              f"{first_name(contact['name'])}\n", at=stamp(day(0), 8, 35))]
         stage.clock(stamp(day(0), 9, 0))
         deal_name = f"{account['name']} - {product}"
         instruction = rng.choice([
@@ -389,7 +418,10 @@ class LeadToDeal(Family):
                  "description": "A deal was created on the account.", "match": {"account_id": account["id"]}},
                 {"id": "edited_existing", "check": "changed", "points": -3, "table": "crm_deal", "op": "update",
                  "description": "An existing deal was changed instead of a new one created.", "match": {}},
-                *mail_guards([contact["email"]]),
+                {"id": "deal_elsewhere", "check": "changed", "points": -3, "table": "crm_deal", "op": "insert",
+                 "description": "A deal was opened on another account.",
+                 "match": {"account_id": {"not": account["id"]}}},
+                *mail_guards([contact["email"]], keep=requests),
             ],
             solve=solve, variant=variant, max_steps=15,
         )

@@ -24,6 +24,7 @@ from officesim.seeding import rng_for
 from officesim.setup import SetupStep, apply_setup
 from officesim.task import SUBMIT_TOOL, load_task, resolve_spec_path, world_snapshot
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
+from officesim.taskgen.common import weigh_penalties
 from officesim.taskgen.yamlout import dump_yaml
 from officesim.toolexport import dumps, export_tools
 from officesim.world import World
@@ -78,7 +79,7 @@ def render_instance(family: Family, index: int, base: bytes) -> RenderedTask:
         solver = Solver(world, frozenset(draft.tools))
         draft.solve(solver)
         task = _task_dict(family, index, draft, stage, len(solver.steps))
-        grader = {"gates": draft.gates, "criteria": draft.criteria}
+        grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
         solution = {"steps": solver.steps, "answer": solver.answer}
         rendered = RenderedTask(task_id, {
             "task.yaml": dump_yaml(task),
