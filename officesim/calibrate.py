@@ -272,8 +272,11 @@ def read_probe_runs(folder: Path) -> dict[str, list[dict[str, Any]]]:
     """Probe runs made earlier: every run folder under ``folder``, by the agent in its run.json."""
     found: dict[str, list[dict[str, Any]]] = {}
     for info_path in sorted(folder.glob("*/run.json")):
-        info = json.loads(info_path.read_text())
-        found.setdefault(info["agent"]["name"], []).extend(read_results(info_path.parent))
+        info = read_run_info(info_path.parent) or {}
+        name = (info.get("agent") or {}).get("name")
+        if not isinstance(name, str):
+            raise OfficesimError(f"{info_path} names no agent; it is not a run folder made by 'officesim run'")
+        found.setdefault(name, []).extend(read_results(info_path.parent))
     return found
 
 

@@ -33,6 +33,8 @@ def parse_action(action: Any) -> tuple[str, Any, str | None]:
     if isinstance(action, Mapping):
         if "function" in action:
             function = action["function"]
+            if not isinstance(function, Mapping):
+                raise TypeError(f"an OpenAI tool call's 'function' is {{'name', 'arguments'}}, not {function!r}")
             return str(function.get("name", "")), function.get("arguments"), action.get("id")
         if "name" in action:
             return str(action["name"]), action.get("arguments"), action.get("id")
@@ -40,6 +42,15 @@ def parse_action(action: Any) -> tuple[str, Any, str | None]:
     if function is not None and hasattr(function, "name"):
         return str(function.name), getattr(function, "arguments", None), getattr(action, "id", None)
     raise TypeError(f"an action is {{'name', 'arguments'}} or an OpenAI tool call, not {action!r}")
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON's ``\\ud800`` decodes to a lone surrogate that cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class OfficeEnv:
@@ -153,12 +164,19 @@ class OfficeEnv:
                 return InvalidArgument("answer must be a string or null; put lists and tables in text").to_result(), \
                     False
             value = str(value)  # a bare number is a fine answer
+        if value is not None and not _encodable(value):
+            return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
         self.answer = value
         return {"status": "submitted"}, True
 
     def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any]) -> None:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments or {}, ensure_ascii=False,
                                                                          default=str)
+        if not _encodable(text):  # lone surrogates (rejected by the tool) must not make the transcript unwritable
+            text = (arguments.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(arguments, str)
+                    else json.dumps(arguments, default=str))
+        if not _encodable(name):
+            name = name.encode("utf-8", "backslashreplace").decode("utf-8")
         self.transcript.append({
             "role": "assistant", "content": None,
             "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}],

@@ -37,8 +37,26 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
 
 
 def tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Every assistant tool call of a transcript, in order."""
-    return [call for m in messages if m.get("role") == "assistant" for call in m.get("tool_calls") or []]
+    """Every assistant tool call of a transcript, in order; ``OfficesimError`` for one that is not a tool call.
+
+    Transcripts come from files and trainers, so a malformed call is the caller's input to report,
+    not a harness bug to raise ``TypeError`` for half-way through the replay.
+    """
+    calls = []
+    for index, message in enumerate(messages):
+        if message.get("role") != "assistant":
+            continue
+        found = message.get("tool_calls") or []
+        if not isinstance(found, list):
+            raise OfficesimError(f"message {index}: tool_calls must be a list of tool calls, not {found!r:.80}")
+        for call in found:
+            shaped = isinstance(call, Mapping) and (
+                isinstance(call["function"], Mapping) if "function" in call else "name" in call)
+            if not shaped:
+                raise OfficesimError(f"message {index}: {call!r:.80} is not a tool call "
+                                     "({'function': {'name', 'arguments'}} or {'name', 'arguments'})")
+            calls.append(call)
+    return calls
 
 
 def replay(env: OfficeEnv, calls: list[dict[str, Any]]) -> tuple[Grade, int]:

@@ -14,6 +14,8 @@ from officesim.errors import InvalidArgument
 
 MAX_LIMIT = 100
 DEFAULT_TEXT_LIMIT = 4000
+# SQLite refuses LIKE patterns longer than this (SQLITE_MAX_LIKE_PATTERN_LENGTH) with an OperationalError.
+MAX_LIKE_BYTES = 50_000
 
 
 def decode_cursor(cursor: str | None) -> int:
@@ -84,4 +86,7 @@ def bounded(out: dict[str, Any], key: str, rows: list[Any], cap: int, hint: str)
 def like(text: str) -> str:
     """A LIKE pattern matching ``text`` anywhere, with SQL wildcards in it escaped (use ESCAPE '\\')."""
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    pattern = f"%{escaped}%"
+    if len(pattern.encode("utf-8", "surrogatepass")) > MAX_LIKE_BYTES:
+        raise InvalidArgument(f"search text of {len(text)} characters is too long; search for a few words from it")
+    return pattern

@@ -120,13 +120,13 @@ def read_results(path: str | Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     latest: dict[tuple[str, int], dict[str, Any]] = {}
-    for line in path.read_text().splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut by a crash or a kill: that attempt simply runs again
-        if isinstance(record, dict) and "task" in record and "attempt" in record:
-            latest[(str(record["task"]), int(record["attempt"]))] = record
+        if isinstance(record, dict) and "task" in record and isinstance(record.get("attempt"), int):
+            latest[(str(record["task"]), record["attempt"])] = record
     return [latest[key] for key in sorted(latest)]
 
 
@@ -144,25 +144,31 @@ def _check_run_info(plan: RunPlan, task_dirs: Sequence[Path]) -> None:
     """Write ``run.json``, or refuse to resume a folder made with another agent or seed."""
     info_path = plan.out / RUN_INFO
     wanted = {"agent": plan.agent.public(), "base_seed": plan.base_seed}
-    existing: dict[str, Any] = {}
-    if info_path.is_file():
-        existing = json.loads(info_path.read_text())
-        if existing.get("agent") != wanted["agent"] or existing.get("base_seed") != plan.base_seed:
-            raise RunError(f"{plan.out} holds a run of {existing.get('agent')} (base seed "
-                           f"{existing.get('base_seed')}); it cannot be resumed with {wanted['agent']} "
-                           f"(base seed {plan.base_seed}). Use another --out folder.")
+    existing: dict[str, Any] = read_run_info(plan.out) or {}
+    if existing and (existing.get("agent") != wanted["agent"] or existing.get("base_seed") != plan.base_seed):
+        raise RunError(f"{plan.out} holds a run of {existing.get('agent')} (base seed "
+                       f"{existing.get('base_seed')}); it cannot be resumed with {wanted['agent']} "
+                       f"(base seed {plan.base_seed}). Use another --out folder.")
     tasks = dict(existing.get("tasks", {}))
     tasks.update({t.name: str(t) for t in task_dirs})
     info = {**wanted, "n": max(plan.n, int(existing.get("n", 0))), "tasks": dict(sorted(tasks.items())),
             "officesim": __version__}
     if info != existing:
-        info_path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+        info_path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def read_run_info(out: str | Path) -> dict[str, Any] | None:
-    """The ``run.json`` of a run folder, or None."""
+    """The ``run.json`` of a run folder, or None; ``RunError`` when it is not a JSON object."""
     path = Path(out) / RUN_INFO
-    return json.loads(path.read_text()) if path.is_file() else None
+    if not path.is_file():
+        return None
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RunError(f"{path} is not valid JSON ({exc}); restore it or use another run folder") from None
+    if not isinstance(info, dict):
+        raise RunError(f"{path} is not a run.json (a JSON object); restore it or use another run folder")
+    return info
 
 
 # ------------------------------------------------------------------ playing
@@ -459,11 +465,18 @@ def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list
     if folder not in made:
         folder.mkdir(parents=True, exist_ok=True)
         made.add(folder)
-    (folder / f"{record['attempt']}.json").write_text(json.dumps(transcript, ensure_ascii=False, indent=1))
+    text = json.dumps(transcript, ensure_ascii=False, indent=1)
+    (folder / f"{record['attempt']}.json").write_text(text, encoding="utf-8")
     results_file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
     results_file.flush()
 
 
 def load_transcript(out: str | Path, task: str, attempt: int) -> list[dict[str, Any]]:
-    """The stored transcript of one attempt."""
-    return json.loads((Path(out) / TRANSCRIPTS / task / f"{attempt}.json").read_text())
+    """The stored transcript of one attempt; ``RunError`` when it is missing or unreadable."""
+    path = Path(out) / TRANSCRIPTS / task / f"{attempt}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RunError(f"{path} is missing: every result line of {out} needs its transcript") from None
+    except json.JSONDecodeError as exc:
+        raise RunError(f"{path} is not valid JSON ({exc})") from None

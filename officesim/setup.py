@@ -36,7 +36,8 @@ ID_PREFIXES = {
 }
 # Columns filled from the clock when an inserted row leaves them out.
 # What a bad insert/update raises: constraint violations, unknown values, wrong types.
-_DB_ERRORS = (sqlite3.IntegrityError, sqlite3.OperationalError, sqlite3.InterfaceError)
+_DB_ERRORS = (sqlite3.IntegrityError, sqlite3.OperationalError, sqlite3.InterfaceError, sqlite3.ProgrammingError,
+              OverflowError)
 _CLOCK_COLUMNS = frozenset({"created_at", "updated_at", "modified_at", "sent_at", "posted_at", "joined_at", "at"})
 
 

@@ -144,6 +144,10 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
             raise InvalidArgument(
                 f"arguments are not valid JSON ({exc.msg} at position {exc.pos}); send one JSON object"
             ) from None
+        except (ValueError, RecursionError):  # a number over 4,300 digits, or nesting deeper than Python's stack
+            raise InvalidArgument(
+                "arguments are too large or too deeply nested to read; send one flat JSON object"
+            ) from None
     if not isinstance(arguments, dict):
         raise InvalidArgument(f"arguments must be a JSON object, not {type(arguments).__name__}")
     return arguments

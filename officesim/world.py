@@ -169,6 +169,7 @@ class World:
         if self.db.in_transaction:
             raise OfficesimError("cannot reset a world in the middle of a transaction")
         self.db.deserialize(data)
+        self._tables = None
         self.reload_meta()
 
     def save(self, path: str | Path) -> None:
@@ -176,7 +177,10 @@ class World:
         target = Path(path)
         if target.exists():
             target.unlink()
-        out = sqlite3.connect(target)
+        try:
+            out = sqlite3.connect(target)
+        except sqlite3.OperationalError as exc:
+            raise OfficesimError(f"cannot write the world to {target}: {exc}") from None
         try:
             self.db.backup(out)
         finally:
@@ -189,15 +193,15 @@ class World:
         if not source.exists():
             raise OfficesimError(f"world file {source} does not exist (build one with 'officesim world build')")
         src = sqlite3.connect(source)
+        conn = _connect()
         try:
-            conn = _connect()
             src.backup(conn)
-        finally:
-            src.close()
-        try:
             return cls(conn)
         except (sqlite3.DatabaseError, KeyError) as exc:
+            conn.close()
             raise OfficesimError(f"{source} is not an officesim world: {exc}") from exc
+        finally:
+            src.close()
 
     def close(self) -> None:
         self.db.close()

@@ -182,3 +182,20 @@ def test_reset_rolls_the_same_world_back_in_place(budget) -> None:
     assert env.world is world  # one connection for every episode: warm schema and statements
     env.reset()
     assert env.world is world and world.state_hash() == start
+
+
+def test_a_tool_call_whose_function_is_not_an_object_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="'function' is"):
+        parse_action({"id": "c1", "type": "function", "function": "directory_search_people"})
+
+
+def test_lone_surrogates_never_reach_the_answer_or_make_the_transcript_unwritable(lookup) -> None:
+    env = OfficeEnv(lookup)
+    env.reset()
+    env.step({"name": "directory_search_people", "arguments": {"query": "\ud800"}})
+    env.step({"name": "directory_search_people", "arguments": '{"query": "\ud800"}'})
+    env.step({"name": "\ud800", "arguments": {}})
+    obs, _, terminated, *_ = env.step({"name": "submit", "arguments": '{"answer": "\\ud800"}'})
+    assert obs["result"]["error"]["type"] == "invalid_argument" and not terminated and env.answer is None
+    json.dumps(env.transcript, ensure_ascii=False).encode("utf-8")  # a runner writes it as UTF-8
+    assert json.loads(env.transcript[3]["tool_calls"][0]["function"]["arguments"]) == {"query": "\ud800"}

@@ -165,3 +165,21 @@ def test_openai_without_key_or_endpoint_fails_up_front(tasks: list[Path], tmp_pa
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(OfficesimError, match="OPENAI_API_KEY"):
         run(tasks, AgentSpec("openai", {"model": "gpt-x"}), 1, tmp_path / "run", progress=False)
+
+
+def test_a_broken_run_folder_is_reported_not_a_traceback(tasks: list[Path], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text("{broken")
+    with pytest.raises(RunError, match=r"run\.json is not valid JSON"):
+        read_run_info(out)
+    assert main(["run", *map(str, tasks), "--agent", "null", "--n", "1", "--out", str(out)]) == 2
+    assert "is not valid JSON" in capsys.readouterr().err
+    with pytest.raises(RunError, match="is missing"):
+        load_transcript(out, "who-is-ceo", 0)
+
+
+def test_a_result_line_with_a_non_integer_attempt_is_skipped(tmp_path: Path) -> None:
+    (tmp_path / RESULTS).write_text('{"task": "t", "attempt": "a"}\n{"task": "t", "attempt": 1, "passed": true}\n')
+    assert read_results(tmp_path) == [{"task": "t", "attempt": 1, "passed": True}]

@@ -231,3 +231,12 @@ def test_the_shotgun_probe_flags_a_name_check_without_wrong_alternatives(tmp_pat
     strict = {"criteria": [{**loose["criteria"][0], "none_of": others}]}
     report = selftest(write_task(tmp_path / "b", "strict-answer", task, strict, solution))
     assert run_of(report, "shotgun_answer").ok and run_of(report, "oracle").ok
+
+
+@pytest.mark.parametrize("calls", [[{"function": "directory_search_people"}], ["submit"], {"a": 1}])
+def test_grade_command_reports_a_malformed_tool_call_in_one_line(tmp_path: Path, calls: Any,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"role": "assistant", "content": None, "tool_calls": calls}]))
+    assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(bad)]) == 2
+    assert "message 0:" in capsys.readouterr().err

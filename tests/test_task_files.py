@@ -319,3 +319,8 @@ def test_no_tool_result_ever_contains_grader_or_solution_content() -> None:
     assert calls > 4 * len(registry())
     assert len(seen) > 50  # the probes reached real objects, not just errors
     assert SECRET.encode() not in world.snapshot()  # nor does the world itself hold it
+
+
+def test_insert_of_a_value_sqlite_cannot_store_names_the_row(tiny: World) -> None:
+    with pytest.raises(SpecError, match=r"setup\[0\]\.rows\[0\]: cannot insert into crm_account"):
+        apply_setup(tiny, [InsertStep(insert="crm_account", rows=[{"name": "Big", "industry": 2**70}])])

@@ -143,3 +143,17 @@ def test_nothing_a_model_sends_raises(tiny: World, name: str, data: st.DataObjec
     json.dumps(result)
     if "error" in result:
         assert set(result["error"]) == {"type", "message"} and result["error"]["message"]
+
+
+def test_oversized_or_deeply_nested_json_arguments_come_back_as_errors(tiny: World) -> None:
+    # json.loads raises RecursionError / ValueError (not JSONDecodeError) for these; dispatch must not.
+    for text in ["[" * 100_000, '{"limit": ' + "9" * 5000 + "}"]:
+        result = tiny.call("directory_search_people", text)
+        assert result["error"]["type"] == "invalid_argument" and "too large or too deeply nested" in result[
+            "error"]["message"]
+
+
+def test_a_search_text_longer_than_sqlite_accepts_is_an_error_not_a_crash(tiny: World) -> None:
+    result = tiny.call("directory_search_people", {"query": "a" * 60_000})
+    assert result["error"]["type"] == "invalid_argument" and "too long" in result["error"]["message"]
+    assert "people" in tiny.call("directory_search_people", {"query": "a" * 2_000})

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from officesim import World
-from officesim.errors import NotFound, SpecError
+from officesim.cli import main
+from officesim.errors import NotFound, OfficesimError, SpecError
 from officesim.spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,3 +153,28 @@ def test_reset_in_place_returns_exactly_to_the_snapshot(tiny: World, acme_snapsh
     assert tiny.counts()["directory_person"] == 120
     tiny.reset(data)
     assert tiny.state_hash() == expected and tiny.now() == World.restore(data).now()
+
+
+def test_loading_a_file_that_is_not_a_database_is_one_clear_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    with pytest.raises(OfficesimError, match="is not an officesim world"):
+        World.load(junk)
+
+
+def test_saving_where_nothing_can_be_written_is_one_clear_error(tiny: World, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(OfficesimError, match="cannot write the world"):
+        tiny.save(tmp_path / "no" / "such" / "dir.db")
+    assert main(["tools", "export", "-o", str(tmp_path / "no" / "tools.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "No such file or directory" in err and "Traceback" not in err
+
+
+def test_reset_to_another_lineage_forgets_the_cached_table_list(tiny: World) -> None:
+    clean = tiny.snapshot()
+    tiny.db.execute("CREATE TABLE crm_extra (id TEXT PRIMARY KEY)")
+    tiny.reset(tiny.snapshot())
+    assert "crm_extra" in tiny.tables()
+    tiny.reset(clean)
+    assert "crm_extra" not in tiny.tables()

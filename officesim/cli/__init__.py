@@ -6,6 +6,7 @@ Each verb module exposes ``register(subparsers)`` that adds its parser and sets 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,9 +39,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OfficesimError, ToolError) as exc:
         print(f"officesim: {exc}", file=sys.stderr)
         return 2
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        print(f"officesim: {exc.strerror}: {exc.filename}", file=sys.stderr)  # a path the user gave
+        return 2
     except KeyboardInterrupt:
         print("officesim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``officesim tools list | head``): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return int(code or 0)
 
 
