@@ -188,7 +188,9 @@ def group_stats(name: str, tasks: Sequence[TaskStats], ks: Sequence[int] = (1,),
     return GroupStats(
         name=name, tasks=len(tasks), attempts=sum(t.n for t in tasks), errors=sum(t.errors for t in tasks),
         pass1=statistics.fmean(pass1) if pass1 else None,
-        pass1_ci=bootstrap_interval(pass1, seed=seed),
+        # Resampling one task always gives that task back: a point interval would read as
+        # certainty.  With a single task, its attempts' Wilson interval is the honest one.
+        pass1_ci=graded[0].pass1_ci if len(graded) == 1 else bootstrap_interval(pass1, seed=seed),
         mean_score=statistics.fmean(scores) if scores else None,
         mean_score_ci=bootstrap_interval(scores, seed=seed),
         # pass@k over a slice is defined only on the tasks that have at least k attempts.

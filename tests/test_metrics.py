@@ -6,9 +6,11 @@ import pytest
 
 from officesim.metrics import (
     bootstrap_interval,
+    group_stats,
     pass_at_k,
     pass_hat_k,
     summarize,
+    task_stats,
     wilson_interval,
 )
 
@@ -106,3 +108,13 @@ def test_task_meta_overrides_record_labels() -> None:
     summary = summarize(_records("a", "PF", "x", "easy"), ks=(1,), task_meta={"a": {"category": "y"}})
     assert list(summary.categories) == ["y"]
     assert summary.tasks["a"].difficulty == "easy"
+
+
+def test_a_group_of_one_task_reports_its_attempts_interval_not_a_point() -> None:
+    records = [{"task": "t", "attempt": a, "passed": a % 2 == 0, "score": float(a % 2 == 0), "status": "ok"}
+               for a in range(4)]
+    only = task_stats("t", records)
+    group = group_stats("solo", [only])
+    assert group.pass1 == 0.5
+    assert group.pass1_ci == only.pass1_ci == wilson_interval(2, 4)
+    assert group.pass1_ci[0] < 0.5 < group.pass1_ci[1]
