@@ -185,6 +185,22 @@ def test_apps_share_nothing_and_cap_their_sessions() -> None:
         assert full.status_code == 429 and "DELETE finished ones" in full.json()["detail"]
 
 
+def test_idle_sessions_expire_so_abandoned_episodes_free_their_slot() -> None:
+    now = [0.0]
+    app = create_app(TASKS, max_sessions=2, session_ttl=60.0, clock=lambda: now[0])
+    with TestClient(app) as client:
+        abandoned = start(client, "lookup-cfo-email")["session_id"]
+        now[0] = 30.0
+        active = start(client, "lookup-cfo-email")["session_id"]
+        now[0] = 80.0  # the first is 80 s idle, the second 50 s
+        assert client.get(f"/sessions/{active}/transcript").status_code == 200  # touching it keeps it alive
+        third = client.post("/sessions", json={"task": "lookup-cfo-email"})
+        assert third.status_code == 201
+        gone = client.get(f"/sessions/{abandoned}/transcript")
+        assert gone.status_code == 404 and "expired after 60s idle" in gone.json()["detail"]
+        assert client.get(f"/sessions/{active}/transcript").status_code == 200
+
+
 # --------------------------------------------------------------------------- HTTP: tools and worlds
 def test_tool_lists(client: TestClient) -> None:
     assert client.get("/tools").json() == export_tools()

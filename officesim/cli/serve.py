@@ -35,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     http.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     http.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     http.add_argument("--max-sessions", type=int, default=256, help="open sessions allowed at once (default 256)")
+    http.add_argument("--session-ttl", type=float, default=3600.0,
+                      help="seconds a session may sit idle before new sessions may evict it (default 3600)")
     http.add_argument("--full-grades", action="store_true",
                       help="return every gate and criterion with reasons (they quote expected values)")
     _judge_options(http)
@@ -62,7 +64,7 @@ def _judge(args: argparse.Namespace) -> JudgeConfig | None:
 
 def http_command(args: argparse.Namespace) -> int:
     app = create_app(args.tasks, args.worlds, judge=_judge(args), max_sessions=args.max_sessions,
-                     grade_detail="full" if args.full_grades else "summary")
+                     session_ttl=args.session_ttl, grade_detail="full" if args.full_grades else "summary")
     uvicorn.run(app, host=args.host, port=args.port)
     return 0
 

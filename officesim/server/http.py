@@ -20,6 +20,8 @@ import asyncio
 import difflib
 import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -126,6 +128,7 @@ class Session:
 
     id: str
     env: OfficeEnv
+    last_used: float = 0.0  # the server's monotonic clock, for idle expiry
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -140,12 +143,15 @@ class ServerState:
     """Sessions, loaded tasks and plain worlds of one app instance (never shared between apps)."""
 
     def __init__(self, tasks_dir: Path, worlds_dir: Path, *, judge: Judge | JudgeConfig | None,
-                 max_sessions: int, grade_detail: GradeDetail) -> None:
+                 max_sessions: int, grade_detail: GradeDetail, session_ttl: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.tasks_dir = tasks_dir.resolve()
         self.worlds_dir = worlds_dir.resolve()
         self.judge = make_judge(judge)  # one judge (and HTTP client) for every session of the app
         self.max_sessions = max_sessions
         self.grade_detail = grade_detail
+        self.session_ttl = session_ttl
+        self.clock = clock
         self.sessions: dict[str, Session] = {}
         self._tasks: dict[Path, Task] = {}
         self._task_index: dict[str, list[Path]] = {}
@@ -195,9 +201,28 @@ class ServerState:
         found = self.sessions.get(session_id)
         if found is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND,
-                                f"no session {session_id!r}: it was never created or has been deleted; "
-                                "start one with POST /sessions")
+                                f"no session {session_id!r}: it was never created, was deleted, or expired after "
+                                f"{self.session_ttl or 0:g}s idle; start one with POST /sessions")
+        found.last_used = self.clock()
         return found
+
+    def add_session(self, env: OfficeEnv) -> Session:
+        """Register a new episode, first dropping sessions idle for longer than ``session_ttl``.
+
+        Trainers crash and clients forget to DELETE; without expiry their worlds would hold
+        memory and count against ``max_sessions`` forever.
+        """
+        now = self.clock()
+        if self.session_ttl is not None:
+            for stale in [sid for sid, s in self.sessions.items()
+                          if now - s.last_used > self.session_ttl and not s.lock.locked()]:
+                del self.sessions[stale]
+        if len(self.sessions) >= self.max_sessions:
+            raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
+                                f"{len(self.sessions)} sessions are open (the limit); DELETE finished ones first")
+        session = Session(secrets.token_hex(16), env, last_used=now)
+        self.sessions[session.id] = session
+        return session
 
     def grade_view(self, grade: Grade) -> dict[str, Any]:
         data = grade.model_dump(mode="json")
@@ -260,14 +285,10 @@ async def list_tasks(state: State) -> TaskList:
 @router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"])
 async def create_session(body: CreateSession, state: State) -> SessionCreated:
     """Start an episode: the task's start state, restored for this session alone."""
-    if len(state.sessions) >= state.max_sessions:
-        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
-                            f"{len(state.sessions)} sessions are open (the limit); DELETE finished ones first")
     task = await state.task(body.task)
     env = OfficeEnv(task, judge=state.judge)
     obs, info = env.reset(seed=body.seed, options={"reward": body.reward})
-    session = Session(secrets.token_hex(16), env)
-    state.sessions[session.id] = session
+    session = state.add_session(env)
     return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
 
 
@@ -335,6 +356,8 @@ def create_app(
     judge: Judge | JudgeConfig | None = None,
     max_sessions: int = 256,
     grade_detail: GradeDetail = "summary",
+    session_ttl: float | None = 3600.0,
+    clock: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """A FastAPI app serving the tasks under ``tasks_dir`` and the world specs in ``worlds_dir``.
 
@@ -347,6 +370,9 @@ def create_app(
         max_sessions: open sessions allowed at once (each holds a world in memory).
         grade_detail: ``summary`` (score, passed, totals, hashes) or ``full`` (every check with
             its reason and evidence, which quote expected values: for trusted trainers only).
+        session_ttl: seconds a session may sit idle before a new session may evict it (``None``:
+            never).
+        clock: the monotonic clock used for idle times (tests pass a fake one).
     """
     tasks_path, worlds_path = Path(tasks_dir), Path(worlds_dir)
     for label, path in (("tasks", tasks_path), ("worlds", worlds_path)):
@@ -361,6 +387,6 @@ def create_app(
         "({error: {type, message}}), not HTTP errors; graders and solutions never leave the server.",
     )
     app.state.officesim = ServerState(tasks_path, worlds_path, judge=judge, max_sessions=max_sessions,
-                                      grade_detail=grade_detail)
+                                      grade_detail=grade_detail, session_ttl=session_ttl, clock=clock)
     app.include_router(router)
     return app
