@@ -67,7 +67,11 @@ def populate(world: World, spec: WorldSpec, seed: int) -> None:
     """Fill an empty world with every app's generated data, in one transaction."""
     ctx = GenContext(world=world, spec=spec, seed=seed)
     world.db.execute("BEGIN")
-    for generator in GENERATORS:
-        generator.generate(ctx)
+    try:
+        for generator in GENERATORS:
+            generator.generate(ctx)
+    except BaseException:
+        world.db.execute("ROLLBACK")  # never leave a half-generated world behind an open transaction
+        raise
     world.db.execute("COMMIT")
     world.reload_meta()

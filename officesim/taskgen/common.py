@@ -9,6 +9,7 @@ deliver it.
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
@@ -450,3 +451,9 @@ def judge(check_id: str, points: float, rubric: str, evidence: Sequence[str], so
     if source:
         item["source"] = list(source)
     return item
+
+
+def invoice_numbers(rng: random.Random, n: int) -> list[str]:
+    """``n`` distinct planted invoice numbers, sorted; below the generated world's INV-2026-1001 on,
+    so a task's invoices never collide with the CRM's own."""
+    return [f"INV-2026-{number:04d}" for number in sorted(rng.sample(range(100, 990), n))]

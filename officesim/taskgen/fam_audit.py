@@ -14,13 +14,13 @@ from officesim.taskgen.common import (
     alternation,
     day,
     first_name,
+    invoice_numbers,
     judge,
     mail_guards,
     shared_sheet,
     stamp,
     toolset,
 )
-from officesim.taskgen.fam_crm_basic import _invoice_numbers
 from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
 
 CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
@@ -162,7 +162,7 @@ class RenewalRiskDigest(Family):
         fresh = accounts(stage, "id NOT IN (SELECT account_id FROM crm_invoice) AND id NOT IN (SELECT account_id "
                                 "FROM crm_deal WHERE name LIKE '%renewal%')")
         planted = rng.sample(fresh, 6)
-        numbers = iter(_invoice_numbers(rng, 12))
+        numbers = iter(invoice_numbers(rng, 12))
         for position, account in enumerate(planted):
             # 0-2 qualify; 3: renewal too late; 4: invoice paid; 5: invoice open but not yet due
             close = day(rng.randint(10, horizon - 5)) if position != 3 else day(horizon + rng.randint(10, 40))

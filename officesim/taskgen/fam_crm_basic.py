@@ -16,6 +16,7 @@ from officesim.taskgen.common import (
     contacts_of,
     day,
     first_name,
+    invoice_numbers,
     judge,
     nth,
     open_deals,
@@ -28,10 +29,6 @@ from officesim.taskgen.common import (
 
 CONTACT_TITLES = ["Head of Finance Systems", "Director of Analytics", "Data Platform Lead", "VP Operations",
                   "Procurement Lead", "Senior IT Manager", "Head of Business Intelligence", "Controller"]
-
-
-def _invoice_numbers(rng: random.Random, n: int) -> list[str]:
-    return [f"INV-2026-{number:04d}" for number in sorted(rng.sample(range(100, 990), n))]
 
 
 def _us_accounts_without_invoices(stage: Stage) -> list[dict[str, Any]]:
@@ -53,7 +50,7 @@ class InvoiceTotalAnswer(Family):
         stage.clock(stamp(day(0), 8, 40))
         account = nth(_us_accounts_without_invoices(stage), index, self.name)
         count = rng.randint(4, 6)
-        numbers = _invoice_numbers(rng, count)
+        numbers = invoice_numbers(rng, count)
         rows = []
         for position, number in enumerate(numbers):
             issued = day(-rng.randint(20, 95))

@@ -21,6 +21,7 @@ from officesim.taskgen.common import (
     day,
     ensure_channel,
     first_name,
+    invoice_numbers,
     judge,
     mail_guards,
     nth,
@@ -30,7 +31,6 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.fam_crm_basic import _invoice_numbers
 
 ISSUES = [("SSO", "SSO logins failing for part of their users"),
           ("data export", "the nightly data export timing out"),
@@ -89,7 +89,7 @@ class CustomerBrief(Family):
                                        "body": f"Talked through {topic}; they want a follow-up after the meeting.",
                                        "at": stamp(when, 15, 30), "person_id": account["owner_id"],
                                        "account_id": account["id"], "contact_id": contact["id"]}])
-        numbers = _invoice_numbers(rng, 3)
+        numbers = invoice_numbers(rng, 3)
         invoices = [{"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
                      "due": day(rng.randint(3, 30))},
                     {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),

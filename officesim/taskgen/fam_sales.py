@@ -20,6 +20,7 @@ from officesim.taskgen.common import (
     day,
     figures_regex,
     first_name,
+    invoice_numbers,
     long_date,
     mail_guards,
     nth,
@@ -28,7 +29,6 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.fam_crm_basic import _invoice_numbers
 
 DEAL_FIELDS = ["amount", "close_date", "stage", "next_step", "updated_at", "updated_by", "previous_stage",
                "stage_changed_at", "name"]
@@ -138,7 +138,7 @@ class DealReconcileFromMail(Family):
 def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int) -> tuple[
         list[dict[str, Any]], list[dict[str, Any]]]:
     """Invoices for one account: ``n_overdue`` overdue open ones plus paid, void and not-yet-due ones."""
-    numbers = _invoice_numbers(rng, n_overdue + 3)
+    numbers = invoice_numbers(rng, n_overdue + 3)
     rows = []
     for position, number in enumerate(numbers):
         amount = float(rng.randrange(2_000, 60_000, 50))
