@@ -71,9 +71,7 @@ def drive_read_sheet(
         cursor: The next_cursor of a previous result, to read the next page.
         limit: Rows per page, 1 to 100.
     """
-    row = require_view(w, file_id)
-    require_kind(row, "sheet")
-    tab = find_sheet(w, row, sheet)
+    row, tab = _open_sheet(w, file_id, sheet, edit=False)
     columns, types = tab["columns"], tab["column_types"]
     first, last = _row_range(start_row, end_row)
     head = {"file_id": file_id, "name": row["name"], "sheet": tab["name"], "columns": columns,
@@ -136,6 +134,12 @@ def _insert_rows(w: World, sheet_id: str, rows: list[list[CellValue]], first: in
         [(w.new_id("row"), sheet_id, first + i, dump_cells(cells)) for i, cells in enumerate(rows)],
     )
 
+
+def _open_sheet(w: World, file_id: str, sheet: str | None, *, edit: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The spreadsheet's file row and the named tab, once the user may read (or edit) it."""
+    row = (require_edit if edit else require_view)(w, file_id)
+    require_kind(row, "sheet")
+    return row, find_sheet(w, row, sheet)
 
 @tool(app="drive", kind="write")
 def drive_create_sheet(
@@ -203,9 +207,7 @@ def drive_append_rows(
         rows: The rows to add, e.g. [['2026-09-14', 'Delta', 412.5]].
         sheet: Sheet (tab) name; null for the first sheet.
     """
-    row = require_edit(w, file_id)
-    require_kind(row, "sheet")
-    tab = find_sheet(w, row, sheet)
+    row, tab = _open_sheet(w, file_id, sheet, edit=True)
     if not rows:
         raise InvalidArgument("rows is empty; send at least one row (a list of values, one per column)")
     _check_batch(rows)
@@ -277,9 +279,7 @@ def drive_update_rows(
             [{"column": "Vendor", "op": "eq", "value": "Delta"}].
         sheet: Sheet (tab) name; null for the first sheet.
     """
-    row = require_edit(w, file_id)
-    require_kind(row, "sheet")
-    tab = find_sheet(w, row, sheet)
+    row, tab = _open_sheet(w, file_id, sheet, edit=True)
     if not values:
         raise InvalidArgument("values is empty; give at least one {column, value} to set")
     columns, types = tab["columns"], tab["column_types"]
@@ -319,9 +319,7 @@ def drive_delete_rows(w: World, file_id: str, row_numbers: list[int], sheet: str
         row_numbers: 1-based row numbers to delete, e.g. [4, 5].
         sheet: Sheet (tab) name; null for the first sheet.
     """
-    row = require_edit(w, file_id)
-    require_kind(row, "sheet")
-    tab = find_sheet(w, row, sheet)
+    row, tab = _open_sheet(w, file_id, sheet, edit=True)
     targets = _target_rows(w, tab, row_numbers, None)
     w.tick()
     gone = {t[1] for t in targets}
