@@ -31,7 +31,6 @@ VERBS = frozenset(
     {"list", "get", "search", "read", "create", "update", "delete", "send", "reply", "forward",
      "share", "move", "post", "react", "join", "append", "log", "mark", "label"}
 )
-APPS = ("directory", "mail", "drive", "chat", "crm")
 ToolKind = Literal["read", "write"]
 
 
