@@ -145,7 +145,7 @@ def test_a_throwaway_app_is_one_package_and_one_line(tmp_path: Path) -> None:
 
 def test_everything_that_lists_apps_derives_from_the_descriptors() -> None:
     names = [app.name for app in apps()]
-    assert names == ["directory", "crm", "drive", "chat", "mail"]
+    assert names == ["directory", "crm", "drive", "chat", "mail", "calendar"]
     assert table_prefixes() == tuple(f"{n}_" for n in names)
     assert {t.name for t in app_tables()} == set(id_prefixes())  # every table has its id prefix declared
     assert {tool.app for tool in registry().values()} == set(names)

@@ -14,7 +14,7 @@ separated); they register after the built-in ones, before anything reads the reg
 import importlib
 import os
 
-from officesim.apps import chat, crm, directory, drive, mail
+from officesim.apps import calendar, chat, crm, directory, drive, mail
 from officesim.apps.registry import app_names, apps, get_app, register_app
 
 register_app(directory.APP)
@@ -22,6 +22,7 @@ register_app(crm.APP)
 register_app(drive.APP)
 register_app(chat.APP)
 register_app(mail.APP)
+register_app(calendar.APP)
 
 for _module in filter(None, (name.strip() for name in os.environ.get("OFFICESIM_APPS", "").split(","))):
     register_app(importlib.import_module(_module).APP)
