@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from officesim.colleagues import MAX_WAIT_MINUTES, WAIT, Office
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
@@ -83,6 +84,7 @@ class OfficeEnv:
         self.revisions_left = 0
         self.revision_discount = 1.0
         self.attempts: list[Grade] = []  # the grade of every submit in revision mode, the last one included
+        self.office: Office | None = None  # the task's colleagues and timed events, when it has any
 
     # ------------------------------------------------------------------------ episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -113,6 +115,9 @@ class OfficeEnv:
         else:
             self.world.reset(self.task.start_snapshot())
         self.transcript = [{"role": "user", "content": self.task.instruction}]
+        spec = self.task.spec
+        self.office = Office(list(spec.colleagues), list(spec.events), self.world) if (
+            spec.colleagues or spec.events) else None
         self.grade = None
         self.answer = None
         self.steps = 0
@@ -129,7 +134,10 @@ class OfficeEnv:
         self.steps += 1
         call_id = call_id or f"call_{self.steps}"
         revised: Grade | None = None  # this submit's grade, in revision mode
-        if name == SUBMIT:
+        if name == WAIT and self.office is not None:
+            result = self._wait(raw_arguments)
+            submitted = False
+        elif name == SUBMIT:
             result, submitted = self._submit(raw_arguments)
             if submitted and self.revisions_left > 0 and self.steps < self.task.max_steps:
                 revised = self._grade()
@@ -139,8 +147,12 @@ class OfficeEnv:
                     result, submitted = self._still_wrong(revised), False
         else:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
+        if self.office is not None and name not in (WAIT, SUBMIT):
+            self.office.after_step(self.world)
         self._record(call_id, name, raw_arguments, result)
         info: dict[str, Any] = {"step": self.steps, "tool": name, "error": "error" in result}
+        if self.office is not None:
+            info["colleagues"] = list(self.office.log)
         terminated = submitted
         truncated = not submitted and self.steps >= self.task.max_steps
         reward = 0.0
@@ -169,6 +181,7 @@ class OfficeEnv:
         twin.world = World.restore(self.world.snapshot())
         twin.transcript = copy.deepcopy(self.transcript)
         twin.attempts = list(self.attempts)
+        twin.office = copy.deepcopy(self.office)
         return twin
 
     def finish(self) -> Grade:
@@ -189,6 +202,24 @@ class OfficeEnv:
         return self._done
 
     # ------------------------------------------------------------------------ internals
+    def _wait(self, raw_arguments: Any) -> dict[str, Any]:
+        """The built-in ``wait``: let simulated time pass (colleagues answer, timed events happen)."""
+        if self.office is None or self.world is None:
+            raise OfficesimError("wait needs a started episode of a task with colleagues or timed events")
+        try:
+            arguments = parse_arguments(raw_arguments)
+        except InvalidArgument as err:
+            return err.to_result()
+        minutes = arguments.get("minutes")
+        if set(arguments) != {"minutes"} or isinstance(minutes, bool) or not isinstance(minutes, int) or not (
+                1 <= minutes <= MAX_WAIT_MINUTES):
+            return InvalidArgument(f"wait takes only 'minutes', a whole number from 1 to {MAX_WAIT_MINUTES}, e.g. "
+                                   "wait(minutes=30)").to_result()
+        before = len(self.office.log)
+        self.office.after_step(self.world, minutes=minutes)
+        arrived = sum("from" in entry for entry in self.office.log[before:])
+        return {"waited_minutes": minutes, "now": self.world.now_ts(), "new_messages": arrived}
+
     def _still_wrong(self, attempt: Grade) -> dict[str, Any]:
         """What a submit that did not pass tells the agent in revision mode (no expected values)."""
         return {"status": "not accepted", "still_wrong": feedback(attempt), "revisions_left": self.revisions_left,
@@ -233,7 +264,12 @@ class OfficeEnv:
     def _grade(self) -> Grade:
         if self.world is None:
             raise OfficesimError("no episode to grade")
-        return grade(self.task, self.task.start_world(), self.world, self.answer, self.transcript, self.judge)
+        verdict = grade(self.task, self.task.start_world(), self.world, self.answer, self.transcript, self.judge)
+        if self.office is None or not self.office.log:
+            return verdict
+        said = [f"{e['at']} {e['from']} ({e['via']}{', auto-reply' if e['auto_reply'] else ''}): {e['text'][:200]}"
+                if "from" in e else f"{e['at']} timed event {e['event']} happened" for e in self.office.log]
+        return verdict.model_copy(update={"notes": [*verdict.notes, *said]})
 
     def _obs(self, result: dict[str, Any] | None) -> dict[str, Any]:
         return {

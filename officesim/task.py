@@ -23,6 +23,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from officesim.colleagues import WAIT, WAIT_TOOL, Colleague, TimedEvent
 from officesim.errors import InvalidArgument, SpecError
 from officesim.grading.rubrics import RUBRICS_DIR, Rubric, load_rubric
 from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
@@ -100,6 +101,10 @@ class TaskSpec(_Strict):
     world: WorldRef = Field(description="The world spec and seed.")
     acting_user: str | None = Field(None, description="Who the agent acts as (a person ref); default: the spec's.")
     setup: list[SetupStep] = Field(default_factory=list, description="What happened before the agent arrived.")
+    colleagues: list[Colleague] = Field(default_factory=list, max_length=50,
+                                        description="Colleagues who answer the agent's mail and DMs, scripted.")
+    events: list[TimedEvent] = Field(default_factory=list, max_length=100,
+                                     description="Setup steps that run during the episode, on the simulated clock.")
     tools: list[str] = Field(min_length=1, description="The tools the model may call (submit is always added).")
     max_steps: int = Field(ge=1, le=10_000, description="Tool calls allowed, submit included.")
     pass_threshold: float = Field(1.0, ge=0, le=1, description="The score needed to pass (with every gate held).")
@@ -122,8 +127,8 @@ class TaskSpec(_Strict):
     def _unique(cls, value: list[str]) -> list[str]:
         if len(set(value)) != len(value):
             raise ValueError("tools are listed twice")
-        if SUBMIT in value:
-            raise ValueError("submit is built in; do not list it")
+        if SUBMIT in value or WAIT in value:
+            raise ValueError("submit and wait are built in; do not list them")
         return value
 
 
@@ -253,7 +258,8 @@ class Task:
     def tools_json(self) -> list[dict[str, Any]]:
         """The OpenAI chat function list of the allowed tools plus ``submit`` (computed once)."""
         if self._tools_json is None:
-            self._tools_json = [*export_tools(self.spec.tools), SUBMIT_TOOL]
+            extra = [WAIT_TOOL] if self.spec.colleagues or self.spec.events else []
+            self._tools_json = [*export_tools(self.spec.tools), *extra, SUBMIT_TOOL]
         return self._tools_json
 
     def start_snapshot(self) -> bytes:
@@ -371,6 +377,8 @@ def _check_solution(spec: TaskSpec, solution: SolutionSpec, path: Path) -> None:
     tools = registry()
     for index, step in enumerate(solution.steps):
         where = f"{path} is invalid:\n  steps.{index}"
+        if step.name == WAIT and (spec.colleagues or spec.events):
+            continue
         if step.name not in spec.tools:
             raise SpecError(f"{where}.name: {step.name!r} is not among the task's tools ({', '.join(spec.tools)})")
         try:
@@ -392,7 +400,10 @@ def load_task(path: str | Path) -> Task:
         raise SpecError(f"{task_file} is invalid:\n  id: {spec.id!r} must equal the folder name "
                         f"{directory.resolve().name!r}")
     _check_tools(spec, task_file)
-    for index, step in enumerate(spec.setup):
+    staged = [(f"setup.{i}", step) for i, step in enumerate(spec.setup)]
+    staged += [(f"events.{e}.steps.{i}", step) for e, event in enumerate(spec.events) for i, step in
+               enumerate(event.steps)]
+    for where, step in staged:
         kind = type(step).__name__
         table = getattr(step, "insert", None) or getattr(step, "update", None)
         if table is not None:
@@ -400,10 +411,10 @@ def load_task(path: str | Path) -> Task:
             fields = [*getattr(step, "match", {}), *getattr(step, "set", {}), *columns]
             problem = check_table_fields(table, fields)
             if problem:
-                raise SpecError(f"{task_file} is invalid:\n  setup.{index} ({kind}): {problem}")
+                raise SpecError(f"{task_file} is invalid:\n  {where} ({kind}): {problem}")
         call = getattr(step, "call", None)
         if call is not None and call not in registry():
-            raise SpecError(f"{task_file} is invalid:\n  setup.{index}.call: no tool {call!r} is registered")
+            raise SpecError(f"{task_file} is invalid:\n  {where}.call: no tool {call!r} is registered")
     spec_path = resolve_spec_path(spec.world.spec, directory)
     grader: GraderSpec = _validate(GraderSpec, read_yaml(grader_file), grader_file)
     rubrics, rubric_bytes = _check_grader(grader, grader_file)

@@ -87,7 +87,7 @@ def test_find_tasks_walks_directories(tmp_path: Path) -> None:
         ("task.yaml", lambda d: d.update(difficulty="brutal"), r"difficulty: Input should be 'easy'"),
         ("task.yaml", lambda d: d.update(tools=["directory_search_peple"]),
          r"tools\.0: no tool 'directory_search_peple' is registered \(did you mean 'directory_search_people'\?\)"),
-        ("task.yaml", lambda d: d.update(tools=["directory_search_people", "submit"]), r"submit is built in"),
+        ("task.yaml", lambda d: d.update(tools=["directory_search_people", "submit"]), r"submit and wait are built in"),
         ("task.yaml", lambda d: d.update(acting_user="role:cfoo"),
          r"acting_user: Value error, unknown role key 'cfoo'"),
         ("task.yaml", lambda d: d.update(max_steps=0), r"max_steps: Input should be greater than or equal to 1"),
