@@ -21,7 +21,7 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
     """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines."""
     if not path.is_file():
         raise OfficesimError(f"transcript {path} does not exist")
-    text = path.read_text()
+    text = path.read_text(encoding="utf-8")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError:

@@ -91,7 +91,7 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     if not path.exists():
         raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
     try:

@@ -85,7 +85,7 @@ def _report(record: Path | None) -> Callable[[OfficeEnv], None]:
         print(env.grade.summary(), file=sys.stderr)
         if record is not None:
             data = {"grade": env.grade.model_dump(mode="json"), "transcript": env.transcript}
-            record.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+            record.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return on_end
 
 

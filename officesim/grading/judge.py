@@ -283,7 +283,7 @@ class Judge:
         if path is None or not path.is_file():
             return None
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             return None  # a torn or corrupt entry is re-asked, then overwritten
         if data.get("status") not in ("pass", "fail") or not isinstance(data.get("reason"), str):
@@ -296,7 +296,8 @@ class Judge:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as handle:
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False,
+                                             suffix=".tmp") as handle:
                 json.dump({"status": verdict.status, "reason": verdict.reason, "model": self.config.model}, handle)
             os.replace(handle.name, path)
         except OSError as exc:

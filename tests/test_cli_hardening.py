@@ -1,0 +1,55 @@
+"""Bad input from people gets a clear error, never a traceback, and nothing is lost (issue 7).
+
+Each test pins one case the red-team pass found: the message, the exit code and the state after.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from officesim.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "tasks"
+C_LOCALE = {"LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+
+
+def _cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python3 -m officesim ARGS`` in a child process (this worktree's package first on the path)."""
+    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "officesim", *args], capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", env=full_env, cwd=cwd, timeout=120)
+
+
+# ----------------------------------------------------------------------------- 7: encoding
+def test_files_are_read_and_written_as_utf8_under_a_c_locale(tmp_path: Path) -> None:
+    transcript = [
+        {"role": "system", "content": "Du bist Jürgen — ☕"},
+        {"role": "user", "content": "What is the CFO's address? Grüße, Zoë ✓"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "directory_search_people", "arguments": '{"query": "Chief Financial Officer"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"people\": [\"Jasmine Jönes\"]}"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c2", "type": "function", "function": {
+            "name": "submit", "arguments": '{"answer": "jasmine.jones@tinyco.test"}'}}]},
+    ]
+    path = tmp_path / "transcript.json"
+    path.write_text(json.dumps(transcript, ensure_ascii=False), encoding="utf-8")
+    graded = _cli("grade", str(FIXTURES / "lookup-cfo-email"), str(path), env=C_LOCALE)
+    assert graded.returncode == 0, graded.stderr
+    assert "PASSED" in graded.stdout and "Traceback" not in graded.stderr
+
+    spec = (ROOT / "worlds" / "tiny.yaml").read_text(encoding="utf-8").replace(
+        "company: ", "company: Müller & Söhne — ", 1)
+    spec_path = tmp_path / "umlaut.yaml"
+    spec_path.write_text(spec, encoding="utf-8")
+    built = _cli("world", "build", str(spec_path), "-o", str(tmp_path / "w.db"), env=C_LOCALE)
+    assert built.returncode == 0, built.stderr
+    shown = _cli("world", "show", str(tmp_path / "w.db"), env=C_LOCALE)
+    assert shown.returncode == 0, shown.stderr
+    assert "Müller & Söhne" in shown.stdout or "M\\xfcller & S\\xf6hne" in shown.stdout
