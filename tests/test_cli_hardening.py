@@ -53,3 +53,31 @@ def test_files_are_read_and_written_as_utf8_under_a_c_locale(tmp_path: Path) -> 
     shown = _cli("world", "show", str(tmp_path / "w.db"), env=C_LOCALE)
     assert shown.returncode == 0, shown.stderr
     assert "Müller & Söhne" in shown.stdout or "M\\xfcller & S\\xf6hne" in shown.stdout
+
+
+# ----------------------------------------------------------------------------- 8: bad regex in grader.yaml
+def _copy_task(src: Path, dst: Path) -> Path:
+    dst.mkdir(parents=True)
+    for item in src.iterdir():
+        (dst / item.name).write_bytes(item.read_bytes())
+    return dst
+
+
+def test_a_bad_regex_names_file_and_field_and_validate_goes_on(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    good = _copy_task(FIXTURES / "lookup-cfo-email", tmp_path / "lookup-cfo-email")
+    bad = _copy_task(FIXTURES / "budget-summary-to-cfo", tmp_path / "budget-summary-to-cfo")
+    grader = bad / "grader.yaml"
+    grader.write_text(grader.read_text(encoding="utf-8") + (
+        "  - id: broken_regex\n    points: 1\n    check: mail_sent\n    body_matches: 'total (\\d+'\n"
+        "  - id: broken_operator\n    points: 1\n    check: record\n    table: crm_deal\n"
+        "    match: {name: {regex: '[unclosed'}}\n"), encoding="utf-8")
+    assert main(["tasks", "validate", "--no-selftest", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "1 problem(s) in 2 task folder(s)" in out
+    assert str(grader) in out
+    assert "body_matches: Value error, invalid regular expression 'total (\\\\d+': missing ), unterminated " \
+           "subpattern at position 6" in out
+    assert "name.regex: invalid regular expression '[unclosed': unterminated character set at position 0" in out
+    assert "lookup_person  1" in out  # the good folder was loaded and counted in the family table
+    assert main(["tasks", "validate", "--no-selftest", str(good)]) == 0
