@@ -81,3 +81,20 @@ def test_a_bad_regex_names_file_and_field_and_validate_goes_on(tmp_path: Path,
     assert "name.regex: invalid regular expression '[unclosed': unterminated character set at position 0" in out
     assert "lookup_person  1" in out  # the good folder was loaded and counted in the family table
     assert main(["tasks", "validate", "--no-selftest", str(good)]) == 0
+
+
+# ----------------------------------------------------------------------------- 10: serve http --port
+@pytest.mark.parametrize(("args", "message"), [
+    (["--port", "99999"], "argument --port: port must be 1-65535, not 99999"),
+    (["--port", "0"], "argument --port: port must be 1-65535, not 0"),
+    (["--port", "eighty"], "argument --port: port must be a whole number, not 'eighty'"),
+    (["--max-sessions", "0"], "argument --max-sessions: --max-sessions must be at least 1, not 0"),
+    (["--session-ttl", "-5"], "argument --session-ttl: --session-ttl must be a number above 0, not -5"),
+])
+def test_serve_http_rejects_bad_numbers_before_starting(args: list[str], message: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "http", "--tasks", str(FIXTURES), *args])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

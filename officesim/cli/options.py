@@ -9,8 +9,9 @@ the object the library takes (``AgentSpec``, ``OfficeEnv`` options, ``Calibratio
 from __future__ import annotations
 
 import argparse
+import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from officesim.agents.registry import agent_names
@@ -28,6 +29,37 @@ CALIBRATION_HELP: dict[str, str] = {
     "regrade_attempts": "stored trajectories regraded per task",
     "regrades": "times each is regraded",
 }
+
+
+def bounded_int(low: int, high: int | None = None, *, what: str = "a number") -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[low, high]``, else argparse's one-line usage error (exit 2)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            allowed = f"{low}-{high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {value}")
+        return value
+
+    return parse
+
+
+def positive_float(what: str) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number above 0."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"{what} must be a number above 0, not {text}")
+        return value
+
+    return parse
 
 
 def add_agent_options(parser: argparse.ArgumentParser, *, default_agent: str | None = None) -> None:
