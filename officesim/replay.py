@@ -18,10 +18,22 @@ from officesim.grading.rubric import Grade
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines."""
+    """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines.
+
+    An empty file, an empty list or anything that is not chat messages (each a JSON object with a
+    ``role``) is refused with ``OfficesimError``: graded, it would silently be the do-nothing
+    episode, and a wrong path or a truncated log would pass for a model's failure.
+    """
     if not path.is_file():
         raise OfficesimError(f"transcript {path} does not exist")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise OfficesimError(f"{path} is not UTF-8 text (byte {exc.start}); a transcript is JSON chat "
+                             "messages") from None
+    if not text.strip():
+        raise OfficesimError(f"{path} is empty; a transcript is a JSON list of chat messages "
+                             "(env.transcript, or runs/NAME/transcripts/TASK/N.json)")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError:
@@ -33,6 +45,12 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
         data = data.get("messages", data.get("transcript"))
     if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
         raise OfficesimError(f"{path}: expected a list of chat messages (or an object with 'messages')")
+    if not data:
+        raise OfficesimError(f"{path} holds no messages; a transcript has at least the task's user message")
+    for index, message in enumerate(data):
+        if not isinstance(message.get("role"), str):
+            raise OfficesimError(f"{path}: message {index} has no 'role'; expected OpenAI chat messages "
+                                 "({'role': 'assistant', 'tool_calls': [...]}, ...)")
     return data
 
 

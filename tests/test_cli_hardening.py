@@ -98,3 +98,34 @@ def test_serve_http_rejects_bad_numbers_before_starting(args: list[str], message
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------------------- 14: grade, tools export
+@pytest.mark.parametrize(("content", "message"), [
+    ("", "is empty; a transcript is a JSON list of chat messages"),
+    ("  \n\n", "is empty; a transcript is a JSON list of chat messages"),
+    ("[]", "holds no messages"),
+    ('{"messages": []}', "holds no messages"),
+    ('[{"name": "submit", "arguments": {}}]', "message 0 has no 'role'"),
+    ('{"score": 1.0}\n{"passed": true}\n', "message 0 has no 'role'"),
+])
+def test_grade_refuses_an_empty_or_non_transcript_file(tmp_path: Path, content: str, message: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(path)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""  # no grade was printed
+
+
+def test_tools_export_prints_unless_told_where_to_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools.json").write_text("checked in", encoding="utf-8")
+    assert main(["tools", "export", "--format", "anthropic", "--only", "mail_send_message"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in printed] == ["mail_send_message"] and "input_schema" in printed[0]
+    assert (tmp_path / "tools.json").read_text(encoding="utf-8") == "checked in"
+    assert main(["tools", "export", "-o", "tools.json"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert (tmp_path / "tools.json").read_bytes() == (ROOT / "tools.json").read_bytes()
