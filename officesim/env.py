@@ -53,6 +53,18 @@ def _encodable(text: str) -> bool:
     return True
 
 
+NO_ANSWER_TEXTS = frozenset({"", "null", "none"})
+
+
+def _means_no_answer(text: str) -> bool:
+    """Whether a submitted string is a spelled-out null: ``"null"``, ``"None"`` or blank.
+
+    Models that serialise arguments badly send ``{"answer": "null"}`` for JSON null; graded as
+    text it would fail a task that asks for no answer and could pass as an answer of "null".
+    """
+    return text.strip().lower() in NO_ANSWER_TEXTS
+
+
 class OfficeEnv:
     """A task as an episode: ``reset`` then ``step`` until ``terminated`` (submit) or ``truncated``.
 
@@ -166,7 +178,7 @@ class OfficeEnv:
             value = str(value)  # a bare number is a fine answer
         if value is not None and not _encodable(value):
             return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
-        self.answer = value
+        self.answer = None if value is None or _means_no_answer(value) else value
         return {"status": "submitted"}, True
 
     def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any]) -> None:

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from officesim import load_task
 from officesim.cli import main
+from officesim.env import OfficeEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "tasks"
@@ -129,3 +131,24 @@ def test_tools_export_prints_unless_told_where_to_write(tmp_path: Path, monkeypa
     assert main(["tools", "export", "-o", "tools.json"]) == 0
     assert "wrote" in capsys.readouterr().out
     assert (tmp_path / "tools.json").read_bytes() == (ROOT / "tools.json").read_bytes()
+
+
+# ----------------------------------------------------------------------------- 17: "null" means no answer
+@pytest.mark.parametrize("spelled", ["null", " NULL ", "None", "none", "", "   \n"])
+def test_a_spelled_out_null_answer_is_no_answer(spelled: str) -> None:
+    task = load_task(FIXTURES / "lookup-cfo-email")
+    env = OfficeEnv(task)
+    env.reset(seed=0)
+    *_, info = env.step({"name": "submit", "arguments": json.dumps({"answer": spelled})})
+    assert env.answer is None
+    env.reset(seed=0)
+    *_, reference = env.step({"name": "submit", "arguments": {"answer": None}})
+    assert info["grade"].model_dump()["criteria"] == reference["grade"].model_dump()["criteria"]
+
+
+@pytest.mark.parametrize("text", ["nullify", "none of them", "'null'", "N/A"])
+def test_answers_that_only_contain_null_stay_text(text: str) -> None:
+    env = OfficeEnv(load_task(FIXTURES / "lookup-cfo-email"))
+    env.reset(seed=0)
+    env.step({"name": "submit", "arguments": {"answer": text}})
+    assert env.answer == text
