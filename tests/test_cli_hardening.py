@@ -16,6 +16,8 @@ import pytest
 from officesim import load_task
 from officesim.cli import main
 from officesim.env import OfficeEnv
+from officesim.errors import OfficesimError
+from officesim.grading.judge import JudgeConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "tasks"
@@ -152,3 +154,34 @@ def test_answers_that_only_contain_null_stay_text(text: str) -> None:
     env.reset(seed=0)
     env.step({"name": "submit", "arguments": {"answer": text}})
     assert env.answer == text
+
+
+# ----------------------------------------------------------------------------- 13: a model with no endpoint
+@pytest.fixture
+def no_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OFFICESIM_JUDGE_BASE_URL", "OFFICESIM_JUDGE_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_judge_model_without_url_or_key_fails_at_once(no_endpoint: None, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    transcript = tmp_path / "t.json"
+    transcript.write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
+    assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(transcript), "--judge-model", "gpt-x"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing was graded, so no judge was asked
+    assert ("judge model 'gpt-x' has no endpoint: set OFFICESIM_JUDGE_BASE_URL (or --judge-base-url)"
+            in captured.err and "or OPENAI_API_KEY for OpenAI" in captured.err)
+    with pytest.raises(OfficesimError, match="has no endpoint"):
+        JudgeConfig(model="gpt-x")
+    assert JudgeConfig(model="gpt-x", base_url="http://127.0.0.1:9/v1").base_url == "http://127.0.0.1:9/v1"
+    assert JudgeConfig(model="gpt-x", api_key="sk-test").api_key == "sk-test"
+
+
+def test_the_openai_agent_without_url_or_key_fails_before_the_run(no_endpoint: None, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["run", str(FIXTURES / "lookup-cfo-email"), "--agent", "openai", "--model", "m",
+                 "--out", str(out), "--quiet"]) == 2
+    assert "needs OPENAI_API_KEY for OpenAI, or --base-url" in capsys.readouterr().err
+    assert not out.exists()

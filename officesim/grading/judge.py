@@ -102,6 +102,14 @@ class JudgeConfig:
     max_backoff: float = 30.0
     json_mode: bool = True
 
+    def __post_init__(self) -> None:
+        # With neither, the client would send a placeholder key to the public default endpoint
+        # and every judged criterion would retry a 401 before turning into an ``error``.
+        if not self.base_url and not (self.api_key or os.environ.get(ENV_API_KEY)):
+            raise OfficesimError(
+                f"judge model {self.model!r} has no endpoint: set {ENV_BASE_URL} (or --judge-base-url) to an "
+                f"OpenAI-compatible server such as http://localhost:8000/v1, or {ENV_API_KEY} for OpenAI")
+
     @classmethod
     def from_env(cls, **overrides: Any) -> JudgeConfig | None:
         """A config from ``OFFICESIM_JUDGE_MODEL``/``OFFICESIM_JUDGE_BASE_URL``/``OPENAI_API_KEY``.
@@ -111,8 +119,8 @@ class JudgeConfig:
         model = overrides.pop("model", None) or os.environ.get(ENV_MODEL)
         if not model:
             return None
-        base_url = overrides.pop("base_url", None) or os.environ.get(ENV_BASE_URL)
-        api_key = overrides.pop("api_key", None) or os.environ.get(ENV_API_KEY)
+        base_url = overrides.pop("base_url", None) or os.environ.get(ENV_BASE_URL) or None  # "" is unset
+        api_key = overrides.pop("api_key", None) or os.environ.get(ENV_API_KEY) or None
         return cls(model=model, base_url=base_url, api_key=api_key, **overrides)
 
 
