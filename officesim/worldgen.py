@@ -9,7 +9,7 @@ hash.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -63,12 +63,27 @@ class GenContext:
         self.world.set_meta(f"seq:{prefix}", str(value))
 
 
-def populate(world: World, spec: WorldSpec, seed: int) -> None:
-    """Fill an empty world with every app's generated data, in one transaction."""
+# Called before each app generates: (app name, index from 0, number of apps).
+StageCallback = Callable[[str, int, int], None]
+
+
+def app_name(generator: object) -> str:
+    """``mail`` for ``officesim.apps.mail.generate``."""
+    return str(getattr(generator, "__name__", generator)).split(".")[-2]
+
+
+def populate(world: World, spec: WorldSpec, seed: int, *, on_stage: StageCallback | None = None) -> None:
+    """Fill an empty world with every app's generated data, in one transaction.
+
+    ``on_stage`` hears of each app before it generates (``officesim world build`` shows progress
+    with it); it never changes what is generated.
+    """
     ctx = GenContext(world=world, spec=spec, seed=seed)
     world.db.execute("BEGIN")
     try:
-        for generator in GENERATORS:
+        for index, generator in enumerate(GENERATORS):
+            if on_stage is not None:
+                on_stage(app_name(generator), index, len(GENERATORS))
             generator.generate(ctx)
     except BaseException:
         world.db.execute("ROLLBACK")  # never leave a half-generated world behind an open transaction

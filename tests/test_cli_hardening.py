@@ -16,8 +16,10 @@ import pytest
 from officesim import load_task
 from officesim.cli import main
 from officesim.env import OfficeEnv
-from officesim.errors import OfficesimError
+from officesim.errors import OfficesimError, SpecError
 from officesim.grading.judge import JudgeConfig
+from officesim.spec import load_spec
+from officesim.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "tasks"
@@ -185,3 +187,79 @@ def test_the_openai_agent_without_url_or_key_fails_before_the_run(no_endpoint: N
                  "--out", str(out), "--quiet"]) == 2
     assert "needs OPENAI_API_KEY for OpenAI, or --base-url" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ----------------------------------------------------------------------------- 9: world specs
+def _spec_file(tmp_path: Path, **changes: object) -> Path:
+    import yaml
+
+    data = yaml.safe_load((ROOT / "worlds" / "tiny.yaml").read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        if key.startswith("size_"):
+            data["size"][key[len("size_"):]] = value
+        else:
+            data[key] = value
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("changes", "expected"), [
+    ({"acting_user": "chief_wizard"},
+     "acting_user: Value error, 'chief_wizard' is neither a role key nor an email. Role keys: ceo, cfo"),
+    ({"acting_user": "cs_lead", "size_people": 10},
+     "acting_user: Value error, role 'cs_lead' needs at least 17 people (size.people is 10)"),
+    ({"acting_user": "someone@elsewhere.test"},
+     "'someone@elsewhere.test' is not at the company's domain 'tinyco.test'"),
+    ({"locale": "xx_YY"}, "locale: Value error, 'xx_YY' is not one of the"),
+    ({"currency": "BANANA"}, "currency: Value error, 'BANANA' is not an ISO 4217 currency code"),
+    ({"size_deals": 1_000_000_000},
+     "size.deals: Input should be less than or equal to 5000 (got 1000000000); Deals in the CRM pipeline (1-5,000)."),
+    ({"size_people": 100_000}, "size.people: Input should be less than or equal to 2000 (got 100000); "
+                               "Employees in the directory (5-2,000)."),
+    ({"size_people": 2_000, "size_mail_per_person": 200},
+     "size: Value error, the world would have about 400,"),
+    ({"start": "2026-10-05T09:00:00"}, "start: Value error, start needs a timezone"),
+    ({"start": "9999-12-31T00:00:00Z"}, "start must fall in the years 1970-2200, not 9999"),
+    ({"domain": "bad domain.test"}, "'bad domain.test' is not a mail domain"),
+    ({"seed": -1}, "seed: Input should be greater than or equal to 0 (got -1)"),
+])
+def test_every_world_spec_field_is_checked(tmp_path: Path, changes: dict[str, object], expected: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        load_spec(_spec_file(tmp_path, **changes))
+    assert expected in str(raised.value) and str(tmp_path / "spec.yaml") in str(raised.value)
+
+
+def test_a_bad_spec_builds_nothing_and_prints_one_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec_file(tmp_path, locale="xx_YY", currency="BANANA", size_deals=1_000_000_000)
+    out = tmp_path / "w.db"
+    assert main(["world", "build", str(spec), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "locale:" in err and "currency:" in err and "size.deals:" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_spec_values_that_are_fine_are_kept(tmp_path: Path) -> None:
+    spec = load_spec(_spec_file(tmp_path, currency="eur", locale="de_DE", acting_user="ap_specialist"))
+    assert (spec.currency, spec.locale, spec.acting_user) == ("EUR", "de_DE", "ap_specialist")
+
+
+def test_an_acting_user_email_must_be_an_employee(tiny: World, tmp_path: Path) -> None:
+    someone = tiny.db.execute("SELECT email FROM directory_person WHERE id = 'p_9'").fetchone()[0]
+    world = World.generate(_spec_file(tmp_path, acting_user=someone.upper().replace("@TINYCO.TEST", "@tinyco.test")))
+    assert world.user["email"] == someone
+    with pytest.raises(SpecError, match=r"acting_user 'ghost@tinyco\.test' is no employee of world 'tiny'"):
+        World.generate(_spec_file(tmp_path, acting_user="ghost@tinyco.test"))
+
+
+def test_big_world_builds_show_progress_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("officesim.cli.world.PROGRESS_ABOVE", 0)  # tiny counts as big here
+    assert main(["world", "build", str(ROOT / "worlds" / "tiny.yaml"), "-o", str(tmp_path / "a.db")]) == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.startswith("world build: generating")]
+    assert [line.split()[3] for line in lines] == ["directory", "crm", "drive", "chat", "mail"]
+    assert "(5/5, ~292 records in all," in lines[-1] and "world build" not in captured.out
+    assert main(["world", "build", str(ROOT / "worlds" / "tiny.yaml"), "-o", str(tmp_path / "b.db"), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "a.db").read_bytes() == (tmp_path / "b.db").read_bytes()  # progress changes nothing
