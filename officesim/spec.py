@@ -50,7 +50,7 @@ def acting_user_problem(acting: str, domain: str, people: int) -> str | None:
 
 # Upper bounds keep generation within about a minute on this project's 2-core machine.  Mail
 # and deals grow faster than linearly, so ROW_BUDGET also caps the knobs' combination; measured
-# (CPU seconds, 10 others' jobs sharing the machine): every knob near its maximum at the budget
+# (CPU seconds, on a machine shared at a load average of ~7): every knob near its maximum at the budget
 # (people 2,000, deals 5,000, accounts 2,000, channels 1,000, dms 2,000, docs 5,000) 37 s;
 # people 2,000 with 48 mails each 20 s; people 500 with 190 mails each 17 s.
 ROW_BUDGET = 100_000
