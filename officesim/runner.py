@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from officesim import __version__
-from officesim.agents.registry import check_agent, make_agent
+from officesim.agents.registry import check_agent, check_endpoint, make_agent
 from officesim.env import OfficeEnv
 from officesim.episode import run_episode
 from officesim.errors import OfficesimError
@@ -402,6 +402,8 @@ def run_plans(
             if attempts:
                 pending[task_dir].append((index, attempts))
         count = sum(len(a) for a in todo.values())
+        if count:  # a dead endpoint fails the run now, not each attempt after its retries
+            check_endpoint(plan.agent.name, plan.agent.options)
         reports.append(RunReport(out=plan.out, planned=plan.n * len(task_dirs),
                                  skipped=plan.n * len(task_dirs) - count))
     pending = {t: w for t, w in pending.items() if w}
@@ -448,6 +450,7 @@ def run(
     env_options: dict[str, Any] | None = None,
     progress: bool = True,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    hashes: Mapping[str, tuple[str, str]] | None = None,
 ) -> RunReport:
     """Play ``n`` attempts of each task folder and append them to ``out/results.jsonl``.
 
@@ -456,7 +459,7 @@ def run(
     """
     plan = RunPlan(agent, n, Path(out), base_seed, retry_errors)
     return run_plans(tasks, [plan], workers=workers, env_options=env_options, progress=progress,
-                     on_record=on_record)[0]
+                     on_record=on_record, hashes=hashes)[0]
 
 
 def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list[dict[str, Any]],

@@ -18,7 +18,10 @@ from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError, SpecError
 from officesim.grading.judge import JudgeConfig
+from officesim.runner import read_results
 from officesim.spec import load_spec
+from officesim.testing import ScriptedServer, serve
+from officesim.testing.openai_server import ServerError
 from officesim.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -263,3 +266,53 @@ def test_big_world_builds_show_progress_on_stderr(tmp_path: Path, monkeypatch: p
     assert main(["world", "build", str(ROOT / "worlds" / "tiny.yaml"), "-o", str(tmp_path / "b.db"), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
     assert (tmp_path / "a.db").read_bytes() == (tmp_path / "b.db").read_bytes()  # progress changes nothing
+
+
+# ----------------------------------------------------------------------------- 11: officesim run
+RUNNER_TASKS = ROOT / "tests" / "fixtures" / "runner_tasks"
+
+
+def test_run_checks_every_task_before_any_attempt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    library = tmp_path / "tasks"
+    _copy_task(RUNNER_TASKS / "who-is-ceo", library / "who-is-ceo")
+    for name, broken in (("who-is-hr-lead", "grader.yaml"), ("who-is-it-admin", "task.yaml")):
+        folder = _copy_task(RUNNER_TASKS / name, library / name)
+        (folder / broken).write_text((folder / broken).read_text(encoding="utf-8") + "\nbogus_field: 1\n",
+                                     encoding="utf-8")
+    out = tmp_path / "run"
+    assert main(["run", str(library), "--agent", "oracle", "--out", str(out), "--quiet", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "2 of 3 task folder(s) are invalid; nothing was run" in err
+    assert str(library / "who-is-hr-lead" / "grader.yaml") in err and str(library / "who-is-it-admin") in err
+    assert "bogus_field" in err and "Traceback" not in err
+    assert not out.exists()  # no results.jsonl, no crash records
+
+
+def test_run_against_a_dead_endpoint_fails_in_seconds_naming_it(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+    import time
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    out = tmp_path / "run"
+    started = time.monotonic()
+    code = main(["run", str(RUNNER_TASKS / "who-is-ceo"), "--agent", "openai", "--model", "m", "--base-url", url,
+                 "--out", str(out), "--quiet", "--workers", "1"])
+    assert code == 2 and time.monotonic() - started < 15
+    assert f"the model endpoint {url} does not answer (APIConnectionError" in capsys.readouterr().err
+    assert read_results(out) == []  # no attempt was played or recorded
+
+
+def test_a_run_whose_attempts_end_in_agent_errors_exits_non_zero(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    server = ScriptedServer(default=ServerError(503))
+    with serve(server) as url:
+        code = main(["run", str(RUNNER_TASKS / "who-is-ceo"), "--agent", "openai", "--model", "m",
+                     "--base-url", url, "--max-retries", "0", "--out", str(tmp_path / "run"), "--quiet",
+                     "--workers", "1"])
+    assert code == 1
+    assert "1 attempt(s) ended in an agent error" in capsys.readouterr().err
+    assert [r["status"] for r in read_results(tmp_path / "run")] == ["error"]

@@ -32,6 +32,7 @@ from typing import Any
 import openai
 
 from officesim.agents.base import AgentError
+from officesim.errors import OfficesimError
 from officesim.seeding import derive_seed
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -77,6 +78,37 @@ def _retry_after(exc: Exception) -> float | None:
             except ValueError:
                 continue
     return None
+
+
+PROBE_TIMEOUT = 5.0  # seconds: a live endpoint lists its models in well under a second
+
+
+def probe_endpoint(model: str, base_url: str | None = None, api_key: str | None = None, *,
+                   probe_timeout: float = PROBE_TIMEOUT, **_options: Any) -> None:
+    """Ask the endpoint for its model list once, before a run; ``OfficesimError`` naming the URL if it is down.
+
+    Without this, every attempt of a run against a dead endpoint spends its retries (about 70 s)
+    before it is recorded as an error.  An endpoint without ``/models`` (404) is taken as alive:
+    the chat requests will tell.  The agent's own options (``timeout``, ...) are ignored here.
+    """
+    key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+    client = openai.OpenAI(base_url=base_url, api_key=key, timeout=probe_timeout, max_retries=0)
+    url = str(client.base_url).rstrip("/")
+    try:
+        client.models.list()
+    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+        raise OfficesimError(f"the model endpoint {url} does not answer ({exc.__class__.__name__}: {exc}); "
+                             "start the server or fix --base-url") from None
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        raise OfficesimError(f"the model endpoint {url} rejected the API key (HTTP {exc.status_code}); "
+                             "set OPENAI_API_KEY to a valid key") from None
+    except openai.NotFoundError:
+        return
+    except openai.APIStatusError as exc:
+        raise OfficesimError(f"the model endpoint {url} answered HTTP {exc.status_code} to GET /models; "
+                             "check --base-url (it usually ends in /v1)") from None
+    finally:
+        client.close()
 
 
 class OpenAIAgent:

@@ -14,9 +14,10 @@ from officesim.cli.options import (
     agent_spec,
     env_options,
 )
+from officesim.errors import SpecError
 from officesim.metrics import format_groups, summarize
-from officesim.runner import read_results, run
-from officesim.task import find_tasks
+from officesim.runner import hashes_of, read_results, run
+from officesim.task import Task, find_tasks, load_task
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,18 +35,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_command)
 
 
+def load_all(folders: list[Path]) -> list[Task]:
+    """Every task folder loaded, or ``SpecError`` listing every broken one (nothing is played then)."""
+    tasks, problems = [], []
+    for folder in folders:
+        try:
+            tasks.append(load_task(folder))
+        except SpecError as exc:
+            problems.append(str(exc).replace("\n", "\n    "))
+    if problems:
+        raise SpecError(f"{len(problems)} of {len(folders)} task folder(s) are invalid; nothing was run "
+                        "(see 'officesim tasks validate'):\n  " + "\n  ".join(problems))
+    return tasks
+
+
 def run_command(args: argparse.Namespace) -> int:
-    tasks = find_tasks(args.tasks)
-    if not tasks:
+    folders = find_tasks(args.tasks)
+    if not folders:
         print("officesim: no task folders found", file=sys.stderr)
         return 2
+    hashes = hashes_of(load_all(folders))  # workers load their own tasks; here only the hashes are kept
     spec = agent_spec(args)
     out = Path(args.out)
-    report = run(tasks, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet)
+    report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
+                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet,
+                 hashes=hashes)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
-    ids = {t.name for t in tasks}
+    ids = {t.name for t in folders}
     records = [r for r in read_results(out) if r["task"] in ids]
     summary = summarize(records, ks=[k for k in args.k if k <= args.n] or [1])
     print(format_groups(summary.categories.values(), "category"))
@@ -58,5 +75,9 @@ def run_command(args: argparse.Namespace) -> int:
         shown = ", ".join(report.crashes[:5]) + (" ..." if len(report.crashes) > 5 else "")
         print(f"officesim: {len(report.crashes)} attempt(s) crashed (a bug or a broken task; the traceback is "
               f"under 'crash' in results.jsonl): {shown}", file=sys.stderr)
+        return 1
+    if report.errors:
+        print(f"officesim: {report.errors} attempt(s) ended in an agent error (no score; the reason is under "
+              f"'error' in results.jsonl); fix the cause and rerun with --retry-errors", file=sys.stderr)
         return 1
     return 0
