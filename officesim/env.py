@@ -65,12 +65,26 @@ def _means_no_answer(text: str) -> bool:
     return text.strip().lower() in NO_ANSWER_TEXTS
 
 
+def _canonical(arguments: Any) -> str:
+    """One text per distinct argument value: JSON with sorted keys (strings parsed when they are JSON)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError:
+            return arguments.strip()
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
 class OfficeEnv:
     """A task as an episode: ``reset`` then ``step`` until ``terminated`` (submit) or ``truncated``.
 
     Args:
         task: a loaded task (``officesim.load_task``).
         judge: a ``JudgeConfig`` or ``Judge`` for judge criteria; ``None`` leaves them unjudged.
+        stop_after_repeats: end the episode after this many identical failing calls in a row
+            (same tool, same arguments, an error each time); ``None`` plays the whole step budget.
+            A stopped episode is ``truncated``, graded as it stands, and says so in ``info["stopped"]``
+            and in a harness message of the transcript.
 
     Attributes:
         world: the episode's world (inspect it after the end; ``reset`` rolls it back in place).
@@ -79,8 +93,17 @@ class OfficeEnv:
         grade: the final ``Grade`` once the episode ended, else ``None``.
     """
 
-    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None) -> None:
+    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
+                 stop_after_repeats: int | None = None) -> None:
+        if stop_after_repeats is not None and (isinstance(stop_after_repeats, bool) or
+                                               not isinstance(stop_after_repeats, int) or stop_after_repeats < 2):
+            raise OfficesimError(f"stop_after_repeats must be a whole number of at least 2 (or None), "
+                                 f"not {stop_after_repeats!r}")
         self.task = task
+        self.stop_after_repeats = stop_after_repeats
+        self.stopped: dict[str, Any] | None = None
+        self._failing: tuple[str, str] | None = None  # the last failing call, and how often in a row
+        self._failing_count = 0
         self.judge = make_judge(judge)
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
@@ -114,6 +137,8 @@ class OfficeEnv:
         self.grade = None
         self.answer = None
         self.steps = 0
+        self.stopped = None
+        self._failing, self._failing_count = None, 0
         self._done = False
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
@@ -134,6 +159,9 @@ class OfficeEnv:
         info: dict[str, Any] = {"step": self.steps, "tool": name, "error": "error" in result}
         terminated = submitted
         truncated = not submitted and self.steps >= self.task.max_steps
+        if not submitted and self._repeated_failure(name, raw_arguments, result):
+            truncated = True
+            info["stopped"] = self.stopped
         reward = 0.0
         if terminated or truncated:
             self._done = True
@@ -180,6 +208,29 @@ class OfficeEnv:
             return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
         self.answer = None if value is None or _means_no_answer(value) else value
         return {"status": "submitted"}, True
+
+    def _repeated_failure(self, name: str, raw_arguments: Any, result: dict[str, Any]) -> bool:
+        """Count identical failing calls in a row; True (and ``self.stopped`` set) when the limit is hit."""
+        if self.stop_after_repeats is None:
+            return False
+        if "error" not in result:
+            self._failing, self._failing_count = None, 0
+            return False
+        key = (name, _canonical(raw_arguments))
+        self._failing_count = self._failing_count + 1 if key == self._failing else 1
+        self._failing = key
+        if self._failing_count < self.stop_after_repeats:
+            return False
+        self.stopped = {"reason": "repeated_failing_call", "repeats": self._failing_count, "tool": name,
+                        "error": result["error"].get("type") if isinstance(result["error"], Mapping) else None}
+        self.transcript.append({
+            "role": "user",
+            "content": f"[officesim] The episode was stopped after {self._failing_count} identical failing "
+                       f"calls of {name} in a row (stop_after_repeats={self.stop_after_repeats}); it is graded "
+                       "as it stands.",
+            "officesim": {"actor": "harness", "event": "stopped", **self.stopped},
+        })
+        return True
 
     def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any]) -> None:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments or {}, ensure_ascii=False,

@@ -3,7 +3,8 @@
 The status of an attempt says whose fault an unfinished episode is:
 
 * ``ok``: the agent submitted and the grader scored the final state;
-* ``truncated``: the step budget ran out (graded like any other end state);
+* ``truncated``: the step budget ran out, or the env stopped a model repeating one failing call
+  (``stopped`` then says why); graded like any other end state;
 * ``error``: the agent itself failed (``AgentError``: an API that kept failing); the attempt has no
   score and is excluded from pass rates, never counted as a 0.
 """
@@ -32,6 +33,7 @@ class EpisodeResult:
     wall_time: float
     transcript: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    stopped: dict[str, Any] | None = None  # why the env ended the episode early (stop_after_repeats)
 
     def to_dict(self, *, transcript: bool = False) -> dict[str, Any]:
         """JSON-ready fields (the transcript only on request: it is stored apart)."""
@@ -96,4 +98,5 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
         wall_time=time.perf_counter() - started,
         transcript=list(getattr(env, "transcript", []) or []),
         error=error,
+        stopped=info.get("stopped"),
     )

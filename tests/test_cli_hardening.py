@@ -18,10 +18,11 @@ from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError, SpecError
 from officesim.grading.judge import JudgeConfig
+from officesim.replay import replay, tool_calls
 from officesim.runner import read_results
 from officesim.spec import load_spec
 from officesim.testing import ScriptedServer, serve
-from officesim.testing.openai_server import ServerError
+from officesim.testing.openai_server import ServerError, tool_call
 from officesim.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -316,3 +317,41 @@ def test_a_run_whose_attempts_end_in_agent_errors_exits_non_zero(tmp_path: Path,
     assert code == 1
     assert "1 attempt(s) ended in an agent error" in capsys.readouterr().err
     assert [r["status"] for r in read_results(tmp_path / "run")] == ["error"]
+
+
+# ----------------------------------------------------------------------------- 18: stop after N repeats
+def test_identical_failing_calls_in_a_row_stop_the_episode() -> None:
+    task = load_task(FIXTURES / "budget-summary-to-cfo")  # 12 steps
+    env = OfficeEnv(task, stop_after_repeats=3)
+    env.reset(seed=0)
+    bad = {"name": "mail_get_message", "arguments": {"message_id": "m_nope"}}
+    other = {"name": "mail_get_message", "arguments": {"message_id": "m_other"}}
+    good = {"name": "directory_search_people", "arguments": {"query": "Chief Financial"}}
+    for action in (bad, bad, other, bad, good, bad, bad):  # a different failure or a success resets the count
+        *_, truncated, info = env.step(action)
+        assert not truncated and "stopped" not in info
+    *_, truncated, info = env.step({"name": "mail_get_message", "arguments": '{"message_id":  "m_nope"}'})
+    assert truncated and env.steps == 8 and info["grade"].passed is False
+    assert info["stopped"] == {"reason": "repeated_failing_call", "repeats": 3, "tool": "mail_get_message",
+                               "error": "not_found"}
+    note = env.transcript[-1]
+    assert note["officesim"]["actor"] == "harness" and "stopped after 3 identical failing calls" in note["content"]
+    # Replaying the saved transcript (no stop option) reaches the same grade.
+    replayed, _ = replay(OfficeEnv(task), tool_calls(env.transcript))
+    assert replayed.model_dump()["criteria"] == info["grade"].model_dump()["criteria"]
+    with pytest.raises(OfficesimError, match="stop_after_repeats must be a whole number of at least 2"):
+        OfficeEnv(task, stop_after_repeats=1)
+
+
+def test_run_stop_after_repeats_is_recorded_in_the_attempt(tmp_path: Path) -> None:
+    server = ScriptedServer(default=tool_call("directory_get_person", person="nobody"))
+    with serve(server) as url:
+        base = ["run", str(RUNNER_TASKS / "who-is-ceo"), "--agent", "openai", "--model", "m", "--base-url", url,
+                "--quiet", "--workers", "1"]
+        assert main([*base, "--out", str(tmp_path / "stopped"), "--stop-after-repeats", "2"]) == 0
+        assert main([*base, "--out", str(tmp_path / "full")]) == 0
+    [stopped] = read_results(tmp_path / "stopped")
+    assert (stopped["status"], stopped["steps"], stopped["passed"]) == ("truncated", 2, False)
+    assert stopped["stopped"]["reason"] == "repeated_failing_call" and stopped["grade"] is not None
+    [full] = read_results(tmp_path / "full")
+    assert (full["status"], full["steps"], full["stopped"]) == ("truncated", 6, None)

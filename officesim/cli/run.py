@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from officesim.cli.options import (
     add_agent_options,
@@ -12,6 +13,7 @@ from officesim.cli.options import (
     add_quiet_option,
     add_workers_option,
     agent_spec,
+    bounded_int,
     env_options,
 )
 from officesim.errors import SpecError
@@ -30,9 +32,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workers_option(parser)
     parser.add_argument("--base-seed", type=int, default=0, help="mixed into every attempt seed (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="play again attempts recorded as error")
+    parser.add_argument("--stop-after-repeats", type=bounded_int(2, what="--stop-after-repeats"), metavar="N",
+                        help="end an episode after N identical failing calls in a row (graded as it stands; "
+                        "recorded under 'stopped'); default: play the whole step budget")
     parser.add_argument("--k", type=int, nargs="*", default=[1, 5, 10], help="k values for pass@k (default 1 5 10)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
+
+
+def _env_options(args: argparse.Namespace) -> dict[str, Any]:
+    options = env_options(args)
+    if args.stop_after_repeats is not None:
+        options["stop_after_repeats"] = args.stop_after_repeats
+    return options
 
 
 def load_all(folders: list[Path]) -> list[Task]:
@@ -58,7 +70,7 @@ def run_command(args: argparse.Namespace) -> int:
     spec = agent_spec(args)
     out = Path(args.out)
     report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet,
+                 retry_errors=args.retry_errors, env_options=_env_options(args), progress=not args.quiet,
                  hashes=hashes)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
