@@ -65,6 +65,16 @@ def _means_no_answer(text: str) -> bool:
     return text.strip().lower() in NO_ANSWER_TEXTS
 
 
+def is_harness(item: Any) -> bool:
+    """Whether a transcript message or an action was made by officesim's harness, not the model.
+
+    The openai agent submits for a model that keeps replying with text, and the env notes when it
+    stops an episode; such messages (and actions) carry ``"officesim": {"actor": "harness"}``.
+    """
+    marker = item.get("officesim") if isinstance(item, Mapping) else None
+    return isinstance(marker, Mapping) and marker.get("actor") == "harness"
+
+
 def _canonical(arguments: Any) -> str:
     """One text per distinct argument value: JSON with sorted keys (strings parsed when they are JSON)."""
     if isinstance(arguments, str):
@@ -155,7 +165,7 @@ class OfficeEnv:
             result, submitted = self._submit(raw_arguments)
         else:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
-        self._record(call_id, name, raw_arguments, result)
+        self._record(call_id, name, raw_arguments, result, harness=is_harness(action))
         info: dict[str, Any] = {"step": self.steps, "tool": name, "error": "error" in result}
         terminated = submitted
         truncated = not submitted and self.steps >= self.task.max_steps
@@ -232,7 +242,8 @@ class OfficeEnv:
         })
         return True
 
-    def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any]) -> None:
+    def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any], *,
+                harness: bool = False) -> None:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments or {}, ensure_ascii=False,
                                                                          default=str)
         if not _encodable(text):  # lone surrogates (rejected by the tool) must not make the transcript unwritable
@@ -240,12 +251,13 @@ class OfficeEnv:
                     else json.dumps(arguments, default=str))
         if not _encodable(name):
             name = name.encode("utf-8", "backslashreplace").decode("utf-8")
-        self.transcript.append({
-            "role": "assistant", "content": None,
-            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}],
-        })
-        self.transcript.append({"role": "tool", "tool_call_id": call_id,
-                                "content": json.dumps(result, ensure_ascii=False, default=str)})
+        call = {"role": "assistant", "content": None,
+                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
+        answer = {"role": "tool", "tool_call_id": call_id,
+                  "content": json.dumps(result, ensure_ascii=False, default=str)}
+        if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
+            call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
+        self.transcript += [call, answer]
 
     def _grade(self) -> Grade:
         if self.world is None:

@@ -12,9 +12,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from officesim.env import OfficeEnv
+from officesim.env import OfficeEnv, is_harness
 from officesim.errors import OfficesimError
 from officesim.grading.rubric import Grade
+
+__all__ = ["is_harness", "model_messages", "read_transcript", "replay", "tool_calls"]
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:
@@ -52,6 +54,14 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
             raise OfficesimError(f"{path}: message {index} has no 'role'; expected OpenAI chat messages "
                                  "({'role': 'assistant', 'tool_calls': [...]}, ...)")
     return data
+
+
+def model_messages(messages: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A transcript without the harness's messages: what the model saw and said, for training data.
+
+    Replaying needs the harness's calls too (they are part of the episode); this is for learning.
+    """
+    return [m for m in messages if not is_harness(m)]
 
 
 def tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ A run lives in one folder (``runs/NAME``):
   grade, steps, tokens, wall_time, task metadata, and ``versions``: world spec fingerprint, tools
   hash, task and grader hashes).  Lines are appended and flushed one by one, so a run killed
   half-way resumes where it stopped; a half-written last line is cut off on resume.
-* ``transcripts/<task>/<attempt>.json``: the episode's chat transcript, written before its result
+* ``transcripts/<task>/<attempt>.json``: the episode's chat transcript (the agent's own when it
+  keeps one, harness actions marked; see ``episode.run_episode``), written before its result
   line (a result line always has its transcript).
 * ``run.json``: the agent and its options (never the API key), so later steps (calibrate,
   deliver) know what produced the numbers, and a resume cannot silently mix two agents.

@@ -14,15 +14,16 @@ from pathlib import Path
 import pytest
 
 from officesim import load_task
+from officesim.agents.openai_agent import NUDGE
 from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError, SpecError
 from officesim.grading.judge import JudgeConfig
-from officesim.replay import replay, tool_calls
+from officesim.replay import model_messages, replay, tool_calls
 from officesim.runner import read_results
 from officesim.spec import load_spec
 from officesim.testing import ScriptedServer, serve
-from officesim.testing.openai_server import ServerError, tool_call
+from officesim.testing.openai_server import ServerError, text, tool_call
 from officesim.world import World
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -355,3 +356,38 @@ def test_run_stop_after_repeats_is_recorded_in_the_attempt(tmp_path: Path) -> No
     assert stopped["stopped"]["reason"] == "repeated_failing_call" and stopped["grade"] is not None
     [full] = read_results(tmp_path / "full")
     assert (full["status"], full["steps"], full["stopped"]) == ("truncated", 6, None)
+
+
+# ----------------------------------------------------------------------------- 16: the openai agent's transcript
+def test_the_saved_transcript_is_what_the_model_saw_and_said(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    server = ScriptedServer([tool_call("directory_search_people", '{"query":"Chief Executive Officer"}'),
+                             text("I think I have it."), text("stephen.james@tinyco.test")])
+    with serve(server) as url:
+        assert main(["run", str(RUNNER_TASKS / "who-is-ceo"), "--agent", "openai", "--model", "m",
+                     "--base-url", url, "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"]) == 0
+    path = tmp_path / "run" / "transcripts" / "who-is-ceo" / "0.json"
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    last_request = server.requests[-1]["messages"]
+    # Everything the model was sent, in order, then its last reply, then the harness's submit and its result.
+    assert saved[:len(last_request)] == last_request
+    assert [m["role"] for m in saved] == ["system", "user", "assistant", "tool", "assistant", "user", "assistant",
+                                          "assistant", "tool"]
+    assert "You are" in saved[0]["content"] and saved[1]["content"].startswith("What is the email address")
+    assert saved[2]["tool_calls"][0]["function"]["arguments"] == '{"query":"Chief Executive Officer"}'  # as written
+    assert saved[4]["content"] == "I think I have it." and saved[5]["content"] == NUDGE
+    assert saved[6] == {"role": "assistant", "content": "stephen.james@tinyco.test"}
+    submit_call, submit_result = saved[7], saved[8]
+    assert submit_call["officesim"] == submit_result["officesim"] == {"actor": "harness"}
+    assert submit_call["tool_calls"][0]["function"] == {"name": "submit",
+                                                        "arguments": '{"answer": "stephen.james@tinyco.test"}'}
+    assert submit_result["tool_call_id"] == submit_call["tool_calls"][0]["id"]
+    # Training data drops the harness's messages: the model made one tool call, and no submit.
+    said = [c["function"]["name"] for m in model_messages(saved) for c in m.get("tool_calls", [])]
+    assert said == ["directory_search_people"]
+    # Regrading replays the harness's submit too, and reaches the recorded grade.
+    [record] = read_results(tmp_path / "run")
+    assert record["passed"] is True
+    capsys.readouterr()
+    assert main(["grade", str(RUNNER_TASKS / "who-is-ceo"), str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["criteria"] == record["grade"]["criteria"]

@@ -101,7 +101,9 @@ def test_refusal_is_nudged_once_then_submitted(openai_server: ScriptedServer) ->
     openai_server.push(Refusal("I can't do that."), Refusal("Still no."))
     agent = agent_for(openai_server)
     agent.reset(OBS, seed=0)
-    assert agent.act(OBS) == {"name": "submit", "arguments": {"answer": "Still no."}}
+    action = agent.act(OBS)
+    assert (action["name"], action["arguments"], action["officesim"]) == (
+        "submit", {"answer": "Still no."}, {"actor": "harness"})  # the agent's submit, not the model's
     second = openai_server.requests[1]["messages"]
     assert second[-1] == {"role": "user", "content": NUDGE}
     assert second[-2] == {"role": "assistant", "content": "I can't do that."}
