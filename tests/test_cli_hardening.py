@@ -391,3 +391,17 @@ def test_the_saved_transcript_is_what_the_model_saw_and_said(tmp_path: Path,
     capsys.readouterr()
     assert main(["grade", str(RUNNER_TASKS / "who-is-ceo"), str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["criteria"] == record["grade"]["criteria"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--k", "0"], "argument --k: --k must be at least 1, not 0"),
+    (["--timeout", "-1"], "argument --timeout: --timeout must be a number above 0, not -1"),
+    (["--max-retries", "-2"], "argument --max-retries: --max-retries must be at least 0, not -2"),
+    (["--stop-after-repeats", "1"], "argument --stop-after-repeats: --stop-after-repeats must be at least 2, not 1"),
+])
+def test_run_rejects_bad_numbers_before_starting(tmp_path: Path, args: list[str], message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["run", str(RUNNER_TASKS / "who-is-ceo"), "--agent", "null", "--out", str(tmp_path / "r"), *args])
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

@@ -69,9 +69,11 @@ def add_agent_options(parser: argparse.ArgumentParser, *, default_agent: str | N
     parser.add_argument("--model", help="the model name (openai agent)")
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM)")
     parser.add_argument("--temperature", type=float, help="sampling temperature (openai agent)")
-    parser.add_argument("--max-tokens", type=int, help="completion token limit per request (openai agent)")
-    parser.add_argument("--timeout", type=float, help="seconds per request (openai agent)")
-    parser.add_argument("--max-retries", type=int, help="retries per request on 429/5xx/timeouts (openai agent)")
+    parser.add_argument("--max-tokens", type=bounded_int(1, what="--max-tokens"),
+                        help="completion token limit per request (openai agent)")
+    parser.add_argument("--timeout", type=positive_float("--timeout"), help="seconds per request (openai agent)")
+    parser.add_argument("--max-retries", type=bounded_int(0, what="--max-retries"),
+                        help="retries per request on 429/5xx/timeouts (openai agent)")
     parser.add_argument("--agent-seed", type=int, help="the random agent's seed")
 
 

@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--stop-after-repeats", type=bounded_int(2, what="--stop-after-repeats"), metavar="N",
                         help="end an episode after N identical failing calls in a row (graded as it stands; "
                         "recorded under 'stopped'); default: play the whole step budget")
-    parser.add_argument("--k", type=int, nargs="*", default=[1, 5, 10], help="k values for pass@k (default 1 5 10)")
+    parser.add_argument("--k", type=bounded_int(1, what="--k"), nargs="*", default=[1, 5, 10],
+                        help="k values for pass@k (default 1 5 10)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
