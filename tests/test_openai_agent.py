@@ -171,6 +171,9 @@ def test_context_length_error_trims_old_tool_results_and_keeps_the_instruction()
     tool_contents = [m["content"] for m in last if m["role"] == "tool"]
     assert tool_contents[0] == TRIMMED
     assert len(json.dumps(last)) <= 4000
+    # The transcript keeps what the model was first sent, not the trimmed copy.
+    kept = [m["content"] for m in agent.transcript if m["role"] == "tool"]
+    assert kept == [json.dumps(big), json.dumps(big)]
 
 
 def test_context_error_with_nothing_left_to_trim_is_an_agent_error(openai_server: ScriptedServer) -> None:
