@@ -39,6 +39,7 @@ def _cli(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) -> sub
 
 
 # ----------------------------------------------------------------------------- 7: encoding
+@pytest.mark.slow  # four child processes
 def test_files_are_read_and_written_as_utf8_under_a_c_locale(tmp_path: Path) -> None:
     transcript = [
         {"role": "system", "content": "Du bist Jürgen — ☕"},
