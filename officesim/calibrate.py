@@ -116,7 +116,7 @@ class Calibration:
                 "tasks": {k: asdict(v) for k, v in sorted(self.tasks.items())}}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
+        Path(path).write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 # ------------------------------------------------------------------ pure decisions

@@ -190,11 +190,11 @@ def deliver(options: DeliveryOptions) -> Delivery:
         summary=summary, baseline=description, n=n, model_used=model_used, oracle_seeds=config.oracle_seeds,
         probes=config.probe_agents(), broken=broken, versions=versions,
     )
-    (staging / "report.md").write_text(render_report(report))
+    (staging / "report.md").write_text(render_report(report), encoding="utf-8")
     manifest = _manifest(staging, name, options, split, baseline_agent, n, model_used, versions, kept)
     manifest["considered"] = len(folders)
     manifest["invalid"] = sorted(broken)
-    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     final = options.out / name
     _replace(staging, final)
     return Delivery(path=final, train=split.train, heldout=split.heldout, calibration=calibration, manifest=manifest)
@@ -207,7 +207,7 @@ def _copy_task(task: Task, target: Path) -> None:
         source = task.dir / file_name
         if source.is_file():
             shutil.copyfile(source, target / file_name)
-    (target / "tools.json").write_text(dumps(task.tools_json()))
+    (target / "tools.json").write_text(dumps(task.tools_json()), encoding="utf-8")
 
 
 def _versions(tasks: Mapping[str, Task]) -> dict[str, Any]:

@@ -56,12 +56,48 @@ def _encodable(text: str) -> bool:
     return True
 
 
+NO_ANSWER_TEXTS = frozenset({"", "null", "none"})
+
+
+def _means_no_answer(text: str) -> bool:
+    """Whether a submitted string is a spelled-out null: ``"null"``, ``"None"`` or blank.
+
+    Models that serialise arguments badly send ``{"answer": "null"}`` for JSON null; graded as
+    text it would fail a task that asks for no answer and could pass as an answer of "null".
+    """
+    return text.strip().lower() in NO_ANSWER_TEXTS
+
+
+def is_harness(item: Any) -> bool:
+    """Whether a transcript message or an action was made by officesim's harness, not the model.
+
+    The openai agent submits for a model that keeps replying with text, and the env notes when it
+    stops an episode; such messages (and actions) carry ``"officesim": {"actor": "harness"}``.
+    """
+    marker = item.get("officesim") if isinstance(item, Mapping) else None
+    return isinstance(marker, Mapping) and marker.get("actor") == "harness"
+
+
+def _canonical(arguments: Any) -> str:
+    """One text per distinct argument value: JSON with sorted keys (strings parsed when they are JSON)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except json.JSONDecodeError:
+            return arguments.strip()
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
 class OfficeEnv:
     """A task as an episode: ``reset`` then ``step`` until ``terminated`` (submit) or ``truncated``.
 
     Args:
         task: a loaded task (``officesim.load_task``).
         judge: a ``JudgeConfig`` or ``Judge`` for judge criteria; ``None`` leaves them unjudged.
+        stop_after_repeats: end the episode after this many identical failing calls in a row
+            (same tool, same arguments, an error each time); ``None`` plays the whole step budget.
+            A stopped episode is ``truncated``, graded as it stands, and says so in ``info["stopped"]``
+            and in a harness message of the transcript.
 
     Attributes:
         world: the episode's world (inspect it after the end; ``reset`` rolls it back in place).
@@ -70,8 +106,17 @@ class OfficeEnv:
         grade: the final ``Grade`` once the episode ended, else ``None``.
     """
 
-    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None) -> None:
+    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
+                 stop_after_repeats: int | None = None) -> None:
+        if stop_after_repeats is not None and (isinstance(stop_after_repeats, bool) or
+                                               not isinstance(stop_after_repeats, int) or stop_after_repeats < 2):
+            raise OfficesimError(f"stop_after_repeats must be a whole number of at least 2 (or None), "
+                                 f"not {stop_after_repeats!r}")
         self.task = task
+        self.stop_after_repeats = stop_after_repeats
+        self.stopped: dict[str, Any] | None = None
+        self._failing: tuple[str, str] | None = None  # the last failing call, and how often in a row
+        self._failing_count = 0
         self.judge = make_judge(judge)
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
@@ -121,6 +166,8 @@ class OfficeEnv:
         self.grade = None
         self.answer = None
         self.steps = 0
+        self.stopped = None
+        self._failing, self._failing_count = None, 0
         self._done = False
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
@@ -149,12 +196,15 @@ class OfficeEnv:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
         if self.office is not None and name not in (WAIT, SUBMIT):
             self.office.after_step(self.world)
-        self._record(call_id, name, raw_arguments, result)
+        self._record(call_id, name, raw_arguments, result, harness=is_harness(action))
         info: dict[str, Any] = {"step": self.steps, "tool": name, "error": "error" in result}
         if self.office is not None:
             info["colleagues"] = list(self.office.log)
         terminated = submitted
         truncated = not submitted and self.steps >= self.task.max_steps
+        if not submitted and self._repeated_failure(name, raw_arguments, result):
+            truncated = True
+            info["stopped"] = self.stopped
         reward = 0.0
         if terminated or truncated:
             self._done = True
@@ -243,10 +293,34 @@ class OfficeEnv:
             value = str(value)  # a bare number is a fine answer
         if value is not None and not _encodable(value):
             return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
-        self.answer = value
+        self.answer = None if value is None or _means_no_answer(value) else value
         return {"status": "submitted"}, True
 
-    def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any]) -> None:
+    def _repeated_failure(self, name: str, raw_arguments: Any, result: dict[str, Any]) -> bool:
+        """Count identical failing calls in a row; True (and ``self.stopped`` set) when the limit is hit."""
+        if self.stop_after_repeats is None:
+            return False
+        if "error" not in result:
+            self._failing, self._failing_count = None, 0
+            return False
+        key = (name, _canonical(raw_arguments))
+        self._failing_count = self._failing_count + 1 if key == self._failing else 1
+        self._failing = key
+        if self._failing_count < self.stop_after_repeats:
+            return False
+        self.stopped = {"reason": "repeated_failing_call", "repeats": self._failing_count, "tool": name,
+                        "error": result["error"].get("type") if isinstance(result["error"], Mapping) else None}
+        self.transcript.append({
+            "role": "user",
+            "content": f"[officesim] The episode was stopped after {self._failing_count} identical failing "
+                       f"calls of {name} in a row (stop_after_repeats={self.stop_after_repeats}); it is graded "
+                       "as it stands.",
+            "officesim": {"actor": "harness", "event": "stopped", **self.stopped},
+        })
+        return True
+
+    def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any], *,
+                harness: bool = False) -> None:
         text = arguments if isinstance(arguments, str) else json.dumps(arguments or {}, ensure_ascii=False,
                                                                          default=str)
         if not _encodable(text):  # lone surrogates (rejected by the tool) must not make the transcript unwritable
@@ -254,12 +328,13 @@ class OfficeEnv:
                     else json.dumps(arguments, default=str))
         if not _encodable(name):
             name = name.encode("utf-8", "backslashreplace").decode("utf-8")
-        self.transcript.append({
-            "role": "assistant", "content": None,
-            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}],
-        })
-        self.transcript.append({"role": "tool", "tool_call_id": call_id,
-                                "content": json.dumps(result, ensure_ascii=False, default=str)})
+        call = {"role": "assistant", "content": None,
+                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
+        answer = {"role": "tool", "tool_call_id": call_id,
+                  "content": json.dumps(result, ensure_ascii=False, default=str)}
+        if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
+            call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
+        self.transcript += [call, answer]
 
     def _grade(self) -> Grade:
         if self.world is None:

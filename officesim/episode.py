@@ -3,7 +3,8 @@
 The status of an attempt says whose fault an unfinished episode is:
 
 * ``ok``: the agent submitted and the grader scored the final state;
-* ``truncated``: the step budget ran out (graded like any other end state);
+* ``truncated``: the step budget ran out, or the env stopped a model repeating one failing call
+  (``stopped`` then says why); graded like any other end state;
 * ``error``: the agent itself failed (``AgentError``: an API that kept failing); the attempt has no
   score and is excluded from pass rates, never counted as a 0.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from officesim.agents.base import Agent, AgentError
+from officesim.env import is_harness
 
 Status = Literal["ok", "error", "truncated"]
 
@@ -32,6 +34,7 @@ class EpisodeResult:
     wall_time: float
     transcript: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    stopped: dict[str, Any] | None = None  # why the env ended the episode early (stop_after_repeats)
 
     def to_dict(self, *, transcript: bool = False) -> dict[str, Any]:
         """JSON-ready fields (the transcript only on request: it is stored apart)."""
@@ -48,6 +51,17 @@ def _grade_dict(grade: Any) -> dict[str, Any] | None:
     if hasattr(grade, "model_dump"):
         return grade.model_dump(mode="json")
     raise TypeError(f"cannot serialise a grade of type {type(grade).__name__}")
+
+
+def _transcript(env: Any, agent: Agent) -> list[dict[str, Any]]:
+    """The agent's own record when it keeps one (the model's system prompt, text replies and nudges,
+    which the env never sees), else the env's; the env's harness notes (a stop) are kept either way."""
+    env_messages = list(getattr(env, "transcript", []) or [])
+    own = getattr(agent, "transcript", None)
+    if not isinstance(own, list):
+        return env_messages
+    notes = [m for m in env_messages if m.get("role") not in ("assistant", "tool") and is_harness(m)]
+    return [*own, *notes]
 
 
 def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = None) -> EpisodeResult:
@@ -77,6 +91,9 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
             if truncated or steps >= limit:
                 status = "truncated"
                 break
+        end = getattr(agent, "end", None)
+        if callable(end):
+            end(obs)  # agents that keep their own history record the last result
     except AgentError as exc:
         status, error = "error", str(exc)
     grade = _grade_dict(info.get("grade")) if status != "error" else None
@@ -94,6 +111,7 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
         steps=steps,
         tokens=dict(usage) if usage else None,
         wall_time=time.perf_counter() - started,
-        transcript=list(getattr(env, "transcript", []) or []),
+        transcript=_transcript(env, agent),
         error=error,
+        stopped=info.get("stopped"),
     )

@@ -12,16 +12,30 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from officesim.env import OfficeEnv
+from officesim.env import OfficeEnv, is_harness
 from officesim.errors import OfficesimError
 from officesim.grading.rubric import Grade
 
+__all__ = ["is_harness", "model_messages", "read_transcript", "replay", "tool_calls"]
+
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:
-    """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines."""
+    """Messages from a transcript file: a JSON list, ``{"messages": [...]}``, or JSON lines.
+
+    An empty file, an empty list or anything that is not chat messages (each a JSON object with a
+    ``role``) is refused with ``OfficesimError``: graded, it would silently be the do-nothing
+    episode, and a wrong path or a truncated log would pass for a model's failure.
+    """
     if not path.is_file():
         raise OfficesimError(f"transcript {path} does not exist")
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise OfficesimError(f"{path} is not UTF-8 text (byte {exc.start}); a transcript is JSON chat "
+                             "messages") from None
+    if not text.strip():
+        raise OfficesimError(f"{path} is empty; a transcript is a JSON list of chat messages "
+                             "(env.transcript, or runs/NAME/transcripts/TASK/N.json)")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError:
@@ -33,7 +47,21 @@ def read_transcript(path: Path) -> list[dict[str, Any]]:
         data = data.get("messages", data.get("transcript"))
     if not isinstance(data, list) or not all(isinstance(m, dict) for m in data):
         raise OfficesimError(f"{path}: expected a list of chat messages (or an object with 'messages')")
+    if not data:
+        raise OfficesimError(f"{path} holds no messages; a transcript has at least the task's user message")
+    for index, message in enumerate(data):
+        if not isinstance(message.get("role"), str):
+            raise OfficesimError(f"{path}: message {index} has no 'role'; expected OpenAI chat messages "
+                                 "({'role': 'assistant', 'tool_calls': [...]}, ...)")
     return data
+
+
+def model_messages(messages: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A transcript without the harness's messages: what the model saw and said, for training data.
+
+    Replaying needs the harness's calls too (they are part of the episode); this is for learning.
+    """
+    return [m for m in messages if not is_harness(m)]
 
 
 def tool_calls(messages: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

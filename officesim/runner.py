@@ -6,7 +6,8 @@ A run lives in one folder (``runs/NAME``):
   grade, steps, tokens, wall_time, task metadata, and ``versions``: world spec fingerprint, tools
   hash, task and grader hashes).  Lines are appended and flushed one by one, so a run killed
   half-way resumes where it stopped; a half-written last line is cut off on resume.
-* ``transcripts/<task>/<attempt>.json``: the episode's chat transcript, written before its result
+* ``transcripts/<task>/<attempt>.json``: the episode's chat transcript (the agent's own when it
+  keeps one, harness actions marked; see ``episode.run_episode``), written before its result
   line (a result line always has its transcript).
 * ``run.json``: the agent and its options (never the API key), so later steps (calibrate,
   deliver) know what produced the numbers, and a resume cannot silently mix two agents.
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from officesim import __version__
-from officesim.agents.registry import check_agent, make_agent
+from officesim.agents.registry import check_agent, check_endpoint, make_agent
 from officesim.env import OfficeEnv
 from officesim.episode import run_episode
 from officesim.errors import OfficesimError
@@ -402,6 +403,8 @@ def run_plans(
             if attempts:
                 pending[task_dir].append((index, attempts))
         count = sum(len(a) for a in todo.values())
+        if count:  # a dead endpoint fails the run now, not each attempt after its retries
+            check_endpoint(plan.agent.name, plan.agent.options)
         reports.append(RunReport(out=plan.out, planned=plan.n * len(task_dirs),
                                  skipped=plan.n * len(task_dirs) - count))
     pending = {t: w for t, w in pending.items() if w}
@@ -448,6 +451,7 @@ def run(
     env_options: dict[str, Any] | None = None,
     progress: bool = True,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    hashes: Mapping[str, tuple[str, str]] | None = None,
 ) -> RunReport:
     """Play ``n`` attempts of each task folder and append them to ``out/results.jsonl``.
 
@@ -456,7 +460,7 @@ def run(
     """
     plan = RunPlan(agent, n, Path(out), base_seed, retry_errors)
     return run_plans(tasks, [plan], workers=workers, env_options=env_options, progress=progress,
-                     on_record=on_record)[0]
+                     on_record=on_record, hashes=hashes)[0]
 
 
 def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list[dict[str, Any]],

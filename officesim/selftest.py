@@ -106,7 +106,7 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTes
     tools_file = task.dir / "tools.json"
     if tools_file.is_file():
         try:
-            published = json.loads(tools_file.read_text())
+            published = json.loads(tools_file.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             published = None
             report.problems.append(f"{tools_file} is not JSON: {exc}")

@@ -6,33 +6,106 @@ JSON Schema and point at the field that is wrong.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
+from faker.config import AVAILABLE_LOCALES
+from faker.providers.currency import Provider as CurrencyProvider
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 import officesim.apps  # noqa: F401 - every app registers its size knobs
-from officesim.apps.registry import size_knobs
+from officesim.apps.directory.generate import ROLES
+from officesim.apps.registry import apps, size_knobs
 from officesim.errors import SpecError
 
+# ISO 4217 codes, from faker's currency table (a dependency already, and kept current there).
+CURRENCIES = frozenset(code for code, _name in CurrencyProvider.currencies)
+MIN_YEAR, MAX_YEAR = 1970, 2200  # tools add and subtract years; far dates overflow datetime
+_DOMAIN = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.test$")
 
-def _size_model() -> type[BaseModel]:
+
+def acting_user_problem(acting: str, domain: str, people: int) -> str | None:
+    """Why ``acting`` cannot name an employee of a world with ``people`` employees, or ``None``.
+
+    Role keys go to the first employees in ``ROLES`` order, so a small company lacks the later
+    ones.  An email can only be checked for shape and domain before the world exists.
+    """
+    roles = list(ROLES)[:people]
+    if acting in roles:
+        return None
+    if acting in ROLES:
+        return (f"role {acting!r} needs at least {list(ROLES).index(acting) + 1} people (size.people is {people}); "
+                f"roles in this world: {', '.join(roles)}")
+    if "@" in acting:
+        if not acting.lower().endswith("@" + domain.lower()):
+            return f"{acting!r} is not at the company's domain {domain!r}; use an employee's email or a role key"
+        return None
+    close = difflib.get_close_matches(acting, roles, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    return f"{acting!r} is neither a role key nor an email.{hint} Role keys: {', '.join(roles)}"
+
+
+# Upper bounds keep generation within about a minute on this project's 2-core machine.  Mail
+# and deals grow faster than linearly, so ROW_BUDGET also caps the knobs' combination; measured
+# (CPU seconds, on a machine shared at a load average of ~7): every knob near its maximum at the budget
+# (people 2,000, deals 5,000, accounts 2,000, channels 1,000, dms 2,000, docs 5,000) 37 s;
+# people 2,000 with 48 mails each 20 s; people 500 with 190 mails each 17 s.
+ROW_BUDGET = 100_000
+
+
+class _SizeBase(BaseModel):
+    """What every ``size`` section shares: strictness and the budget of records it may ask for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def estimated_rows(self) -> dict[str, int]:
+        """A rough count of the records each app's knobs make, for the budget and progress reports."""
+        counts: dict[str, int] = {}
+        for app in apps():
+            if app.estimate is not None:
+                counts.update(app.estimate(self))
+        return counts
+
+    @model_validator(mode="after")
+    def _within_budget(self) -> _SizeBase:
+        parts = self.estimated_rows()
+        total = sum(parts.values())
+        if total > ROW_BUDGET:
+            largest = sorted(parts.items(), key=lambda kv: -kv[1])[:2]
+            detail = ", ".join(f"{name} = {value:,}" for name, value in largest)
+            raise ValueError(f"the world would have about {total:,} records, more than the {ROW_BUDGET:,} that "
+                             f"build in about a minute; the biggest are {detail}: make them smaller")
+        return self
+
+
+def _size_model() -> type[_SizeBase]:
     """The ``size`` section, built from the size knobs every registered app declares."""
     fields: dict[str, Any] = {
         name: (int, Field(knob.default, ge=knob.ge, le=knob.le, description=knob.description))
         for name, knob in size_knobs().items()
     }
-    return create_model("SizeSpec", __config__=ConfigDict(extra="forbid"),
+    return create_model("SizeSpec", __base__=_SizeBase,
                         __doc__="How big the company is; every count is exact, not an upper bound.", **fields)
 
 
 if TYPE_CHECKING:
 
-    class SizeSpec(BaseModel):
+    class SizeSpec(_SizeBase):
         """How big the company is (its fields are the apps' size knobs, each an int)."""
 
         def __getattr__(self, name: str) -> int: ...
@@ -46,24 +119,30 @@ class WorldSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(description="Short name of the spec, e.g. 'acme'.")
-    company: str = Field(description="The company's display name.")
+    name: str = Field(min_length=1, max_length=64, description="Short name of the spec, e.g. 'acme'.")
+    company: str = Field(min_length=1, max_length=120, description="The company's display name.")
     domain: str = Field(description="Mail domain; must end in '.test' so no real address is used.")
-    seed: int = Field(0, description="Default seed for generation; World.generate(seed=...) overrides.")
-    start: datetime = Field(description="The simulated clock at the start, with a timezone.")
-    locale: str = Field("en_US", description="Faker locale for names and text.")
-    currency: str = Field("USD", description="Home currency for deals and expenses.")
+    seed: int = Field(0, ge=0, lt=2**63, description="Default seed for generation (0 to 2**63-1); "
+                      "World.generate(seed=...) overrides.")
+    start: datetime = Field(description="The simulated clock at the start, with a timezone (years 1970-2200).")
+    locale: str = Field("en_US", description="Faker locale for names and text, e.g. en_US, de_DE, ja_JP.")
+    currency: str = Field("USD", description="Home currency for deals and expenses: an ISO 4217 code (USD, EUR).")
+    size: SizeSpec = Field(default_factory=SizeSpec, description="Size knobs.")
+    # After size and domain: its check reads them.
     acting_user: str = Field(
         "ops_manager",
-        description="Who the agent acts as: a role key ('cfo', 'ops_manager', ...) or an email.",
+        description="Who the agent acts as: a role key ('cfo', 'ops_manager', ...) among the first `people` "
+        "roles, or the email of an employee at the spec's domain.",
     )
-    size: SizeSpec = Field(default_factory=SizeSpec, description="Size knobs.")
 
     @field_validator("domain")
     @classmethod
     def _domain_is_test(cls, value: str) -> str:
         if not value.endswith(".test"):
             raise ValueError("the mail domain must end in '.test' (reserved, never a real address)")
+        if not _DOMAIN.match(value.lower()):
+            raise ValueError(f"{value!r} is not a mail domain (letters, digits and hyphens between dots, "
+                             "e.g. acme.test)")
         return value.lower()
 
     @field_validator("start")
@@ -71,6 +150,36 @@ class WorldSpec(BaseModel):
     def _start_is_aware(cls, value: datetime) -> datetime:
         if value.tzinfo is None:
             raise ValueError("start needs a timezone, e.g. '2026-10-05T09:00:00Z'")
+        if not MIN_YEAR <= value.year <= MAX_YEAR:
+            raise ValueError(f"start must fall in the years {MIN_YEAR}-{MAX_YEAR}, not {value.year}")
+        return value
+
+    @field_validator("locale")
+    @classmethod
+    def _known_locale(cls, value: str) -> str:
+        if value not in AVAILABLE_LOCALES:
+            close = difflib.get_close_matches(value, AVAILABLE_LOCALES, n=3) or ["en_US", "de_DE", "ja_JP"]
+            raise ValueError(f"{value!r} is not one of the {len(AVAILABLE_LOCALES)} locales faker knows "
+                             f"(faker.config.AVAILABLE_LOCALES), e.g. {', '.join(close)}")
+        return value
+
+    @field_validator("currency")
+    @classmethod
+    def _iso_currency(cls, value: str) -> str:
+        code = value.strip().upper()
+        if code not in CURRENCIES:
+            raise ValueError(f"{value!r} is not an ISO 4217 currency code (e.g. USD, EUR, GBP, INR, JPY)")
+        return code
+
+    @field_validator("acting_user")
+    @classmethod
+    def _acting_user_exists(cls, value: str, info: ValidationInfo) -> str:
+        size, domain = info.data.get("size"), info.data.get("domain")
+        if size is None or domain is None:
+            return value  # size or domain is wrong already, and reported
+        problem = acting_user_problem(value, domain, size.people)
+        if problem:
+            raise ValueError(problem)
         return value
 
     def fingerprint(self) -> str:
@@ -79,13 +188,34 @@ class WorldSpec(BaseModel):
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def format_validation_error(source: str, error: ValidationError) -> str:
-    """Turn a pydantic error into lines that name the file and the field to fix."""
+def format_validation_error(source: str, error: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """Turn a pydantic error into lines that name the file and the field to fix.
+
+    With ``model``, a range or type error also quotes the field's description (which states its
+    allowed range), so the line says the field, the value given and what is allowed.
+    """
     lines = [f"{source} is invalid:"]
     for item in error.errors():
         where = ".".join(str(part) for part in item["loc"]) or "(top level)"
-        lines.append(f"  {where}: {item['msg']}")
+        given = item.get("input")
+        # Value errors quote the value themselves; for the others (ranges, types) say what was given.
+        shown = "" if item["type"] == "value_error" or isinstance(given, dict | list) else f" (got {given!r:.80})"
+        about = _field_description(model, item["loc"]) if model and item["type"] != "value_error" else None
+        lines.append(f"  {where}: {item['msg']}{shown}" + (f"; {about}" if about else ""))
     return "\n".join(lines)
+
+
+def _field_description(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
+    """The description of the field at ``loc`` in ``model`` (nested models followed), if any."""
+    description = None
+    for part in loc:
+        info = model.model_fields.get(str(part)) if model is not None else None
+        if info is None:
+            return None
+        description = info.description
+        annotation = info.annotation
+        model = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+    return description
 
 
 def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
@@ -96,10 +226,10 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     if not path.exists():
         raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
     try:
         return WorldSpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(format_validation_error(str(path), exc)) from exc
+        raise SpecError(format_validation_error(str(path), exc, WorldSpec)) from exc

@@ -25,7 +25,7 @@ from officesim.errors import NotFound, OfficesimError
 from officesim.schema_sql import CHANGES_TABLE, META_TABLE, world_ddl
 from officesim.spec import WorldSpec, load_spec
 from officesim.tools import dispatch
-from officesim.worldgen import populate
+from officesim.worldgen import StageCallback, populate
 
 
 @dataclass
@@ -108,10 +108,12 @@ class World:
         return cls(conn)
 
     @classmethod
-    def generate(cls, spec: WorldSpec | str | Path, seed: int | None = None) -> World:
+    def generate(cls, spec: WorldSpec | str | Path, seed: int | None = None, *,
+                 on_stage: StageCallback | None = None) -> World:
         """Generate a world from a ``WorldSpec`` or a path to a YAML spec (``seed`` overrides).
 
         The same spec and seed give the same ``state_hash()`` (and snapshot bytes) anywhere.
+        ``on_stage(app, index, apps)`` is called before each app generates (for progress).
         """
         spec = load_spec(spec)
         seed = spec.seed if seed is None else seed
@@ -120,7 +122,7 @@ class World:
             meta={"spec": spec.name, "spec_fingerprint": spec.fingerprint(), "seed": str(seed),
                   "company": spec.company, "domain": spec.domain, "currency": spec.currency},
         )
-        populate(world, spec, seed)
+        populate(world, spec, seed, on_stage=on_stage)
         world.clear_change_log()
         world.reserve_headroom()
         return world

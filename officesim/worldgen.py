@@ -9,7 +9,7 @@ hash.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,12 +57,23 @@ class GenContext:
         self.world.set_meta(f"seq:{prefix}", str(value))
 
 
-def populate(world: World, spec: WorldSpec, seed: int) -> None:
-    """Fill an empty world with every app's generated data, in one transaction."""
+# Called before each app generates: (app name, index from 0, number of apps).
+StageCallback = Callable[[str, int, int], None]
+
+
+def populate(world: World, spec: WorldSpec, seed: int, *, on_stage: StageCallback | None = None) -> None:
+    """Fill an empty world with every app's generated data, in one transaction.
+
+    ``on_stage`` hears of each app before it generates (``officesim world build`` shows progress
+    with it); it never changes what is generated.
+    """
     ctx = GenContext(world=world, spec=spec, seed=seed)
     world.db.execute("BEGIN")
     try:
-        for app in apps():  # in registration order, which puts every app after those it reads
+        ordered = apps()  # in registration order, which puts every app after those it reads
+        for index, app in enumerate(ordered):
+            if on_stage is not None:
+                on_stage(app.name, index, len(ordered))
             app.generate(ctx)
     except BaseException:
         world.db.execute("ROLLBACK")  # never leave a half-generated world behind an open transaction

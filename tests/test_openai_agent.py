@@ -101,7 +101,9 @@ def test_refusal_is_nudged_once_then_submitted(openai_server: ScriptedServer) ->
     openai_server.push(Refusal("I can't do that."), Refusal("Still no."))
     agent = agent_for(openai_server)
     agent.reset(OBS, seed=0)
-    assert agent.act(OBS) == {"name": "submit", "arguments": {"answer": "Still no."}}
+    action = agent.act(OBS)
+    assert (action["name"], action["arguments"], action["officesim"]) == (
+        "submit", {"answer": "Still no."}, {"actor": "harness"})  # the agent's submit, not the model's
     second = openai_server.requests[1]["messages"]
     assert second[-1] == {"role": "user", "content": NUDGE}
     assert second[-2] == {"role": "assistant", "content": "I can't do that."}
@@ -169,6 +171,9 @@ def test_context_length_error_trims_old_tool_results_and_keeps_the_instruction()
     tool_contents = [m["content"] for m in last if m["role"] == "tool"]
     assert tool_contents[0] == TRIMMED
     assert len(json.dumps(last)) <= 4000
+    # The transcript keeps what the model was first sent, not the trimmed copy.
+    kept = [m["content"] for m in agent.transcript if m["role"] == "tool"]
+    assert kept == [json.dumps(big), json.dumps(big)]
 
 
 def test_context_error_with_nothing_left_to_trim_is_an_agent_error(openai_server: ScriptedServer) -> None:

@@ -10,7 +10,8 @@ Failure handling, and why:
   ``invalid_argument`` error and that error reaches the model as the ``tool`` result, so the
   model can fix its own call, exactly as in production.
 * A reply with no tool call (plain text or a refusal) earns one nudge; the next one is submitted
-  as the final answer, so a chatty model ends its episode instead of looping.
+  as the final answer, so a chatty model ends its episode instead of looping.  That submit is the
+  harness's, not the model's: ``transcript`` marks it ``"officesim": {"actor": "harness"}``.
 * A context-length error trims the oldest tool results (the instruction is never trimmed) and
   retries.
 * Rate limits, 5xx, timeouts and connection errors are retried with exponential backoff (the
@@ -32,6 +33,7 @@ from typing import Any
 import openai
 
 from officesim.agents.base import AgentError
+from officesim.errors import OfficesimError
 from officesim.seeding import derive_seed
 
 DEFAULT_SYSTEM_PROMPT = (
@@ -40,6 +42,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "task does not ask for. When you are done, call `submit` with your final answer (or null if "
     "the task asks for no answer)."
 )
+HARNESS_CALL_PREFIX = "officesim_harness_"
+HARNESS = {"actor": "harness"}  # marks messages the model did not write (see ``OpenAIAgent.transcript``)
 NUDGE = (
     "You replied without calling a tool. Continue the task with the tools; when you are done, "
     "call `submit` with your final answer."
@@ -77,6 +81,37 @@ def _retry_after(exc: Exception) -> float | None:
             except ValueError:
                 continue
     return None
+
+
+PROBE_TIMEOUT = 5.0  # seconds: a live endpoint lists its models in well under a second
+
+
+def probe_endpoint(model: str, base_url: str | None = None, api_key: str | None = None, *,
+                   probe_timeout: float = PROBE_TIMEOUT, **_options: Any) -> None:
+    """Ask the endpoint for its model list once, before a run; ``OfficesimError`` naming the URL if it is down.
+
+    Without this, every attempt of a run against a dead endpoint spends its retries (about 70 s)
+    before it is recorded as an error.  An endpoint without ``/models`` (404) is taken as alive:
+    the chat requests will tell.  The agent's own options (``timeout``, ...) are ignored here.
+    """
+    key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+    client = openai.OpenAI(base_url=base_url, api_key=key, timeout=probe_timeout, max_retries=0)
+    url = str(client.base_url).rstrip("/")
+    try:
+        client.models.list()
+    except (openai.APIConnectionError, openai.APITimeoutError) as exc:
+        raise OfficesimError(f"the model endpoint {url} does not answer ({exc.__class__.__name__}: {exc}); "
+                             "start the server or fix --base-url") from None
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        raise OfficesimError(f"the model endpoint {url} rejected the API key (HTTP {exc.status_code}); "
+                             "set OPENAI_API_KEY to a valid key") from None
+    except openai.NotFoundError:
+        return
+    except openai.APIStatusError as exc:
+        raise OfficesimError(f"the model endpoint {url} answered HTTP {exc.status_code} to GET /models; "
+                             "check --base-url (it usually ends in /v1)") from None
+    finally:
+        client.close()
 
 
 class OpenAIAgent:
@@ -138,7 +173,8 @@ class OpenAIAgent:
         self._reset_state(seed=0)
 
     def _reset_state(self, *, seed: int) -> None:
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []  # what the next request sends (older tool results may be trimmed)
+        self._transcript: list[dict[str, Any]] = []  # every message as first sent or received, never trimmed
         self.tools: list[dict[str, Any]] = []
         self.usage = {"prompt": 0, "completion": 0, "total": 0}
         self.api_calls = 0
@@ -156,16 +192,12 @@ class OpenAIAgent:
         self._reset_state(seed=seed)
         self.tools = list(obs.get("tools") or [])
         system = self.system_prompt.replace("{user}", describe_user(obs.get("user")))
-        self.messages = [{"role": "system", "content": system},
-                         {"role": "user", "content": str(obs["instruction"])}]
+        self._add({"role": "system", "content": system})
+        self._add({"role": "user", "content": str(obs["instruction"])})
 
     def act(self, obs: dict[str, Any]) -> dict[str, Any]:
         """Feed back the last tool result, then play the next queued or newly requested call."""
-        if self._awaiting is not None:
-            result = obs.get("result")
-            content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-            self.messages.append({"role": "tool", "tool_call_id": self._awaiting, "content": content})
-            self._awaiting = None
+        self._feed_back(obs)
         while not self._queue:
             message = self._complete()
             self._absorb(message)
@@ -174,14 +206,58 @@ class OpenAIAgent:
             reply = message.content or message.refusal or ""
             if self._nudges < self.max_nudges:
                 self._nudges += 1
-                self.messages.append({"role": "user", "content": NUDGE})
+                self._add({"role": "user", "content": NUDGE})
                 continue
-            return {"name": "submit", "arguments": {"answer": reply or None}}
+            return self._harness_submit(reply or None)
         call_id, name, arguments = self._queue.popleft()
         self._awaiting = call_id
         return {"name": name, "arguments": arguments}
 
+    def end(self, obs: dict[str, Any]) -> None:
+        """The episode is over: record the result of the last call (the model never reads it)."""
+        self._feed_back(obs)
+
+    @property
+    def transcript(self) -> list[dict[str, Any]]:
+        """The episode exactly as the model saw and said it, as OpenAI chat messages.
+
+        The system prompt, the instruction, every assistant turn (text replies too, with their
+        tool calls' arguments as the model wrote them), every tool result as first sent (before
+        any trimming for the context window) and every nudge.  Messages the model did not write
+        carry ``"officesim": {"actor": "harness"}``: the submit the agent makes for a model that
+        kept replying with text, and its result.  Replaying the transcript (``officesim grade``,
+        ``score_transcript``) plays those too, so it reaches the episode's grade; training on what
+        the model said means dropping them (``officesim.replay.model_messages``).
+        """
+        return self._transcript
+
     # -- internals --------------------------------------------------------------------------
+    def _add(self, message: dict[str, Any], *, harness: bool = False) -> None:
+        """Append to the request history and (as a copy, so trimming never rewrites it) to the transcript."""
+        if not harness:
+            self.messages.append(message)
+        self._transcript.append({**message, "officesim": dict(HARNESS)} if harness else dict(message))
+
+    def _feed_back(self, obs: dict[str, Any]) -> None:
+        if self._awaiting is None:
+            return
+        call_id, self._awaiting = self._awaiting, None
+        result = obs.get("result")
+        content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        self._add({"role": "tool", "tool_call_id": call_id, "content": content},
+                  harness=call_id.startswith(HARNESS_CALL_PREFIX))
+
+    def _harness_submit(self, answer: str | None) -> dict[str, Any]:
+        """Submit the model's last text as its answer, recorded as the harness's call, not the model's."""
+        call_id = f"{HARNESS_CALL_PREFIX}{len(self._transcript)}"
+        arguments = {"answer": answer}
+        self._add({"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function",
+             "function": {"name": "submit", "arguments": json.dumps(arguments, ensure_ascii=False)}}]},
+            harness=True)
+        self._awaiting = call_id
+        return {"name": "submit", "arguments": arguments, "id": call_id, "officesim": dict(HARNESS)}
+
     def _absorb(self, message: Any) -> None:
         """Record the assistant turn in the history and queue its tool calls."""
         entry: dict[str, Any] = {"role": "assistant", "content": message.content}
@@ -194,7 +270,7 @@ class OpenAIAgent:
             ]
         elif message.content is None:
             entry["content"] = message.refusal or ""
-        self.messages.append(entry)
+        self._add(entry)
         for call in calls:
             raw = call.function.arguments or ""
             try:
@@ -259,7 +335,7 @@ class OpenAIAgent:
         if not candidates:
             return False
         for message in candidates[: max(1, len(candidates) // 2)]:
-            message["content"] = TRIMMED
+            message["content"] = TRIMMED  # the transcript keeps the full text: it holds copies
         self.trims += 1
         return True
 

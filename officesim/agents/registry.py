@@ -85,6 +85,14 @@ def check_agent(name: str, options: dict[str, Any]) -> None:
                              f"(its options: {', '.join(p for p in params if p != 'self') or 'none'})")
 
 
+def check_endpoint(name: str, options: dict[str, Any]) -> None:
+    """Once per run: an agent that calls a model endpoint must find it alive (see ``probe_endpoint``)."""
+    if name == "openai":
+        from officesim.agents.openai_agent import probe_endpoint  # lazy: importing openai costs ~0.5 s
+
+        probe_endpoint(**options)
+
+
 def make_agent(name: str, **options: Any) -> Agent:
     """Build the agent called ``name``.
 

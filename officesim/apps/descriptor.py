@@ -41,6 +41,8 @@ class AppDescriptor:
         size: Size knobs of the world spec this app's generator reads.
         reads: The read tools a task involving this app allows.
         distractor_writes: Writes that careless agents and hack probes reach for.
+        estimate: ``size -> {what: records}``, a rough count of the records the generator makes
+            (the world spec refuses sizes whose total would not build in about a minute).
     """
 
     name: str
@@ -50,6 +52,7 @@ class AppDescriptor:
     size: Mapping[str, SizeKnob] = field(default_factory=dict)
     reads: tuple[str, ...] = ()
     distractor_writes: tuple[str, ...] = ()
+    estimate: Callable[[Any], dict[str, int]] | None = None
 
     @property
     def table_prefix(self) -> str:

@@ -31,8 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _safe_streams() -> None:
+    """Never crash on printing: under a non-UTF-8 locale (``LC_ALL=C``) unencodable text is escaped.
+
+    Files are always read and written as UTF-8; only the terminal's encoding is the locale's.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run the verb, turn user errors into one clear line and exit code 2."""
+    _safe_streams()
     args = build_parser().parse_args(argv)
     try:
         code = args.func(args)

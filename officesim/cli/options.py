@@ -9,8 +9,9 @@ the object the library takes (``AgentSpec``, ``OfficeEnv`` options, ``Calibratio
 from __future__ import annotations
 
 import argparse
+import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from officesim.agents.registry import agent_names
@@ -30,6 +31,37 @@ CALIBRATION_HELP: dict[str, str] = {
 }
 
 
+def bounded_int(low: int, high: int | None = None, *, what: str = "a number") -> Callable[[str], int]:
+    """An argparse ``type``: an integer in ``[low, high]``, else argparse's one-line usage error (exit 2)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            allowed = f"{low}-{high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {value}")
+        return value
+
+    return parse
+
+
+def positive_float(what: str) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number above 0."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, not {text!r}") from None
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"{what} must be a number above 0, not {text}")
+        return value
+
+    return parse
+
+
 def add_agent_options(parser: argparse.ArgumentParser, *, default_agent: str | None = None) -> None:
     """The agent and its model options; ``--agent`` is required unless a default is given."""
     parser.add_argument("--agent", default=default_agent, required=default_agent is None,
@@ -37,9 +69,11 @@ def add_agent_options(parser: argparse.ArgumentParser, *, default_agent: str | N
     parser.add_argument("--model", help="the model name (openai agent)")
     parser.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM)")
     parser.add_argument("--temperature", type=float, help="sampling temperature (openai agent)")
-    parser.add_argument("--max-tokens", type=int, help="completion token limit per request (openai agent)")
-    parser.add_argument("--timeout", type=float, help="seconds per request (openai agent)")
-    parser.add_argument("--max-retries", type=int, help="retries per request on 429/5xx/timeouts (openai agent)")
+    parser.add_argument("--max-tokens", type=bounded_int(1, what="--max-tokens"),
+                        help="completion token limit per request (openai agent)")
+    parser.add_argument("--timeout", type=positive_float("--timeout"), help="seconds per request (openai agent)")
+    parser.add_argument("--max-retries", type=bounded_int(0, what="--max-retries"),
+                        help="retries per request on 429/5xx/timeouts (openai agent)")
     parser.add_argument("--agent-seed", type=int, help="the random agent's seed")
 
 

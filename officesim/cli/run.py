@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from officesim.cli.options import (
     add_agent_options,
@@ -12,11 +13,13 @@ from officesim.cli.options import (
     add_quiet_option,
     add_workers_option,
     agent_spec,
+    bounded_int,
     env_options,
 )
+from officesim.errors import SpecError
 from officesim.metrics import format_groups, summarize
-from officesim.runner import read_results, run
-from officesim.task import find_tasks
+from officesim.runner import hashes_of, read_results, run
+from officesim.task import Task, find_tasks, load_task
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,23 +32,50 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workers_option(parser)
     parser.add_argument("--base-seed", type=int, default=0, help="mixed into every attempt seed (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="play again attempts recorded as error")
-    parser.add_argument("--k", type=int, nargs="*", default=[1, 5, 10], help="k values for pass@k (default 1 5 10)")
+    parser.add_argument("--stop-after-repeats", type=bounded_int(2, what="--stop-after-repeats"), metavar="N",
+                        help="end an episode after N identical failing calls in a row (graded as it stands; "
+                        "recorded under 'stopped'); default: play the whole step budget")
+    parser.add_argument("--k", type=bounded_int(1, what="--k"), nargs="*", default=[1, 5, 10],
+                        help="k values for pass@k (default 1 5 10)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
 
+def _env_options(args: argparse.Namespace) -> dict[str, Any]:
+    options = env_options(args)
+    if args.stop_after_repeats is not None:
+        options["stop_after_repeats"] = args.stop_after_repeats
+    return options
+
+
+def load_all(folders: list[Path]) -> list[Task]:
+    """Every task folder loaded, or ``SpecError`` listing every broken one (nothing is played then)."""
+    tasks, problems = [], []
+    for folder in folders:
+        try:
+            tasks.append(load_task(folder))
+        except SpecError as exc:
+            problems.append(str(exc).replace("\n", "\n    "))
+    if problems:
+        raise SpecError(f"{len(problems)} of {len(folders)} task folder(s) are invalid; nothing was run "
+                        "(see 'officesim tasks validate'):\n  " + "\n  ".join(problems))
+    return tasks
+
+
 def run_command(args: argparse.Namespace) -> int:
-    tasks = find_tasks(args.tasks)
-    if not tasks:
+    folders = find_tasks(args.tasks)
+    if not folders:
         print("officesim: no task folders found", file=sys.stderr)
         return 2
+    hashes = hashes_of(load_all(folders))  # workers load their own tasks; here only the hashes are kept
     spec = agent_spec(args)
     out = Path(args.out)
-    report = run(tasks, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet)
+    report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
+                 retry_errors=args.retry_errors, env_options=_env_options(args), progress=not args.quiet,
+                 hashes=hashes)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
-    ids = {t.name for t in tasks}
+    ids = {t.name for t in folders}
     records = [r for r in read_results(out) if r["task"] in ids]
     summary = summarize(records, ks=[k for k in args.k if k <= args.n] or [1])
     print(format_groups(summary.categories.values(), "category"))
@@ -58,5 +88,9 @@ def run_command(args: argparse.Namespace) -> int:
         shown = ", ".join(report.crashes[:5]) + (" ..." if len(report.crashes) > 5 else "")
         print(f"officesim: {len(report.crashes)} attempt(s) crashed (a bug or a broken task; the traceback is "
               f"under 'crash' in results.jsonl): {shown}", file=sys.stderr)
+        return 1
+    if report.errors:
+        print(f"officesim: {report.errors} attempt(s) ended in an agent error (no score; the reason is under "
+              f"'error' in results.jsonl); fix the cause and rerun with --retry-errors", file=sys.stderr)
         return 1
     return 0

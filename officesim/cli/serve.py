@@ -15,6 +15,7 @@ from pathlib import Path
 
 import uvicorn
 
+from officesim.cli.options import bounded_int, positive_float
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import JudgeConfig
@@ -33,9 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     http.add_argument("--tasks", default="tasks", help="the task library (default tasks/)")
     http.add_argument("--worlds", default=str(WORLDS_DIR), help="world specs for /worlds/{name}/call")
     http.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    http.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    http.add_argument("--max-sessions", type=int, default=256, help="open sessions allowed at once (default 256)")
-    http.add_argument("--session-ttl", type=float, default=3600.0,
+    http.add_argument("--port", type=bounded_int(1, 65535, what="port"), default=8000,
+                      help="port, 1-65535 (default 8000)")
+    http.add_argument("--max-sessions", type=bounded_int(1, what="--max-sessions"), default=256,
+                      help="open sessions allowed at once (default 256)")
+    http.add_argument("--session-ttl", type=positive_float("--session-ttl"), default=3600.0,
                       help="seconds a session may sit idle before new sessions may evict it (default 3600)")
     http.add_argument("--full-grades", action="store_true",
                       help="return every gate and criterion with reasons (they quote expected values)")
@@ -85,7 +88,7 @@ def _report(record: Path | None) -> Callable[[OfficeEnv], None]:
         print(env.grade.summary(), file=sys.stderr)
         if record is not None:
             data = {"grade": env.grade.model_dump(mode="json"), "transcript": env.transcript}
-            record.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+            record.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return on_end
 
 

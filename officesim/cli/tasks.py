@@ -112,7 +112,8 @@ def validate_command(args: argparse.Namespace) -> int:
     checked = "files only" if args.no_selftest else "files and self-tests"
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
-            {"tasks": len(folders), "failures": failures, "selftests": [r.to_dict() for r in reports]}, indent=2))
+            {"tasks": len(folders), "failures": failures, "selftests": [r.to_dict() for r in reports]}, indent=2),
+            encoding="utf-8")
     if failures:
         print(f"{len(failures)} problem(s) in {len(folders)} task folder(s) ({checked}, {elapsed:.1f}s):")
         for failure in failures:
@@ -128,11 +129,11 @@ def schemas_command(args: argparse.Namespace) -> int:
     for name, text in published_schema_files().items():
         path = out / name
         if args.check:
-            if not path.is_file() or path.read_text() != text:
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))
             continue
         out.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        path.write_text(text, encoding="utf-8")
         print(f"wrote {path}")
     if stale:
         print("stale schemas (run 'officesim tasks schemas'): " + ", ".join(stale))

@@ -18,8 +18,9 @@ DEFAULT_WORLD = Path("worlds") / "acme.yaml"
 def register(subparsers: argparse._SubParsersAction) -> None:
     tools = subparsers.add_parser("tools", help="export, list and call tools")
     verbs = tools.add_subparsers(dest="tools_verb", required=True)
-    export = verbs.add_parser("export", help="write the tool list (default tools.json, OpenAI chat format)")
-    export.add_argument("-o", "--output", default="tools.json", help="file to write ('-' for stdout)")
+    export = verbs.add_parser("export", help="print the tool list (OpenAI chat format unless --format), or -o FILE")
+    export.add_argument("-o", "--output", default="-",
+                        help="file to write (default '-': stdout; '-o tools.json' regenerates the checked-in file)")
     export.add_argument("--format", choices=FORMATS, default="openai", help="tool list shape")
     export.add_argument("--only", nargs="*", default=None, help="export just these tool names")
     export.set_defaults(func=export_command)
@@ -41,7 +42,7 @@ def export_command(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        Path(args.output).write_text(text)
+        Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {len(json.loads(text))} tools ({args.format} format) to {args.output}")
     return 0
 

@@ -102,6 +102,14 @@ class JudgeConfig:
     max_backoff: float = 30.0
     json_mode: bool = True
 
+    def __post_init__(self) -> None:
+        # With neither, the client would send a placeholder key to the public default endpoint
+        # and every judged criterion would retry a 401 before turning into an ``error``.
+        if not self.base_url and not (self.api_key or os.environ.get(ENV_API_KEY)):
+            raise OfficesimError(
+                f"judge model {self.model!r} has no endpoint: set {ENV_BASE_URL} (or --judge-base-url) to an "
+                f"OpenAI-compatible server such as http://localhost:8000/v1, or {ENV_API_KEY} for OpenAI")
+
     @classmethod
     def from_env(cls, **overrides: Any) -> JudgeConfig | None:
         """A config from ``OFFICESIM_JUDGE_MODEL``/``OFFICESIM_JUDGE_BASE_URL``/``OPENAI_API_KEY``.
@@ -111,8 +119,8 @@ class JudgeConfig:
         model = overrides.pop("model", None) or os.environ.get(ENV_MODEL)
         if not model:
             return None
-        base_url = overrides.pop("base_url", None) or os.environ.get(ENV_BASE_URL)
-        api_key = overrides.pop("api_key", None) or os.environ.get(ENV_API_KEY)
+        base_url = overrides.pop("base_url", None) or os.environ.get(ENV_BASE_URL) or None  # "" is unset
+        api_key = overrides.pop("api_key", None) or os.environ.get(ENV_API_KEY) or None
         return cls(model=model, base_url=base_url, api_key=api_key, **overrides)
 
 
@@ -283,7 +291,7 @@ class Judge:
         if path is None or not path.is_file():
             return None
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             return None  # a torn or corrupt entry is re-asked, then overwritten
         if data.get("status") not in ("pass", "fail") or not isinstance(data.get("reason"), str):
@@ -296,7 +304,8 @@ class Judge:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as handle:
+            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False,
+                                             suffix=".tmp") as handle:
                 json.dump({"status": verdict.status, "reason": verdict.reason, "model": self.config.model}, handle)
             os.replace(handle.name, path)
         except OSError as exc:

@@ -41,6 +41,20 @@ def _check_refs(refs: list[str] | None) -> list[str] | None:
     return refs
 
 
+def _check_regex(value: str, where: str = "") -> str:
+    """A regular expression that compiles; ``ValueError`` (named field, the problem, where) when not.
+
+    ``re.error`` is no ``ValueError``: left alone it escapes pydantic and stops every caller.
+    """
+    try:
+        re.compile(value)
+    except re.error as exc:
+        place = f" at position {exc.pos}" if exc.pos is not None else ""
+        prefix = f"{where}: " if where else ""
+        raise ValueError(f"{prefix}invalid regular expression {value!r}: {exc.msg}{place}") from None
+    return value
+
+
 def _check_values(values: dict[str, Any] | None) -> dict[str, Any] | None:
     """Operator values (``{gt: 5}``) must use one known operator; refs must be well formed."""
     for field_name, value in (values or {}).items():
@@ -50,7 +64,7 @@ def _check_values(values: dict[str, Any] | None) -> dict[str, Any] | None:
                     f"{field_name}: an operator value has exactly one key among {', '.join(MATCH_OPERATORS)}"
                 )
             if "regex" in value:
-                re.compile(str(value["regex"]))
+                _check_regex(str(value["regex"]), f"{field_name}.regex")
         elif isinstance(value, str) and value.startswith("role:"):
             problem = check_ref_syntax(value)
             if problem:
@@ -122,9 +136,7 @@ class MailSentCheck(CheckBase):
     @field_validator("body_matches")
     @classmethod
     def _regex(cls, value: str | None) -> str | None:
-        if value is not None:
-            re.compile(value)
-        return value
+        return value if value is None else _check_regex(value)
 
 
 class MailRecipientsOutsideCheck(CheckBase):

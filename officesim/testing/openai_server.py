@@ -378,7 +378,7 @@ def serve(
 
 def load_script(path: str | Path) -> list[Reply]:
     """Read a YAML or JSON list of replies (see the module docstring)."""
-    data = yaml.safe_load(Path(path).read_text())
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of replies")
     return [reply_from_dict(item) for item in data]

@@ -23,4 +23,6 @@ APP = AppDescriptor(
         "calendar_list_rooms",
     ),
     distractor_writes=("calendar_create_event", "calendar_cancel_event"),
+    estimate=lambda size: {"people * meetings_per_person * 4": size.people * size.meetings_per_person * 4,
+                           "customer_calls * 4": size.customer_calls * 4},
 )

@@ -8,9 +8,9 @@ APP = AppDescriptor(
     id_prefixes={"chat_channel": "ch", "chat_member": "mem", "chat_message": "cm", "chat_reaction": "rx"},
     after=("directory", "crm", "drive"),
     size={
-        "channels": SizeKnob(12, "Chat channels besides the per-department ones.", ge=2),
-        "messages_per_channel": SizeKnob(25, "Chat messages per channel.", ge=0, le=10_000),
-        "dms": SizeKnob(30, "Direct-message conversations.", ge=0),
+        "channels": SizeKnob(12, "Chat channels besides the per-department ones (2-1,000).", ge=2, le=1_000),
+        "messages_per_channel": SizeKnob(25, "Chat messages per channel (0-1,000).", ge=0, le=1_000),
+        "dms": SizeKnob(30, "Direct-message conversations (0-2,000).", ge=0, le=2_000),
     },
     reads=(
         "chat_list_channels",
@@ -21,4 +21,7 @@ APP = AppDescriptor(
         "chat_list_members",
     ),
     distractor_writes=("chat_post_message", "chat_send_dm"),
+    estimate=lambda size: {"(channels + departments) * messages_per_channel":
+                           (size.channels + size.departments) * size.messages_per_channel,
+                           "10 * dms": 10 * size.dms},
 )

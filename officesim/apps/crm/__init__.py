@@ -9,10 +9,10 @@ APP = AppDescriptor(
                  "crm_invoice": "inv"},
     after=("directory",),
     size={
-        "accounts": SizeKnob(40, "Customer accounts in the CRM.", ge=2),
-        "contacts_per_account": SizeKnob(3, "External contacts per account.", ge=1, le=50),
-        "deals": SizeKnob(80, "Deals in the CRM pipeline.", ge=1),
-        "activities_per_deal": SizeKnob(2, "Logged calls/meetings/notes per deal.", ge=0, le=50),
+        "accounts": SizeKnob(40, "Customer accounts in the CRM (2-2,000).", ge=2, le=2_000),
+        "contacts_per_account": SizeKnob(3, "External contacts per account (1-50).", ge=1, le=50),
+        "deals": SizeKnob(80, "Deals in the CRM pipeline (1-5,000).", ge=1, le=5_000),
+        "activities_per_deal": SizeKnob(2, "Logged calls/meetings/notes per deal (0-50).", ge=0, le=50),
     },
     reads=(
         "crm_search_accounts",
@@ -28,4 +28,6 @@ APP = AppDescriptor(
         "crm_get_invoice",
     ),
     distractor_writes=("crm_update_deal", "crm_move_deal", "crm_update_contact"),
+    estimate=lambda size: {"accounts * contacts_per_account": size.accounts * size.contacts_per_account,
+                           "deals * activities_per_deal": size.deals * max(1, size.activities_per_deal)},
 )

@@ -8,8 +8,8 @@ APP = AppDescriptor(
     id_prefixes={"directory_department": "dept", "directory_person": "p"},
     after=(),
     size={
-        "people": SizeKnob(100, "Employees in the directory.", ge=5, le=100_000),
-        "departments": SizeKnob(8, "Departments (Finance, Sales, ...).", ge=3, le=40),
+        "people": SizeKnob(100, "Employees in the directory (5-2,000).", ge=5, le=2_000),
+        "departments": SizeKnob(8, "Departments (Finance, Sales, ...), 3-40.", ge=3, le=40),
     },
     reads=(
         "directory_search_people",

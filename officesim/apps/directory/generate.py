@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from officesim.errors import SpecError
+
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
 
@@ -106,7 +108,8 @@ def generate(ctx: GenContext) -> None:
     ctx.departments = departments
     ctx.roles = {p["role"]: p["id"] for p in people if p["role"]}
     acting = ctx.spec.acting_user
-    user = ctx.roles.get(acting) or next((p["id"] for p in people if p["email"] == acting), None)
-    if user is None:
-        raise ValueError(f"acting_user {acting!r} is neither a role key ({', '.join(ctx.roles)}) nor an email")
+    user = ctx.roles.get(acting) or next((p["id"] for p in people if p["email"] == acting.lower()), None)
+    if user is None:  # the spec checked its shape; only a generated email can be missing
+        raise SpecError(f"acting_user {acting!r} is no employee of world {ctx.spec.name!r} (seed {ctx.seed}); "
+                        f"use a role key ({', '.join(ctx.roles)}) or an email from 'officesim world show'")
     ctx.world.set_user(user)

@@ -8,8 +8,8 @@ APP = AppDescriptor(
     id_prefixes={"drive_file": "f", "drive_permission": "perm", "drive_row": "row", "drive_sheet": "sh"},
     after=("directory",),
     size={
-        "docs": SizeKnob(60, "Drive documents (text/markdown).", ge=1),
-        "sheets": SizeKnob(15, "Drive spreadsheets.", ge=1),
+        "docs": SizeKnob(60, "Drive documents (text/markdown), 1-5,000.", ge=1, le=5_000),
+        "sheets": SizeKnob(15, "Drive spreadsheets (1-1,000).", ge=1, le=1_000),
     },
     reads=(
         "drive_search_files",
@@ -19,4 +19,5 @@ APP = AppDescriptor(
         "drive_read_sheet",
     ),
     distractor_writes=("drive_delete_file", "drive_share_file", "drive_update_doc"),
+    estimate=lambda size: {"docs + 20 * sheets": size.docs + 20 * size.sheets},
 )

@@ -8,7 +8,7 @@ APP = AppDescriptor(
     id_prefixes={"mail_entry": "mbx", "mail_message": "msg"},
     after=("directory", "crm", "drive", "chat"),
     size={
-        "mail_per_person": SizeKnob(12, "Messages each person received.", ge=0, le=2_000),
+        "mail_per_person": SizeKnob(12, "Messages each person received (0-200).", ge=0, le=200),
     },
     reads=(
         "mail_search_messages",
@@ -18,4 +18,5 @@ APP = AppDescriptor(
         "mail_get_attachment",
     ),
     distractor_writes=("mail_send_message", "mail_delete_message", "mail_move_message", "mail_forward_message"),
+    estimate=lambda size: {"people * mail_per_person": size.people * max(1, size.mail_per_person)},
 )
