@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from officesim.errors import SpecError
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser: ~5x faster
+
 
 class SizeSpec(BaseModel):
     """How big the company is; every count is exact, not an upper bound."""
@@ -91,7 +93,7 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     if not path.exists():
         raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
     try:

@@ -23,10 +23,11 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from officesim.errors import InvalidArgument, SpecError
+from officesim.errors import InvalidArgument, OfficesimError, SpecError
 from officesim.grading.rubrics import RUBRICS_DIR, Rubric, load_rubric
 from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
 from officesim.people import check_ref_syntax, person_id
+from officesim.schema_sql import META_TABLE
 from officesim.setup import SetupStep, apply_setup, check_table_fields
 from officesim.spec import WorldSpec, format_validation_error, load_spec
 from officesim.toolexport import export_tools
@@ -156,6 +157,15 @@ def _generated(spec_json: str, seed: int) -> bytes:
     return World.generate(WorldSpec.model_validate_json(spec_json), seed).snapshot()
 
 
+@functools.lru_cache(maxsize=8)
+def _generated_hash(spec_json: str, seed: int) -> str:
+    world = World.restore(_generated(spec_json, seed))
+    try:
+        return world.state_hash()
+    finally:
+        world.close()
+
+
 def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> bytes:
     """The snapshot of a generated world, memoised per (spec content, seed) in this process.
 
@@ -164,6 +174,37 @@ def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> byt
     """
     loaded = load_spec(spec)
     return _generated(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+
+
+def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) -> str:
+    """``state_hash()`` of the generated world, memoised like ``world_snapshot`` (once per world).
+
+    A whole-database hash costs ~30 ms on acme and ~250 ms on large: paid once per world and
+    process, never per task.
+    """
+    loaded = load_spec(spec)
+    return _generated_hash(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+
+
+def _setup_hash(base_hash: str, world: World) -> str:
+    """The start state's identity: the generated world's content hash plus what setup changed.
+
+    The change log names every app row setup touched; their final content (or their absence) and
+    the whole ``_meta`` table (clock, acting user, id counters) are hashed on top of the base
+    world's content hash.  Equal base content and equal changes give equal hashes, and any change
+    in the generator, the spec, the seed or the setup changes it, at the cost of a few queries.
+    """
+    digest = hashlib.sha256(f"start-state:v2\x00{base_hash}".encode())
+    for table, ids in sorted(world.changed_keys().items()):
+        digest.update(f"\x00table:{table}\x00".encode())
+        rows = {row["id"]: tuple(row) for row in world.db.execute(
+            f"SELECT * FROM {table} WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))}
+        for key in sorted(ids):
+            row = rows.get(key)
+            digest.update(json.dumps([key, row], separators=(",", ":"), default=str).encode())
+    for key, value in world.db.execute(f"SELECT key, value FROM {META_TABLE} ORDER BY key"):
+        digest.update(json.dumps([key, value]).encode())
+    return digest.hexdigest()
 
 
 def _sha256(*parts: bytes) -> str:
@@ -204,6 +245,7 @@ class Task:
         self._start_state_hash: str | None = None
         self._tools_json: list[dict[str, Any]] | None = None
         self._user: dict[str, Any] | None = None
+        self._world_spec: WorldSpec | None = None
 
     def __repr__(self) -> str:
         return f"Task({self.id!r})"
@@ -274,14 +316,30 @@ class Task:
         return self._start_world
 
     def start_state_hash(self) -> str:
-        """The content hash of the start state: spec, seed, generator code and setup in one value.
+        """The identity of the start state: spec, seed, generator code and setup in one value.
 
         A spec fingerprint alone misses a change in the world generator; results record this so
-        that runs made against different start states are never mixed.
+        that runs made against different start states are never mixed.  It is computed while the
+        start state is built (see ``_setup_hash``: the generated world's content hash, once per
+        world, plus the rows setup changed), so it costs a few queries per task, not a scan of
+        the whole database.
         """
         if self._start_state_hash is None:
-            self._start_state_hash = self.start_world().state_hash()
+            self.start_snapshot()
+        if self._start_state_hash is None:  # built before the hash was known (cannot happen today)
+            raise OfficesimError(f"task {self.id}: the start state was built without its hash")
         return self._start_state_hash
+
+    def world_spec(self) -> WorldSpec:
+        """The task's world spec, parsed once per Task (the runner and the build both need it)."""
+        if self._world_spec is None:
+            self._world_spec = load_spec(self.spec_path)
+        return self._world_spec
+
+    @property
+    def world_seed(self) -> int:
+        """The generation seed: the task's own, else its spec's."""
+        return self.world_spec().seed if self.spec.world.seed is None else self.spec.world.seed
 
     def release(self) -> None:
         """Drop the cached start state (about twice the world's size); it is rebuilt on next use.
@@ -302,7 +360,7 @@ class Task:
         return dict(self._user)
 
     def _build(self) -> bytes:
-        world = World.restore(world_snapshot(self.spec_path, self.spec.world.seed))
+        world = World.restore(world_snapshot(self.world_spec(), self.world_seed))
         try:
             if self.spec.acting_user is not None:
                 try:
@@ -311,6 +369,8 @@ class Task:
                     raise SpecError(f"{self.dir / 'task.yaml'}: acting_user: {exc}") from None
             # No enclosing transaction: setup tool calls open their own, as in an episode.
             apply_setup(world, list(self.spec.setup), source=str(self.dir / "task.yaml"))
+            if self._start_state_hash is None:
+                self._start_state_hash = _setup_hash(world_content_hash(self.world_spec(), self.world_seed), world)
             world.clear_change_log()
             return world.snapshot()
         finally:

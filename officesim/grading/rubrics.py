@@ -63,7 +63,7 @@ class Rubric(BaseModel):
 def load_rubric_file(path: Path) -> Rubric:
     """Load and validate one rubric file; ``SpecError`` names the file and the field."""
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.load(path.read_bytes(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe; C parser
     except (OSError, yaml.YAMLError) as exc:
         raise SpecError(f"{path} cannot be read as YAML: {exc}") from exc
     try:
