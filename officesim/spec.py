@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from officesim.errors import SpecError
+from officesim.resources import world_spec_path
 
 
 class SizeSpec(BaseModel):
@@ -89,7 +90,7 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
         return spec
     path = Path(spec)
     if not path.exists():
-        raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
+        path = world_spec_path(spec)  # a name: acme, tiny, large (or one in $OFFICESIM_WORLDS)
     try:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
