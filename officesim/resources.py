@@ -69,7 +69,7 @@ def _search(name: str, near: Path | None, folder: str, env: str, packaged: Path)
         roots.append(Path(os.environ[env]))
     roots.append(packaged)
     for root in roots:
-        for candidate in (root / name, root / f"{name}.yaml"):
+        for candidate in (root / name, root / f"{name}.yaml", root / Path(name).name):
             if candidate.is_file():
                 return candidate.resolve(), roots
     return None, roots
