@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from officesim.errors import SpecError
+from officesim.resources import world_spec_path
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser: ~5x faster
 
@@ -91,7 +92,7 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
         return spec
     path = Path(spec)
     if not path.exists():
-        raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
+        path = world_spec_path(spec)  # a name: acme, tiny, large (or one in $OFFICESIM_WORLDS)
     try:
         data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:

@@ -24,40 +24,20 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from officesim.errors import InvalidArgument, OfficesimError, SpecError
-from officesim.grading.rubrics import RUBRICS_DIR, Rubric, load_rubric
+from officesim.grading.rubrics import Rubric, load_rubric_file
 from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
 from officesim.people import check_ref_syntax, person_id
+from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, world_spec_path
 from officesim.schema_sql import META_TABLE
 from officesim.setup import SetupStep, apply_setup, check_table_fields
 from officesim.spec import WorldSpec, format_validation_error, load_spec
-from officesim.toolexport import export_tools
+from officesim.toolexport import SUBMIT, ExportFormat, SchemaMode, export_tools
 from officesim.tools import registry
 from officesim.world import World
 
-WORLDS_DIR = Path(__file__).resolve().parents[1] / "worlds"
+WORLDS_DIR = PACKAGED_WORLDS  # the packaged specs (in a checkout: the top-level worlds/)
 TASK_ID = r"^[a-z0-9][a-z0-9-]*$"
-SUBMIT = "submit"
-SUBMIT_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": SUBMIT,
-        "description": "Finish the task. Call this once, when the work is done; pass your final answer if the "
-        "task asks a question, otherwise null. No other tool can be called afterwards.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "answer": {
-                    "type": ["string", "null"],
-                    "description": "The final answer to the task's question, or null when the task only asks "
-                    "you to do things.",
-                }
-            },
-            "required": ["answer"],
-            "additionalProperties": False,
-        },
-        "strict": True,
-    },
-}
+SUBMIT_TOOL: dict[str, Any] = export_tools([], submit=True)[0]  # OpenAI strict, as in every tools.json
 
 
 # The C loader (libyaml) when present: loading ~400 task folders is 5x faster with it.
@@ -143,13 +123,12 @@ class SolutionSpec(_Strict):
 
 
 def resolve_spec_path(spec: str, base: Path) -> Path:
-    """A world spec named in a task: a path (relative to the task folder or cwd) or a name in worlds/."""
-    candidates = [base / spec, Path(spec), WORLDS_DIR / spec, WORLDS_DIR / f"{spec}.yaml"]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate.resolve()
-    known = ", ".join(sorted(p.stem for p in WORLDS_DIR.glob("*.yaml")))
-    raise SpecError(f"world spec {spec!r} is neither a file nor a name in {WORLDS_DIR} (known: {known})")
+    """A world spec named in a task: a path (relative to the task folder or cwd) or a name (``acme``).
+
+    A name is looked up beside the task library first (a delivery's ``worlds/``), then in
+    ``$OFFICESIM_WORLDS`` and the packaged specs: see ``officesim.resources``.
+    """
+    return world_spec_path(spec, base)
 
 
 @functools.lru_cache(maxsize=8)
@@ -243,7 +222,7 @@ class Task:
         self._snapshot: bytes | None = None
         self._start_world: World | None = None
         self._start_state_hash: str | None = None
-        self._tools_json: list[dict[str, Any]] | None = None
+        self._tools_json: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
         self._user: dict[str, Any] | None = None
         self._world_spec: WorldSpec | None = None
 
@@ -292,11 +271,15 @@ class Task:
         return self.spec.reviewed_by
 
     # ----------------------------------------------------------------- derived
-    def tools_json(self) -> list[dict[str, Any]]:
-        """The OpenAI chat function list of the allowed tools plus ``submit`` (computed once)."""
-        if self._tools_json is None:
-            self._tools_json = [*export_tools(self.spec.tools), SUBMIT_TOOL]
-        return self._tools_json
+    def tools_json(self, fmt: ExportFormat = "openai", schema: SchemaMode | None = None) -> list[dict[str, Any]]:
+        """The allowed tools plus ``submit`` in any export format and schema mode (computed once each).
+
+        The default, OpenAI chat with strict schemas, is the task's ``tools.json``.
+        """
+        key = (fmt, schema)
+        if key not in self._tools_json:
+            self._tools_json[key] = export_tools(self.spec.tools, fmt, schema, submit=True)
+        return self._tools_json[key]
 
     def start_snapshot(self) -> bytes:
         """The world after setup, as snapshot bytes (built on first use, then cached on the Task)."""
@@ -418,12 +401,13 @@ def _check_grader(grader: GraderSpec, path: Path) -> tuple[dict[str, Rubric], li
                             raise SpecError(f"{where}: {form}: {problem}")
                 if check.rubric is not None:
                     try:
-                        rubric = load_rubric(check.rubric)
+                        rubric_file = rubric_path(check.rubric, path.parent)
+                        rubric = load_rubric_file(rubric_file)
                     except SpecError as exc:
                         raise SpecError(f"{where}.rubric: {exc}") from None
                     rubrics[rubric.name] = rubric
                     rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
-                    rubric_bytes.append((RUBRICS_DIR / f"{rubric.name}.yaml").read_bytes())
+                    rubric_bytes.append(rubric_file.read_bytes())
     return rubrics, rubric_bytes
 
 
@@ -439,9 +423,14 @@ def _check_solution(spec: TaskSpec, solution: SolutionSpec, path: Path) -> None:
             raise SpecError(f"{where}.arguments: {exc.message}") from None
 
 
-def load_task(path: str | Path) -> Task:
-    """Load and validate a task folder; ``SpecError`` names the file and the field that is wrong."""
-    directory = Path(path)
+def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
+    """Load and validate a task folder; ``SpecError`` names the file and the field that is wrong.
+
+    Args:
+        path: a task folder, or a task id looked up in the tasks directory.
+        tasks: the tasks directory for an id (default ``$OFFICESIM_TASKS``, ``./tasks``, the packaged one).
+    """
+    directory = resolve_task(path, tasks)
     task_file, grader_file, solution_file = (directory / n for n in ("task.yaml", "grader.yaml", "solution.yaml"))
     if not task_file.is_file():
         raise SpecError(f"{directory} is not a task folder: it has no task.yaml")
