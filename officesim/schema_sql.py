@@ -41,6 +41,14 @@ LOOKUP_INDEXES: tuple[tuple[str, str, str], ...] = (
     ("ix_directory_person_name_nocase", "directory_person", "name COLLATE NOCASE"),
     ("ix_directory_department_name_nocase", "directory_department", "name COLLATE NOCASE"),
     ("ix_drive_file_name_nocase", "drive_file", "name COLLATE NOCASE"),
+    # The orders of the paged lists over whole tables: with them a page walks the index from
+    # its cursor instead of sorting every matching row for every page.
+    ("ix_crm_account_name_id", "crm_account", "name, id"),
+    ("ix_crm_contact_name_id", "crm_contact", "name, id"),
+    ("ix_crm_deal_close_date_id", "crm_deal", "close_date, id"),
+    ("ix_crm_invoice_due_on_id", "crm_invoice", "due_on, id"),
+    ("ix_crm_activity_at_id", "crm_activity", "at, id"),
+    ("ix_directory_person_name_id", "directory_person", "name, id"),
 )
 
 
