@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import json
 import re
 import secrets
 import time
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, status
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -343,6 +344,14 @@ def _prepare_task(directory: Path) -> Task:
     return task
 
 
+def _json(content: dict[str, Any]) -> Response:
+    """A JSON response encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
+    so validating it again against the response model (as FastAPI does for returned objects) would
+    only cost time on every step.  The route's ``response_model`` still documents it."""
+    return Response(json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str),
+                    media_type="application/json")
+
+
 def _lean(obs: dict[str, Any]) -> dict[str, Any]:
     return {"max_steps": obs["max_steps"], "steps_left": obs["steps_left"], "result": obs["result"]}
 
@@ -404,20 +413,22 @@ async def create_session(body: CreateSession, state: State) -> SessionCreated:
     return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
 
 
-@router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422))
+@router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
+             response_model=StepResult)
 async def step(
     session_id: str,
     body: ToolCall | OpenAIToolCall,
-    state: State,
+    request: Request,
     observation: Annotated[ObservationDetail, Query(
         description="lean: the result and the step budget (the instruction, user and tools came with the "
         "session); full: the whole observation, tools included.")] = "lean",
-) -> StepResult:
+) -> Response:
     """Run one tool call (or submit); a bad call comes back as an error result and costs a step.
 
     The body is ``{name, arguments, id}`` or an OpenAI tool call ``{id, type, function: {name,
     arguments}}`` as the chat API returns it.
     """
+    state: ServerState = request.app.state.officesim  # not a dependency: this is the hot path
     session = state.session(session_id)
     async with session.lock:
         env = session.env
@@ -429,8 +440,9 @@ async def step(
         obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, body.action())
     if "grade" in info:
         info = {**info, "grade": state.grade_view(info["grade"])}
-    shown = Observation.model_validate(obs) if observation == "full" else StepObservation(**_lean(obs))
-    return StepResult(observation=shown, reward=reward, terminated=terminated, truncated=truncated, info=info)
+    shown = obs if observation == "full" else _lean(obs)
+    return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
+                  "info": info})
 
 
 @router.get("/sessions/{session_id}/transcript", tags=["sessions"], responses=_errors(404))
