@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]  # this checkout
 
@@ -51,6 +52,47 @@ def capture_sql(env: OfficeEnv) -> list[str]:
     # SQLite reports a statement again for each trigger program it runs (our change-log
     # triggers): keep one copy of consecutive repeats.
     return [sql for i, sql in enumerate(statements) if i == 0 or sql != statements[i - 1]]
+
+
+def breakdown(envs: list[OfficeEnv], oracles: list[OracleAgent], rounds: int = 2) -> dict[str, float]:
+    """CPU seconds per episode spent in each layer, from wrapped calls (where the time goes).
+
+    Layers: ``reset`` (the in-place deserialize), ``validation`` (argument parsing and checks),
+    ``tools`` (the tool functions: their SQL and result building), ``transcript`` (recording the
+    call and its JSON result), ``grading``; ``other`` is the rest of ``play`` (agent, observation).
+    """
+    import officesim.env as env_module
+    import officesim.tools as tools_module
+
+    spent: dict[str, float] = dict.fromkeys(("reset", "validation", "tools", "transcript", "grading"), 0.0)
+
+    def wrap(layer: str, func: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                spent[layer] += time.process_time() - start
+        return timed
+
+    patches = [(OfficeEnv, "reset", "reset"), (OfficeEnv, "_record", "transcript"), (OfficeEnv, "_grade", "grading"),
+               (env_module, "dispatch", "tools"), (tools_module.Tool, "validate", "validation")]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, layer in patches:
+        setattr(owner, name, wrap(layer, getattr(owner, name)))
+    try:
+        with Clock() as clock:
+            for _ in range(rounds):
+                for env, oracle in zip(envs, oracles, strict=True):
+                    play(env, oracle)
+    finally:
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+    episodes = rounds * len(envs)
+    spent["tools"] -= spent["validation"]  # validation runs inside dispatch
+    shares = {layer: seconds / episodes for layer, seconds in spent.items()}
+    shares["other"] = clock.cpu / episodes - sum(shares.values())
+    return shares
 
 
 def bare_replay(conn: sqlite3.Connection, snapshot: bytes, statements: list[str]) -> None:
@@ -150,6 +192,11 @@ def run(tasks_dir: str, limit: int | None, seconds: float, figures: Figures) -> 
           f"{fmt_ms(bare.wall / bare_episodes)} per episode)")
     print(f"ratio: an officesim oracle episode takes {ratio:.2f}x the bare replay's CPU time "
           f"(validation, JSON results, transcript and grading included; target within 2x)")
+    layers = breakdown(envs, oracles)
+    total = sum(layers.values())
+    print("where an episode's CPU goes (wrapped calls, so a little slower than above): " + ", ".join(
+        f"{layer} {fmt_ms(seconds)} ({seconds / total:.0%})" for layer, seconds in layers.items())
+        + f"; the bare replay's SQL and deserialize: {fmt_ms(bare.cpu / bare_episodes)}")
     figures.add("episode_rate", ours_rate, unit="episodes/s", what=f"oracle episodes per CPU second, "
                 f"{len(sample)} tasks", shown=f"{ours_rate:,.0f} episodes/s ({fmt_ms(ours.cpu / episodes)} CPU each)")
     figures.add("episode_vs_bare", ratio, unit="x", what="oracle episode / bare in-place SQL replay (CPU)",
