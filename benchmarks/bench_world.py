@@ -1,7 +1,8 @@
 """World benchmarks: generation, snapshot size, restore, and tool-call latency per app.
 
-Run: ``python benchmarks/bench_world.py [--skip-large]``.  Prints medians and, for restore and
-tool calls, the ratio against bare ``sqlite3`` doing the same work in the same run.
+Run: ``python benchmarks/bench_world.py [--skip-large] [--json FILE]``.  Prints medians (wall
+and CPU) and, for restore, reset and tool calls, the ratio against bare ``sqlite3`` doing the
+same work in the same run.
 
 Targets (2-core machine): restore within 2x of a bare deserialize; median tool call under
 150 us on acme; acme generated in under 5 s.
@@ -16,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]  # this checkout
 
-from timing import fmt_us, median_seconds
+from timing import Figures, fmt_us, median_seconds, median_times
 
 from officesim import World
 
@@ -118,7 +119,7 @@ def bench_generation(specs: list[str]) -> dict[str, World]:
     return worlds
 
 
-def bench_restore(worlds: dict[str, World]) -> None:
+def bench_restore(worlds: dict[str, World], figures: Figures) -> None:
     print("== restore: World.restore vs bare sqlite3 connect + deserialize of the same bytes ==")
     print("   (bare+parse = deserialize and the first statement, which makes SQLite parse the schema)")
     for name, world in worlds.items():
@@ -130,9 +131,17 @@ def bench_restore(worlds: dict[str, World]) -> None:
         print(f"  {name:<6} World.restore {fmt_us(ours):>11}   bare+parse {fmt_us(usable):>11} "
               f"(ratio {ours / usable:4.2f}x)   bare alone {fmt_us(bare):>11} (ratio {ours / bare:4.2f}x)")
         restored = World.restore(data)
-        in_place = median_seconds(lambda w=restored, d=data: w.reset(d), repeat=9, number=number)
-        print(f"         World.reset (in place, warm schema) {fmt_us(in_place):>11}   "
-              f"ratio vs bare alone {in_place / bare:4.2f}x")
+        conn = bare_deserialize(data)
+        in_place, in_place_cpu = median_times(lambda w=restored, d=data: w.reset(d), repeat=9, number=number)
+        bare_in_place, bare_cpu = median_times(lambda c=conn, d=data: c.deserialize(d), repeat=9, number=number)
+        ratio = in_place_cpu / bare_cpu
+        print(f"         World.reset (in place, warm schema) {fmt_us(in_place):>11} wall, {fmt_us(in_place_cpu)} CPU; "
+              f"bare in-place deserialize {fmt_us(bare_in_place)} wall, {fmt_us(bare_cpu)} CPU "
+              f"(ratio {ratio:4.2f}x CPU)")
+        figures.add(f"reset_{name}_vs_bare", ratio, unit="x", target="<= 2x" if name == "large" else "",
+                    ok=ratio <= 2 if name == "large" else None,
+                    what=f"World.reset on {name} / bare in-place deserialize of the same bytes (CPU)",
+                    shown=f"{fmt_us(in_place_cpu)} vs {fmt_us(bare_cpu)} ({ratio:.2f}x)")
         first_write = median_seconds(
             lambda w=restored: w.call("chat_post_message", {"channel": "general", "text": "hi"}), repeat=1)
         print(f"         first tool call on a freshly restored world (prepares statements) {fmt_us(first_write)}")
@@ -159,10 +168,17 @@ def bench_calls(world: World) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-large", action="store_true", help="skip the large world (slow to generate)")
+    parser.add_argument("--json", help="merge the figures into this JSON file")
     args = parser.parse_args()
-    specs = ["tiny", "acme"] + ([] if args.skip_large else ["large"])
+    figures = Figures("world")
+    run(not args.skip_large, figures)
+    figures.write(args.json)
+
+
+def run(large: bool, figures: Figures) -> None:
+    specs = ["tiny", "acme"] + (["large"] if large else [])
     worlds = bench_generation(specs)
-    bench_restore(worlds)
+    bench_restore(worlds, figures)
     bench_calls(worlds["acme"])
 
 

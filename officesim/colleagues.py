@@ -27,24 +27,7 @@ from officesim.setup import SetupStep, apply_setup
 if TYPE_CHECKING:
     from officesim.world import World
 
-WAIT = "wait"  # the built-in tool that lets simulated time pass
 STEP_MINUTES = 1
-MAX_WAIT_MINUTES = 24 * 60
-WAIT_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": WAIT,
-        "description": "Let time pass, e.g. to give a colleague time to answer; then check your mail or chat.",
-        "parameters": {
-            "type": "object",
-            "properties": {"minutes": {"type": "integer", "minimum": 1, "maximum": MAX_WAIT_MINUTES,
-                                       "description": "How many minutes to wait (1-1440)."}},
-            "required": ["minutes"],
-            "additionalProperties": False,
-        },
-        "strict": True,
-    },
-}
 
 
 class _Strict(BaseModel):

@@ -47,6 +47,7 @@ class WorldConnection(sqlite3.Connection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.readable: set[str] = set(_CATALOG)
+        self._tables_of: tuple[bytes, frozenset[str]] | None = None  # see ``deserialize``
         self.tainted = False
         self.set_authorizer(self._authorize)
         self.create_function("json_list_has", 2, json_list_has, deterministic=True)
@@ -70,7 +71,15 @@ class WorldConnection(sqlite3.Connection):
 
     def deserialize(self, data: bytes, /, *, name: str = "main") -> None:  # type: ignore[override]
         super().deserialize(data, name=name)
+        # The same bytes hold the same tables: an episode loop resetting to one snapshot reads
+        # sqlite_master once, not per reset (a table created since stays listed, harmlessly: it
+        # is gone, so a statement naming it fails to prepare before the authorizer is asked).
+        if self._tables_of is not None and self._tables_of[0] is data and name == "main":
+            self.readable = set(self._tables_of[1])
+            return
         self.refresh_tables()
+        if name == "main":
+            self._tables_of = (data, frozenset(self.readable))
 
 
 def json_list_has(items: str | None, value: str | None) -> int:

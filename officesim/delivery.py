@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -40,11 +40,12 @@ from officesim.calibrate import (
 from officesim.delivery_report import CHART, ReportInputs, draw_chart, render_report
 from officesim.errors import OfficesimError
 from officesim.metrics import summarize
+from officesim.resources import rubric_path
 from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
 from officesim.spec import load_spec
 from officesim.split import cut_groups, split_by_group
 from officesim.task import Task, find_tasks, world_snapshot
-from officesim.toolexport import dumps, tools_version
+from officesim.toolexport import dumps, export_tools, tools_version
 from officesim.world import World
 
 TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
@@ -178,6 +179,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
     for side, ids in (("tasks", split.train), ("heldout", split.heldout)):
         for task_id in ids:
             _copy_task(kept[task_id], staging / side / task_id)
+    _copy_support(kept.values(), staging)
     delivered = {t: {"category": k.category, "difficulty": k.difficulty, "group": k.group} for t, k in kept.items()}
     summary = summarize([r for r in records if r["task"] in kept], ks=(1,), task_meta=delivered)
     versions = _versions(tasks)
@@ -208,6 +210,27 @@ def _copy_task(task: Task, target: Path) -> None:
         if source.is_file():
             shutil.copyfile(source, target / file_name)
     (target / "tools.json").write_text(dumps(task.tools_json()), encoding="utf-8")
+
+
+def _copy_support(tasks: Iterable[Task], target: Path) -> None:
+    """What the tasks need beyond their folders, so the delivery loads with an installed officesim anywhere.
+
+    ``worlds/`` and ``rubrics/`` beside ``tasks/`` and ``heldout/`` are found first when a task
+    names a spec or rubric (``officesim.resources``), so the delivery keeps the exact specs and
+    rubrics it was calibrated with; ``tools.json`` is the whole tool surface (OpenAI strict), and
+    ``manifest.json`` records the officesim version.
+    """
+    for task in tasks:
+        spec_copy = target / "worlds" / f"{Path(task.spec.world.spec).stem}.yaml"
+        if not spec_copy.is_file():
+            spec_copy.parent.mkdir(exist_ok=True)
+            shutil.copyfile(task.spec_path, spec_copy)
+        for name in task.rubrics:
+            rubric_copy = target / "rubrics" / f"{name}.yaml"
+            if not rubric_copy.is_file():
+                rubric_copy.parent.mkdir(exist_ok=True)
+                shutil.copyfile(rubric_path(name, task.dir), rubric_copy)
+    (target / "tools.json").write_text(dumps(export_tools()))
 
 
 def _versions(tasks: Mapping[str, Task]) -> dict[str, Any]:

@@ -15,12 +15,13 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from officesim.colleagues import MAX_WAIT_MINUTES, WAIT, Office
+from officesim.colleagues import Office
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
 from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
+from officesim.toolexport import MAX_WAIT_MINUTES, WAIT
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
 

@@ -38,7 +38,6 @@ from officesim.episode import run_episode
 from officesim.errors import OfficesimError
 from officesim.progress import Progress
 from officesim.seeding import derive_seed
-from officesim.spec import load_spec
 from officesim.task import Task, load_task
 
 RESULTS = "results.jsonl"
@@ -91,10 +90,9 @@ def task_versions(task: Task) -> dict[str, Any]:
     tools_file = task.dir / "tools.json"
     tools_bytes = (tools_file.read_bytes() if tools_file.is_file()
                    else json.dumps(task.tools_json(), sort_keys=True).encode())
-    spec = load_spec(task.spec_path)
     return {
-        "world": spec.fingerprint(),
-        "world_seed": spec.seed if task.spec.world.seed is None else task.spec.world.seed,
+        "world": task.world_spec().fingerprint(),
+        "world_seed": task.world_seed,
         "start_state": task.start_state_hash(),
         "tools": _sha(tools_bytes),
         "task": task.task_hash,

@@ -27,6 +27,32 @@ def app_tables() -> list:
     )
 
 
+# Indexes for the lookups the tools make beyond the models' own ``index=True`` columns: names a
+# model may type in any case (``= ? COLLATE NOCASE`` is served only by an index built with that
+# collation) and foreign keys that grading and the CRM tools follow.  Without them each lookup
+# scans its table, and costs grow with the world (see benchmarks/bench_tools.py).
+LOOKUP_INDEXES: tuple[tuple[str, str, str], ...] = (
+    ("ix_chat_channel_name_nocase", "chat_channel", "name COLLATE NOCASE"),
+    ("ix_crm_account_name_nocase", "crm_account", "name COLLATE NOCASE"),
+    ("ix_crm_contact_email_nocase", "crm_contact", "email COLLATE NOCASE"),
+    ("ix_crm_deal_name_nocase", "crm_deal", "name COLLATE NOCASE"),
+    ("ix_crm_deal_account_name_nocase", "crm_deal", "account_id, name COLLATE NOCASE"),
+    ("ix_crm_invoice_number_nocase", "crm_invoice", "number COLLATE NOCASE"),
+    ("ix_crm_invoice_deal_id", "crm_invoice", "deal_id"),
+    ("ix_directory_person_name_nocase", "directory_person", "name COLLATE NOCASE"),
+    ("ix_directory_department_name_nocase", "directory_department", "name COLLATE NOCASE"),
+    ("ix_drive_file_name_nocase", "drive_file", "name COLLATE NOCASE"),
+    # The orders of the paged lists over whole tables: with them a page walks the index from
+    # its cursor instead of sorting every matching row for every page.
+    ("ix_crm_account_name_id", "crm_account", "name, id"),
+    ("ix_crm_contact_name_id", "crm_contact", "name, id"),
+    ("ix_crm_deal_close_date_id", "crm_deal", "close_date, id"),
+    ("ix_crm_invoice_due_on_id", "crm_invoice", "due_on, id"),
+    ("ix_crm_activity_at_id", "crm_activity", "at, id"),
+    ("ix_directory_person_name_id", "directory_person", "name, id"),
+)
+
+
 def world_ddl() -> tuple[str, ...]:
     """Every statement that creates an empty world: app tables, indexes, meta, change log."""
     return _world_ddl(registry_version())
@@ -44,6 +70,9 @@ def _world_ddl(_apps_version: int) -> tuple[str, ...]:
         statements.append(str(CreateTable(table).compile(dialect=dialect)).strip())
         for index in sorted(table.indexes, key=lambda i: i.name or ""):
             statements.append(str(CreateIndex(index).compile(dialect=dialect)).strip())
+        for name, indexed, columns in LOOKUP_INDEXES:
+            if indexed == table.name:
+                statements.append(f"CREATE INDEX {name} ON {indexed} ({columns})")
         for event, ref in (("INSERT", "NEW"), ("UPDATE", "OLD"), ("DELETE", "OLD")):
             statements.append(
                 f"CREATE TRIGGER _log_{table.name}_{event.lower()} AFTER {event} ON {table.name} "

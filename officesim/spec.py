@@ -32,6 +32,9 @@ import officesim.apps  # noqa: F401 - every app registers its size knobs
 from officesim.apps.directory.generate import ROLES
 from officesim.apps.registry import apps, size_knobs
 from officesim.errors import SpecError
+from officesim.resources import world_spec_path
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser: ~5x faster
 
 # ISO 4217 codes, from faker's currency table (a dependency already, and kept current there).
 CURRENCIES = frozenset(code for code, _name in CurrencyProvider.currencies)
@@ -224,9 +227,9 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
         return spec
     path = Path(spec)
     if not path.exists():
-        raise SpecError(f"world spec {path} does not exist (try worlds/acme.yaml)")
+        path = world_spec_path(spec)  # a name: acme, tiny, large (or one in $OFFICESIM_WORLDS)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
     try:

@@ -23,41 +23,22 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from officesim.colleagues import WAIT, WAIT_TOOL, Colleague, TimedEvent
-from officesim.errors import InvalidArgument, SpecError
-from officesim.grading.rubrics import RUBRICS_DIR, Rubric, load_rubric
+from officesim.colleagues import Colleague, TimedEvent
+from officesim.errors import InvalidArgument, OfficesimError, SpecError
+from officesim.grading.rubrics import Rubric, load_rubric_file
 from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
 from officesim.people import check_ref_syntax, person_id
+from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, world_spec_path
+from officesim.schema_sql import META_TABLE
 from officesim.setup import SetupStep, apply_setup, check_table_fields
 from officesim.spec import WorldSpec, format_validation_error, load_spec
-from officesim.toolexport import export_tools
+from officesim.toolexport import SUBMIT, WAIT, ExportFormat, SchemaMode, export_tools
 from officesim.tools import registry
 from officesim.world import World
 
-WORLDS_DIR = Path(__file__).resolve().parents[1] / "worlds"
+WORLDS_DIR = PACKAGED_WORLDS  # the packaged specs (in a checkout: the top-level worlds/)
 TASK_ID = r"^[a-z0-9][a-z0-9-]*$"
-SUBMIT = "submit"
-SUBMIT_TOOL: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": SUBMIT,
-        "description": "Finish the task. Call this once, when the work is done; pass your final answer if the "
-        "task asks a question, otherwise null. No other tool can be called afterwards.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "answer": {
-                    "type": ["string", "null"],
-                    "description": "The final answer to the task's question, or null when the task only asks "
-                    "you to do things.",
-                }
-            },
-            "required": ["answer"],
-            "additionalProperties": False,
-        },
-        "strict": True,
-    },
-}
+SUBMIT_TOOL: dict[str, Any] = export_tools([], submit=True)[0]  # OpenAI strict, as in every tools.json
 
 
 # The C loader (libyaml) when present: loading ~400 task folders is 5x faster with it.
@@ -147,18 +128,26 @@ class SolutionSpec(_Strict):
 
 
 def resolve_spec_path(spec: str, base: Path) -> Path:
-    """A world spec named in a task: a path (relative to the task folder or cwd) or a name in worlds/."""
-    candidates = [base / spec, Path(spec), WORLDS_DIR / spec, WORLDS_DIR / f"{spec}.yaml"]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate.resolve()
-    known = ", ".join(sorted(p.stem for p in WORLDS_DIR.glob("*.yaml")))
-    raise SpecError(f"world spec {spec!r} is neither a file nor a name in {WORLDS_DIR} (known: {known})")
+    """A world spec named in a task: a path (relative to the task folder or cwd) or a name (``acme``).
+
+    A name is looked up beside the task library first (a delivery's ``worlds/``), then in
+    ``$OFFICESIM_WORLDS`` and the packaged specs: see ``officesim.resources``.
+    """
+    return world_spec_path(spec, base)
 
 
 @functools.lru_cache(maxsize=8)
 def _generated(spec_json: str, seed: int) -> bytes:
     return World.generate(WorldSpec.model_validate_json(spec_json), seed).snapshot()
+
+
+@functools.lru_cache(maxsize=8)
+def _generated_hash(spec_json: str, seed: int) -> str:
+    world = World.restore(_generated(spec_json, seed))
+    try:
+        return world.state_hash()
+    finally:
+        world.close()
 
 
 def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> bytes:
@@ -169,6 +158,37 @@ def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> byt
     """
     loaded = load_spec(spec)
     return _generated(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+
+
+def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) -> str:
+    """``state_hash()`` of the generated world, memoised like ``world_snapshot`` (once per world).
+
+    A whole-database hash costs ~30 ms on acme and ~250 ms on large: paid once per world and
+    process, never per task.
+    """
+    loaded = load_spec(spec)
+    return _generated_hash(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+
+
+def _setup_hash(base_hash: str, world: World) -> str:
+    """The start state's identity: the generated world's content hash plus what setup changed.
+
+    The change log names every app row setup touched; their final content (or their absence) and
+    the whole ``_meta`` table (clock, acting user, id counters) are hashed on top of the base
+    world's content hash.  Equal base content and equal changes give equal hashes, and any change
+    in the generator, the spec, the seed or the setup changes it, at the cost of a few queries.
+    """
+    digest = hashlib.sha256(f"start-state:v2\x00{base_hash}".encode())
+    for table, ids in sorted(world.changed_keys().items()):
+        digest.update(f"\x00table:{table}\x00".encode())
+        rows = {row["id"]: tuple(row) for row in world.db.execute(
+            f"SELECT * FROM {table} WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))}
+        for key in sorted(ids):
+            row = rows.get(key)
+            digest.update(json.dumps([key, row], separators=(",", ":"), default=str).encode())
+    for key, value in world.db.execute(f"SELECT key, value FROM {META_TABLE} ORDER BY key"):
+        digest.update(json.dumps([key, value]).encode())
+    return digest.hexdigest()
 
 
 def _sha256(*parts: bytes) -> str:
@@ -207,8 +227,9 @@ class Task:
         self._snapshot: bytes | None = None
         self._start_world: World | None = None
         self._start_state_hash: str | None = None
-        self._tools_json: list[dict[str, Any]] | None = None
+        self._tools_json: dict[tuple[str, str | None], list[dict[str, Any]]] = {}
         self._user: dict[str, Any] | None = None
+        self._world_spec: WorldSpec | None = None
 
     def __repr__(self) -> str:
         return f"Task({self.id!r})"
@@ -255,12 +276,16 @@ class Task:
         return self.spec.reviewed_by
 
     # ----------------------------------------------------------------- derived
-    def tools_json(self) -> list[dict[str, Any]]:
-        """The OpenAI chat function list of the allowed tools plus ``submit`` (computed once)."""
-        if self._tools_json is None:
-            extra = [WAIT_TOOL] if self.spec.colleagues or self.spec.events else []
-            self._tools_json = [*export_tools(self.spec.tools), *extra, SUBMIT_TOOL]
-        return self._tools_json
+    def tools_json(self, fmt: ExportFormat = "openai", schema: SchemaMode | None = None) -> list[dict[str, Any]]:
+        """The allowed tools plus ``submit`` in any export format and schema mode (computed once each).
+
+        The default, OpenAI chat with strict schemas, is the task's ``tools.json``.
+        """
+        key = (fmt, schema)
+        if key not in self._tools_json:
+            self._tools_json[key] = export_tools(self.spec.tools, fmt, schema, submit=True,
+                                                 wait=bool(self.spec.colleagues or self.spec.events))
+        return self._tools_json[key]
 
     def start_snapshot(self) -> bytes:
         """The world after setup, as snapshot bytes (built on first use, then cached on the Task)."""
@@ -280,14 +305,30 @@ class Task:
         return self._start_world
 
     def start_state_hash(self) -> str:
-        """The content hash of the start state: spec, seed, generator code and setup in one value.
+        """The identity of the start state: spec, seed, generator code and setup in one value.
 
         A spec fingerprint alone misses a change in the world generator; results record this so
-        that runs made against different start states are never mixed.
+        that runs made against different start states are never mixed.  It is computed while the
+        start state is built (see ``_setup_hash``: the generated world's content hash, once per
+        world, plus the rows setup changed), so it costs a few queries per task, not a scan of
+        the whole database.
         """
         if self._start_state_hash is None:
-            self._start_state_hash = self.start_world().state_hash()
+            self.start_snapshot()
+        if self._start_state_hash is None:  # built before the hash was known (cannot happen today)
+            raise OfficesimError(f"task {self.id}: the start state was built without its hash")
         return self._start_state_hash
+
+    def world_spec(self) -> WorldSpec:
+        """The task's world spec, parsed once per Task (the runner and the build both need it)."""
+        if self._world_spec is None:
+            self._world_spec = load_spec(self.spec_path)
+        return self._world_spec
+
+    @property
+    def world_seed(self) -> int:
+        """The generation seed: the task's own, else its spec's."""
+        return self.world_spec().seed if self.spec.world.seed is None else self.spec.world.seed
 
     def release(self) -> None:
         """Drop the cached start state (about twice the world's size); it is rebuilt on next use.
@@ -308,7 +349,7 @@ class Task:
         return dict(self._user)
 
     def _build(self) -> bytes:
-        world = World.restore(world_snapshot(self.spec_path, self.spec.world.seed))
+        world = World.restore(world_snapshot(self.world_spec(), self.world_seed))
         try:
             if self.spec.acting_user is not None:
                 try:
@@ -317,6 +358,8 @@ class Task:
                     raise SpecError(f"{self.dir / 'task.yaml'}: acting_user: {exc}") from None
             # No enclosing transaction: setup tool calls open their own, as in an episode.
             apply_setup(world, list(self.spec.setup), source=str(self.dir / "task.yaml"))
+            if self._start_state_hash is None:
+                self._start_state_hash = _setup_hash(world_content_hash(self.world_spec(), self.world_seed), world)
             world.clear_change_log()
             return world.snapshot()
         finally:
@@ -364,12 +407,13 @@ def _check_grader(grader: GraderSpec, path: Path) -> tuple[dict[str, Rubric], li
                             raise SpecError(f"{where}: {form}: {problem}")
                 if check.rubric is not None:
                     try:
-                        rubric = load_rubric(check.rubric)
+                        rubric_file = rubric_path(check.rubric, path.parent)
+                        rubric = load_rubric_file(rubric_file)
                     except SpecError as exc:
                         raise SpecError(f"{where}.rubric: {exc}") from None
                     rubrics[rubric.name] = rubric
                     rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
-                    rubric_bytes.append((RUBRICS_DIR / f"{rubric.name}.yaml").read_bytes())
+                    rubric_bytes.append(rubric_file.read_bytes())
     return rubrics, rubric_bytes
 
 
@@ -387,9 +431,14 @@ def _check_solution(spec: TaskSpec, solution: SolutionSpec, path: Path) -> None:
             raise SpecError(f"{where}.arguments: {exc.message}") from None
 
 
-def load_task(path: str | Path) -> Task:
-    """Load and validate a task folder; ``SpecError`` names the file and the field that is wrong."""
-    directory = Path(path)
+def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
+    """Load and validate a task folder; ``SpecError`` names the file and the field that is wrong.
+
+    Args:
+        path: a task folder, or a task id looked up in the tasks directory.
+        tasks: the tasks directory for an id (default ``$OFFICESIM_TASKS``, ``./tasks``, the packaged one).
+    """
+    directory = resolve_task(path, tasks)
     task_file, grader_file, solution_file = (directory / n for n in ("task.yaml", "grader.yaml", "solution.yaml"))
     if not task_file.is_file():
         raise SpecError(f"{directory} is not a task folder: it has no task.yaml")

@@ -87,6 +87,7 @@ class World:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.db = conn
         self._tables: list[str] | None = None
+        self._reset_meta: tuple[bytes, dict[str, str]] | None = None  # see ``reset``
         self.reload_meta()
 
     def reload_meta(self) -> None:
@@ -171,7 +172,15 @@ class World:
             self.db = connect()
         self.db.deserialize(data)
         self._tables = None
-        self.reload_meta()
+        # Episodes reset to the same snapshot again and again: its _meta rows are those read after
+        # the previous reset to these very bytes (bytes are immutable), so skip the query.
+        if self._reset_meta is not None and self._reset_meta[0] is data:
+            self._meta_cache = dict(self._reset_meta[1])
+            self._clock = parse_ts(self._meta_cache["clock"])
+            self._user_id = self._meta_cache["user_id"]
+        else:
+            self.reload_meta()
+            self._reset_meta = (data, dict(self._meta_cache))
 
     def save(self, path: str | Path) -> None:
         """Write the world to a real SQLite file that any SQLite tool can open."""

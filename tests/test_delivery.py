@@ -91,6 +91,7 @@ def test_offline_delivery_layout_manifest_and_split(offline: Path) -> None:
     assert manifest["versions"]["tasks"]["who-is-ceo"]["grader"]
     assert (offline / "pass_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert find_tasks([offline / "tasks"])  # the delivered folders load as tasks
+    assert (offline / "worlds" / "tiny.yaml").is_file() and (offline / "tools.json").is_file()  # it travels
 
 
 def test_offline_report_says_plainly_what_was_measured(offline: Path) -> None:

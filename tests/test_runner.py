@@ -54,7 +54,7 @@ def test_result_lines_have_every_field_and_a_transcript(tasks: list[Path], tmp_p
         assert (record["status"], record["score"], record["passed"]) == ("ok", 1.0, True)
         assert record["steps"] == 2  # one search, then submit
         assert set(record["versions"]) >= {"world", "start_state", "tools", "task", "grader"}
-        start = load_task(tasks[0].parent / record["task"]).start_world().state_hash()
+        start = load_task(tasks[0].parent / record["task"]).start_state_hash()
         assert record["versions"]["start_state"] == start
         assert record["versions"]["task"] == load_task(tasks[0].parent / record["task"]).task_hash
         assert record["grade"]["criteria"][0]["id"] == "right_answer"

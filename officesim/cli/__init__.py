@@ -1,33 +1,57 @@
 """The ``officesim`` command: thin, one module per verb, friendly errors without tracebacks.
 
-Each verb module exposes ``register(subparsers)`` that adds its parser and sets ``func``.
+Each verb module exposes ``register(subparsers)`` that adds its parser and sets ``func``.  The
+modules are listed in ``VERBS`` by import path and only the module of the verb being run is
+imported: ``officesim --help`` and a verb's ``--help`` answer at once instead of importing every
+verb's dependencies (FastAPI, uvicorn, matplotlib, openai, mcp).  To add a verb, add its line to
+``VERBS``; its one-line help is the same text its module passes to ``add_parser``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from officesim.cli import calibrate as calibrate_cli
-from officesim.cli import deliver as deliver_cli
-from officesim.cli import grade as grade_cli
-from officesim.cli import run as run_cli
-from officesim.cli import serve as serve_cli
-from officesim.cli import tasks as tasks_cli
-from officesim.cli import tools as tools_cli
-from officesim.cli import world as world_cli
 from officesim.errors import OfficesimError, ToolError
 
-VERB_MODULES = [world_cli, tools_cli, tasks_cli, grade_cli, run_cli, calibrate_cli, deliver_cli, serve_cli]
+# verb -> (module that registers it, one-line help shown by ``officesim --help``)
+VERBS: dict[str, tuple[str, str]] = {
+    "world": ("officesim.cli.world", "build and inspect worlds"),
+    "tools": ("officesim.cli.tools", "export, list and call tools"),
+    "tasks": ("officesim.cli.tasks", "validate task folders and publish their schemas"),
+    "grade": ("officesim.cli.grade", "replay a transcript on a task and print its grade"),
+    "run": ("officesim.cli.run", "run n attempts per task with an agent (parallel, resumable)"),
+    "calibrate": ("officesim.cli.calibrate", "sort a run's tasks into keep/drop/inspect and flag unsound ones"),
+    "deliver": ("officesim.cli.deliver",
+                "check the task library and build delivery-YYYY-MM/ (tasks, held-out split, report)"),
+    "serve": ("officesim.cli.serve", "serve tasks and worlds over HTTP or MCP"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _chosen_verb(argv: Sequence[str]) -> str | None:
+    """The verb the command line names (its first word), if it is one."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in VERBS else None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the verb it names is registered in full (the others by name).
+
+    Without ``argv`` every verb module is imported and registered (for tests and docs).
+    """
     parser = argparse.ArgumentParser(prog="officesim", description="A simulated office for LLM agents.")
-    subparsers = parser.add_subparsers(dest="verb", required=True)
-    for module in VERB_MODULES:
-        module.register(subparsers)
+    subparsers = parser.add_subparsers(dest="verb", required=True, metavar="{" + ",".join(VERBS) + "}")
+    chosen = _chosen_verb(argv) if argv is not None else None
+    for verb, (module, summary) in VERBS.items():
+        if argv is None or verb == chosen:
+            importlib.import_module(module).register(subparsers)
+        else:
+            subparsers.add_parser(verb, help=summary)  # a stand-in: never parsed, since it was not chosen
     return parser
 
 
@@ -45,7 +69,8 @@ def _safe_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse, run the verb, turn user errors into one clear line and exit code 2."""
     _safe_streams()
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         code = args.func(args)
     except (OfficesimError, ToolError) as exc:

@@ -40,6 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="open sessions allowed at once (default 256)")
     http.add_argument("--session-ttl", type=positive_float("--session-ttl"), default=3600.0,
                       help="seconds a session may sit idle before new sessions may evict it (default 3600)")
+    http.add_argument("--task-cache", type=int, default=64,
+                      help="loaded tasks kept in memory, least recently used dropped first (default 64)")
+    http.add_argument("--access-log", action="store_true", help="log every request (off by default: it costs "
+                      "about a tenth of the server's time per step)")
+    http.add_argument("--http", choices=["auto", "h11", "httptools"], default="auto",
+                      help="uvicorn's HTTP parser (default auto: httptools when installed)")
+    http.add_argument("--loop", choices=["auto", "asyncio", "uvloop"], default="auto",
+                      help="uvicorn's event loop (default auto: uvloop when installed)")
     http.add_argument("--full-grades", action="store_true",
                       help="return every gate and criterion with reasons (they quote expected values)")
     _judge_options(http)
@@ -67,8 +75,9 @@ def _judge(args: argparse.Namespace) -> JudgeConfig | None:
 
 def http_command(args: argparse.Namespace) -> int:
     app = create_app(args.tasks, args.worlds, judge=_judge(args), max_sessions=args.max_sessions,
-                     session_ttl=args.session_ttl, grade_detail="full" if args.full_grades else "summary")
-    uvicorn.run(app, host=args.host, port=args.port)
+                     session_ttl=args.session_ttl, grade_detail="full" if args.full_grades else "summary",
+                     task_cache=args.task_cache)
+    uvicorn.run(app, host=args.host, port=args.port, access_log=args.access_log, http=args.http, loop=args.loop)
     return 0
 
 

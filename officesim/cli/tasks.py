@@ -4,6 +4,9 @@
 error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic),
 and prints a table of families with their instances, categories and difficulties.  Exit 1 on any
 failure.  Other verbs (``generate``) register on the same ``tasks`` parser in ``register``.
+
+The handlers import the task machinery when they run, so ``officesim tasks validate --help``
+answers without importing the apps (see ``officesim.cli``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,13 @@ import json
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from officesim.cli.generate import add_generate
 from officesim.errors import SpecError
-from officesim.grading.judge import JudgeConfig
-from officesim.selftest import selftest
-from officesim.task import Task, find_tasks, load_task, published_schema_files
-from officesim.taskgen.command import add_generate
+
+if TYPE_CHECKING:
+    from officesim.task import Task
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -70,6 +74,10 @@ def family_table(tasks: list[Task]) -> str:
 
 
 def validate_command(args: argparse.Namespace) -> int:
+    from officesim.grading.judge import JudgeConfig
+    from officesim.selftest import selftest
+    from officesim.task import find_tasks, load_task
+
     started = time.perf_counter()
     folders = find_tasks(args.paths)
     if not folders:
@@ -124,6 +132,8 @@ def validate_command(args: argparse.Namespace) -> int:
 
 
 def schemas_command(args: argparse.Namespace) -> int:
+    from officesim.task import published_schema_files
+
     out = Path(args.output)
     stale = []
     for name, text in published_schema_files().items():

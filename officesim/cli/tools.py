@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 from officesim.errors import OfficesimError
-from officesim.toolexport import FORMATS, dumps, export_tools
+from officesim.task import load_task
+from officesim.toolexport import FORMATS, SCHEMA_MODES, dumps, export_tools
 from officesim.tools import registry
 from officesim.world import World
 
-DEFAULT_WORLD = Path("worlds") / "acme.yaml"
+DEFAULT_WORLD = "acme"  # the packaged spec, found from any directory
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,21 +23,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("-o", "--output", default="-",
                         help="file to write (default '-': stdout; '-o tools.json' regenerates the checked-in file)")
     export.add_argument("--format", choices=FORMATS, default="openai", help="tool list shape")
+    export.add_argument("--schema", choices=SCHEMA_MODES, default=None,
+                        help="strict (OpenAI strict mode: all required, optional nullable) or relaxed (optional "
+                             "not required); default strict for openai/responses, relaxed for anthropic/mcp")
     export.add_argument("--only", nargs="*", default=None, help="export just these tool names")
+    export.add_argument("--task", default=None, help="a task folder or id: its tools plus submit")
+    export.add_argument("--tasks", default=None, help="the tasks directory for a task id (default $OFFICESIM_TASKS, "
+                                                      "./tasks, the packaged library)")
     export.set_defaults(func=export_command)
     listing = verbs.add_parser("list", help="one line per tool: name, app, kind")
     listing.set_defaults(func=list_command)
     call = verbs.add_parser("call", help="run one tool call on a world and print the JSON result")
     call.add_argument("name", help="tool name, e.g. mail_search_messages")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
-    call.add_argument("--world", default=None, help="a world spec YAML or a saved .db (default worlds/acme.yaml)")
+    call.add_argument("--world", default=None, help="a world spec YAML or a saved .db (default: the acme spec)")
     call.add_argument("--as", dest="as_user", default=None, help="act as this person (email or id)")
     call.set_defaults(func=call_command)
 
 
 def export_command(args: argparse.Namespace) -> int:
+    if args.task and args.only is not None:
+        raise OfficesimError("--only and --task both choose the tools; pass one of them")
     try:
-        text = dumps(export_tools(args.only, args.format))
+        if args.task:
+            text = dumps(load_task(args.task, args.tasks).tools_json(args.format, args.schema))
+        else:
+            text = dumps(export_tools(args.only, args.format, args.schema))
     except ValueError as exc:
         raise OfficesimError(str(exc)) from exc
     if args.output == "-":
@@ -54,7 +66,7 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def _open_world(ref: str | None) -> World:
-    path = Path(ref) if ref else DEFAULT_WORLD
+    path = Path(ref or DEFAULT_WORLD)
     if path.suffix in {".db", ".sqlite", ".sqlite3"}:
         return World.load(path)
     return World.generate(path)

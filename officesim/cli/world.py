@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     world = subparsers.add_parser("world", help="build and inspect worlds")
     verbs = world.add_subparsers(dest="world_verb", required=True)
     build = verbs.add_parser("build", help="generate a world from a spec into a SQLite file")
-    build.add_argument("spec", help="a world spec YAML, e.g. worlds/acme.yaml")
+    build.add_argument("spec", help="a world spec: a name (acme, tiny, large) or a YAML path")
     build.add_argument("-o", "--output", required=True, help="the SQLite file to write")
     build.add_argument("--seed", type=int, default=None, help="override the spec's seed")
     build.add_argument("--quiet", action="store_true", help="no progress lines on stderr for big worlds")

@@ -13,9 +13,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from officesim.errors import SpecError
+from officesim.resources import PACKAGED_RUBRICS
 from officesim.spec import format_validation_error
 
-RUBRICS_DIR = Path(__file__).resolve().parents[2] / "rubrics"
+RUBRICS_DIR = PACKAGED_RUBRICS  # in a checkout: the top-level rubrics/
 RUBRIC_NAME = r"^[a-z0-9][a-z0-9_]*$"
 
 
@@ -63,7 +64,7 @@ class Rubric(BaseModel):
 def load_rubric_file(path: Path) -> Rubric:
     """Load and validate one rubric file; ``SpecError`` names the file and the field."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_bytes(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe; C parser
     except (OSError, yaml.YAMLError) as exc:
         raise SpecError(f"{path} cannot be read as YAML: {exc}") from exc
     try:

@@ -4,10 +4,16 @@ A thin layer over ``OfficeEnv`` and ``World.call``: it resolves names, keeps ses
 and maps the few failures a client can cause to HTTP status codes.  Tool calls, validation,
 errors-as-data and grading are exactly those of the in-process path.
 
-Routes are ``async def``: a tool call costs tens of microseconds, far less than a thread
-hand-off, so it runs on the event loop.  What can take long (building a task's start state,
-generating a world, grading with an LLM judge) runs in a worker thread.  Each session has a lock,
-so two requests on one session never interleave.
+Every tool call, reset and grade runs in a worker thread, never on the event loop: most calls
+cost tens of microseconds, but one (a search over a huge document, a judge call) can take
+seconds, and on the loop it would stall every other session's requests.  Each session has a
+lock, so two requests on one session never interleave; sessions run in parallel (SQLite releases
+the GIL while it works).  Loaded tasks are kept in a bounded LRU cache (a task holds its start
+state, a few MB); a session keeps its own task alive however the cache moves.
+
+The observation carries the instruction, the user and the tool list on ``POST /sessions`` (and
+on request: ``?observation=full`` on a step, or ``GET /tools?task=ID``), never again on each step:
+a step answers with the result and the step budget only, about a tenth of the bytes.
 
 Nothing here returns a grader or a solution: by default the final grade is summarised (score,
 passed, totals and hashes), because the reasons of individual checks quote expected values.
@@ -18,15 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import json
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, status
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,8 +43,8 @@ from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
-from officesim.task import SUBMIT, WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
-from officesim.toolexport import export_tools
+from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
+from officesim.toolexport import FORMATS, export_tools
 from officesim.world import World
 
 GradeDetail = Literal["summary", "full"]
@@ -44,7 +52,14 @@ GradeDetail = Literal["summary", "full"]
 GRADE_SUMMARY_FIELDS = ("task_id", "score", "passed", "pass_threshold", "earned", "possible", "unjudged",
                         "errors", "complete", "answer", "task_hash", "grader_hash")
 UNPROCESSABLE = 422  # spelt differently across Starlette versions
+# Freed envs kept for reuse: a new session's first reset then costs a deserialize into a warm
+# connection (~50 us on acme) instead of a fresh connection that parses the schema and prepares
+# every statement again (~2 ms).  Each holds a world (a few MB on acme).
+IDLE_ENVS = 16
 WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+ToolFormat = Literal["openai", "responses", "anthropic", "mcp"]  # officesim.toolexport.FORMATS (a test pins it)
+ToolSchema = Literal["strict", "relaxed"]  # officesim.toolexport.SCHEMA_MODES
+ObservationDetail = Literal["lean", "full"]
 
 
 # --------------------------------------------------------------------------- request/response models
@@ -68,6 +83,33 @@ class ToolCall(_Request):
     arguments: dict[str, Any] | str | None = Field(None, description="A JSON object, or its text.")
     id: str | None = Field(None, description="The call id recorded in the transcript (default call_<step>).")
 
+    def action(self) -> dict[str, Any]:
+        return {"name": self.name, "arguments": self.arguments, "id": self.id}
+
+
+class FunctionCall(_Request):
+    """The ``function`` of an OpenAI tool call."""
+
+    name: str = Field(description="The tool name.")
+    arguments: dict[str, Any] | str | None = Field(None, description="The arguments' JSON text (or an object).")
+
+
+class OpenAIToolCall(_Request):
+    """One tool call exactly as the OpenAI chat API returns it (``message.tool_calls[i]``)."""
+
+    id: str | None = Field(None, description="The call id, recorded in the transcript.")
+    type: Literal["function"] = Field("function", description="Always function.")
+    function: FunctionCall
+
+    def action(self) -> dict[str, Any]:
+        return {"name": self.function.name, "arguments": self.function.arguments, "id": self.id}
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong and how to go on (every 4xx answer)."""
+
+    detail: Any = Field(description="A sentence saying what was wrong and what to do (422: the invalid fields).")
+
 
 class UserInfo(BaseModel):
     """The employee the agent acts as."""
@@ -79,7 +121,7 @@ class UserInfo(BaseModel):
 
 
 class Observation(BaseModel):
-    """What the agent sees: the task, its tools, who it is, and the last tool result."""
+    """What the agent sees at the start: the task, its tools, who it is (and a null result)."""
 
     instruction: str
     tools: list[dict[str, Any]] = Field(description="OpenAI chat function list: the task's tools plus submit.")
@@ -89,6 +131,14 @@ class Observation(BaseModel):
     result: dict[str, Any] | None = Field(description="The last tool result (errors as data); null after reset.")
 
 
+class StepObservation(BaseModel):
+    """What a step adds to what the agent saw at the start: the result and the step budget."""
+
+    max_steps: int
+    steps_left: int
+    result: dict[str, Any] | None = Field(description="The tool's result (errors as data).")
+
+
 class SessionCreated(BaseModel):
     session_id: str
     observation: Observation
@@ -96,7 +146,8 @@ class SessionCreated(BaseModel):
 
 
 class StepResult(BaseModel):
-    observation: Observation
+    observation: StepObservation | Observation = Field(
+        description="The result and the step budget; the whole observation with ?observation=full.")
     reward: float
     terminated: bool
     truncated: bool
@@ -144,7 +195,7 @@ class ServerState:
 
     def __init__(self, tasks_dir: Path, worlds_dir: Path, *, judge: Judge | JudgeConfig | None,
                  max_sessions: int, grade_detail: GradeDetail, session_ttl: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, task_cache: int = 64) -> None:
         self.tasks_dir = tasks_dir.resolve()
         self.worlds_dir = worlds_dir.resolve()
         self.judge = make_judge(judge)  # one judge (and HTTP client) for every session of the app
@@ -153,10 +204,14 @@ class ServerState:
         self.session_ttl = session_ttl
         self.clock = clock
         self.sessions: dict[str, Session] = {}
-        self._tasks: dict[Path, Task] = {}
+        self.task_cache = task_cache
+        self._tasks: OrderedDict[Path, Task] = OrderedDict()  # least recently used first
+        self._task_locks: dict[Path, asyncio.Lock] = {}
         self._task_index: dict[str, list[Path]] = {}
         self._worlds: dict[str, _PlainWorld] = {}
         self._load_lock = asyncio.Lock()
+        self._idle: list[OfficeEnv] = []  # ended episodes' envs, most recently freed last
+        self.idle_envs = IDLE_ENVS
 
     # ----------------------------------------------------------------- tasks
     def task_ids(self) -> list[str]:
@@ -185,16 +240,45 @@ class ServerState:
         return found[0]
 
     async def task(self, ref: str) -> Task:
-        """A loaded task with its start state built (once per app; the build runs in a thread)."""
+        """A loaded task with its start state built (the build runs in a thread, once per cache stay).
+
+        Only requests for the same task wait for its build; the cache keeps the ``task_cache``
+        most recently used tasks.
+        """
         directory = self.task_dir(ref)
-        async with self._load_lock:
-            if directory not in self._tasks:
-                try:
-                    self._tasks[directory] = await run_in_threadpool(_prepare_task, directory)
-                except OfficesimError as exc:  # a bad file, a setup step that fails, an unknown person
-                    raise HTTPException(UNPROCESSABLE, f"task {ref!r} is broken: {exc}") \
-                        from exc
-            return self._tasks[directory]
+        found = self._tasks.get(directory)
+        if found is None:
+            lock = self._task_locks.setdefault(directory, asyncio.Lock())
+            async with lock:
+                found = self._tasks.get(directory)
+                if found is None:
+                    try:
+                        found = await run_in_threadpool(_prepare_task, directory)
+                    except OfficesimError as exc:  # a bad file, a setup step that fails, an unknown person
+                        raise HTTPException(UNPROCESSABLE, f"task {ref!r} is broken: {exc}") from exc
+                    finally:
+                        self._task_locks.pop(directory, None)
+                    self._tasks[directory] = found
+        self._tasks.move_to_end(directory)
+        while len(self._tasks) > self.task_cache:
+            _, dropped = self._tasks.popitem(last=False)
+            self._idle = [env for env in self._idle if env.task is not dropped]
+        return found
+
+    # ----------------------------------------------------------------- envs
+    def env(self, task: Task) -> OfficeEnv:
+        """An env for a new episode of ``task``: a freed one when there is one (its world is reset
+        in place, with SQLite's parsed schema and prepared statements warm), else a new one."""
+        for index in range(len(self._idle) - 1, -1, -1):
+            if self._idle[index].task is task:
+                return self._idle.pop(index)
+        return OfficeEnv(task, judge=self.judge)
+
+    def free(self, env: OfficeEnv) -> None:
+        """Keep an ended session's env for the next episode of its task (the oldest beyond
+        ``idle_envs`` are dropped)."""
+        self._idle.append(env)
+        del self._idle[:-self.idle_envs]
 
     # ----------------------------------------------------------------- sessions
     def session(self, session_id: str) -> Session:
@@ -254,8 +338,33 @@ def _index(root: Path) -> dict[str, list[Path]]:
 def _prepare_task(directory: Path) -> Task:
     task = load_task(directory)
     task.start_snapshot()
+    task.start_world()
     task.user_info()
+    task.tools_json()
     return task
+
+
+def _json(content: dict[str, Any]) -> Response:
+    """A JSON response encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
+    so validating it again against the response model (as FastAPI does for returned objects) would
+    only cost time on every step.  The route's ``response_model`` still documents it."""
+    return Response(json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str),
+                    media_type="application/json")
+
+
+def _lean(obs: dict[str, Any]) -> dict[str, Any]:
+    return {"max_steps": obs["max_steps"], "steps_left": obs["steps_left"], "result": obs["result"]}
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for the 4xx codes a route can answer, each with what it means."""
+    meaning = {
+        404: "No such task, session or world (the detail says which, and how to list them).",
+        409: "The session's episode is over: read its transcript, then DELETE it.",
+        422: "The request is invalid (the detail names the fields), or the task folder is broken.",
+        429: "Too many open sessions: DELETE finished ones (idle ones expire after the session TTL).",
+    }
+    return {code: {"model": ErrorDetail, "description": meaning[code]} for code in codes}
 
 
 async def _state(request: Request) -> ServerState:
@@ -268,12 +377,20 @@ router = APIRouter()
 
 
 # --------------------------------------------------------------------------- routes
-@router.get("/tools", tags=["tools"])
-async def list_tools(state: State, task: str | None = None) -> list[dict[str, Any]]:
-    """The OpenAI chat tool list: every registered tool, or a task's tools plus submit."""
+@router.get("/tools", tags=["tools"], responses=_errors(404, 422))
+async def list_tools(
+    state: State,
+    task: str | None = None,
+    format: Annotated[ToolFormat, Query(description="The list's shape: " + ", ".join(FORMATS) + ".")] = "openai",
+    schema: Annotated[ToolSchema | None, Query(
+        description="strict (every property required, optional ones nullable: OpenAI strict mode) or relaxed "
+        "(optional properties not required); default: the format's own (strict for openai and responses, "
+        "relaxed for anthropic and mcp).")] = None,
+) -> list[dict[str, Any]]:
+    """Every registered tool, or a task's tools plus submit, in any export format and schema mode."""
     if task is None:
-        return export_tools()
-    return (await state.task(task)).tools_json()
+        return export_tools(None, format, schema)
+    return (await state.task(task)).tools_json(format, schema)
 
 
 @router.get("/tasks", tags=["tasks"])
@@ -282,19 +399,36 @@ async def list_tasks(state: State) -> TaskList:
     return TaskList(tasks=state.task_ids())
 
 
-@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"])
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"], responses=_errors(404, 422, 429))
 async def create_session(body: CreateSession, state: State) -> SessionCreated:
     """Start an episode: the task's start state, restored for this session alone."""
     task = await state.task(body.task)
-    env = OfficeEnv(task, judge=state.judge)
-    obs, info = env.reset(seed=body.seed, options={"reward": body.reward})
-    session = state.add_session(env)
+    env = state.env(task)
+    obs, info = await run_in_threadpool(env.reset, seed=body.seed, options={"reward": body.reward})
+    try:
+        session = state.add_session(env)
+    except HTTPException:
+        state.free(env)
+        raise
     return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
 
 
-@router.post("/sessions/{session_id}/step", tags=["sessions"])
-async def step(session_id: str, body: ToolCall, state: State) -> StepResult:
-    """Run one tool call (or submit); a bad call comes back as an error result and costs a step."""
+@router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
+             response_model=StepResult)
+async def step(
+    session_id: str,
+    body: ToolCall | OpenAIToolCall,
+    request: Request,
+    observation: Annotated[ObservationDetail, Query(
+        description="lean: the result and the step budget (the instruction, user and tools came with the "
+        "session); full: the whole observation, tools included.")] = "lean",
+) -> Response:
+    """Run one tool call (or submit); a bad call comes back as an error result and costs a step.
+
+    The body is ``{name, arguments, id}`` or an OpenAI tool call ``{id, type, function: {name,
+    arguments}}`` as the chat API returns it.
+    """
+    state: ServerState = request.app.state.officesim  # not a dependency: this is the hot path
     session = state.session(session_id)
     async with session.lock:
         env = session.env
@@ -302,19 +436,16 @@ async def step(session_id: str, body: ToolCall, state: State) -> StepResult:
             raise HTTPException(status.HTTP_409_CONFLICT,
                                 f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
-        action = body.model_dump()
-        if body.name == SUBMIT or env.steps + 1 >= env.task.max_steps:
-            # This call ends the episode: grading may ask an LLM judge, so keep it off the event loop.
-            obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
-        else:
-            obs, reward, terminated, truncated, info = env.step(action)
+        # Off the event loop: a slow call (or grading with a judge) must not stall other sessions.
+        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, body.action())
     if "grade" in info:
         info = {**info, "grade": state.grade_view(info["grade"])}
-    return StepResult(observation=Observation.model_validate(obs), reward=reward, terminated=terminated,
-                      truncated=truncated, info=info)
+    shown = obs if observation == "full" else _lean(obs)
+    return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
+                  "info": info})
 
 
-@router.get("/sessions/{session_id}/transcript", tags=["sessions"])
+@router.get("/sessions/{session_id}/transcript", tags=["sessions"], responses=_errors(404))
 async def transcript(session_id: str, state: State) -> Transcript:
     """The episode so far as OpenAI chat messages (instruction, tool calls, tool results)."""
     session = state.session(session_id)
@@ -324,28 +455,32 @@ async def transcript(session_id: str, state: State) -> Transcript:
                           messages=list(env.transcript))
 
 
-@router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["sessions"])
+@router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT, tags=["sessions"],
+               responses=_errors(404))
 async def delete_session(session_id: str, state: State) -> None:
-    """Forget a session and free its world."""
-    state.session(session_id)
-    del state.sessions[session_id]
+    """Forget a session; its world is reset for a later session of the same task, or freed."""
+    session = state.session(session_id)
+    async with session.lock:  # never while one of its steps runs in a thread
+        if state.sessions.pop(session_id, None) is not None:
+            state.free(session.env)
 
 
-@router.post("/worlds/{name}/call", tags=["worlds"])
-async def world_call(name: str, body: ToolCall, state: State) -> WorldCallResult:
+@router.post("/worlds/{name}/call", tags=["worlds"], responses=_errors(404, 422))
+async def world_call(name: str, body: ToolCall | OpenAIToolCall, state: State) -> WorldCallResult:
     """Run any tool on the server's copy of a plain world (a sandbox without task or grading)."""
     plain = await state.world(name)
+    action = body.action()
     async with plain.lock:
-        result = plain.world.call(body.name, body.arguments)
+        result = await run_in_threadpool(plain.world.call, action["name"], action["arguments"])
     return WorldCallResult(world=name, result=result, error="error" in result)
 
 
-@router.delete("/worlds/{name}", status_code=status.HTTP_204_NO_CONTENT, tags=["worlds"])
+@router.delete("/worlds/{name}", status_code=status.HTTP_204_NO_CONTENT, tags=["worlds"], responses=_errors(404))
 async def reset_world(name: str, state: State) -> None:
     """Throw away the changes made to a plain world: the next call starts from the generated state."""
     plain = await state.world(name)
     async with plain.lock:
-        plain.world.reset(plain.snapshot)
+        await run_in_threadpool(plain.world.reset, plain.snapshot)
 
 
 # --------------------------------------------------------------------------- the app
@@ -358,6 +493,7 @@ def create_app(
     grade_detail: GradeDetail = "summary",
     session_ttl: float | None = 3600.0,
     clock: Callable[[], float] = time.monotonic,
+    task_cache: int = 64,
 ) -> FastAPI:
     """A FastAPI app serving the tasks under ``tasks_dir`` and the world specs in ``worlds_dir``.
 
@@ -373,6 +509,8 @@ def create_app(
         session_ttl: seconds a session may sit idle before a new session may evict it (``None``:
             never).
         clock: the monotonic clock used for idle times (tests pass a fake one).
+        task_cache: loaded tasks kept (least recently used dropped first); each holds its start
+            state, a few MB on acme.
     """
     tasks_path, worlds_path = Path(tasks_dir), Path(worlds_dir)
     for label, path in (("tasks", tasks_path), ("worlds", worlds_path)):
@@ -380,6 +518,8 @@ def create_app(
             raise OfficesimError(f"the {label} directory {path} does not exist")
     if max_sessions < 1:
         raise OfficesimError("max_sessions must be at least 1")
+    if task_cache < 1:
+        raise OfficesimError("task_cache must be at least 1")
     app = FastAPI(
         title="officesim",
         version=__version__,
@@ -387,6 +527,7 @@ def create_app(
         "({error: {type, message}}), not HTTP errors; graders and solutions never leave the server.",
     )
     app.state.officesim = ServerState(tasks_path, worlds_path, judge=judge, max_sessions=max_sessions,
-                                      grade_detail=grade_detail, session_ttl=session_ttl, clock=clock)
+                                      grade_detail=grade_detail, session_ttl=session_ttl, clock=clock,
+                                      task_cache=task_cache)
     app.include_router(router)
     return app

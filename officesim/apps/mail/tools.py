@@ -21,7 +21,7 @@ from officesim.apps.mail.compose import (
     send_existing_draft,
 )
 from officesim.apps.mail.mailbox import (
-    ENTRY_SQL,
+    ENTRY_COLUMNS,
     SYSTEM_FOLDERS,
     clean_labels,
     find_entry,
@@ -125,8 +125,11 @@ def mail_get_thread(w: World, thread_id: str) -> dict[str, Any]:
     ref = thread_id.strip()
     if ref.startswith("msg_"):
         ref = find_entry(w, ref)["thread_id"]
+    # CROSS JOIN keeps the thread's messages as the outer loop (the thread_id index, a few rows),
+    # each entry found by (owner, message); SQLite would otherwise walk the whole mailbox.
     rows = w.db.execute(
-        f"{ENTRY_SQL} WHERE e.owner_id = ? AND m.thread_id = ? ORDER BY m.sent_at, length(m.id), m.id LIMIT ?",
+        f"SELECT {ENTRY_COLUMNS} FROM mail_message m CROSS JOIN mail_entry e ON e.message_id = m.id "
+        "WHERE e.owner_id = ? AND m.thread_id = ? ORDER BY m.sent_at, length(m.id), m.id LIMIT ?",
         (me["id"], ref, MAX_THREAD + 1),
     ).fetchall()
     if not rows:

@@ -1,0 +1,255 @@
+"""Every tool's median latency on acme and on large, and how it grows with the world.
+
+Run: ``python benchmarks/bench_tools.py [--json FILE]``.
+
+Each of the registered tools is called with arguments drawn from the world itself (names where a
+tool accepts a name, since by-name lookups are what used to scan: channel, account, deal,
+invoice number, contact email, person, department, file).  Read tools are called repeatedly;
+a write tool is timed on a world reset in place before each call (the reset is not timed).  The
+bare baseline is SQLite's own cost for a primary-key lookup on the same world (``SELECT * FROM
+crm_deal WHERE id = ?``), so the ratios say how much work a call does beyond the minimum.
+
+large has ~10x acme's rows.  A lookup whose time grows more than 3x from acme to large is flagged:
+it scans something that an index should serve.  Searches and lists that are meant to read more
+rows as the world grows are flagged too, so that the reader judges them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)]  # this checkout
+
+from timing import Figures, fmt_us
+
+from officesim.tools import registry
+from officesim.world import World
+
+ROOT = Path(__file__).resolve().parent.parent
+GROWTH_LIMIT = 3.0
+
+
+def _one(world: World, sql: str, *params: Any) -> Any:
+    row = world.db.execute(sql, params).fetchone()
+    if row is None:
+        raise SystemExit(f"benchmark fixture query found nothing: {sql}")
+    return row[0]
+
+
+def prepare(world: World) -> None:
+    """Give the acting user a draft, a sheet and a doc of their own (every world the same way)."""
+    world.call("mail_create_draft", {"to": [], "subject": "Bench draft", "body": "Draft body."})
+    world.call("drive_create_sheet", {"name": "Bench sheet", "columns": ["Date", "Vendor", "Amount"]})
+    sheet = _one(world, "SELECT id FROM drive_file WHERE name = 'Bench sheet'")
+    world.call("drive_append_rows", {"file_id": sheet, "rows": [["2026-09-01", "Acme", 10], ["2026-09-02", "B", 20]]})
+    world.call("drive_create_doc", {"name": "Bench doc", "content": "Notes.\n"})
+    world.call("drive_create_folder", {"name": "Bench folder"})
+    world.clear_change_log()
+
+
+def cases(world: World) -> dict[str, dict[str, Any]]:
+    """One representative call per tool, with arguments that exist in ``world``."""
+    me = world.user_id
+    one = lambda sql, *p: _one(world, sql, *p)  # noqa: E731
+    inbox = "SELECT m.id FROM mail_entry e JOIN mail_message m ON m.id = e.message_id WHERE e.owner_id = ? "
+    message = one(inbox + "AND e.folder = 'inbox' ORDER BY m.sent_at DESC", me)
+    attached = world.db.execute(inbox + "AND m.attachments != '[]' ORDER BY m.sent_at DESC", (me,)).fetchone()
+    attachment_file = json.loads(one("SELECT attachments FROM mail_message WHERE id = ?", attached[0]))[0] \
+        if attached else None
+    thread = one("SELECT thread_id FROM mail_message WHERE id = ?", message)
+    draft = one(inbox + "AND e.folder = 'drafts'", me)
+    channel = one("SELECT c.name FROM chat_channel c JOIN chat_member m ON m.channel_id = c.id "
+                  "WHERE m.person_id = ? AND c.kind = 'public' ORDER BY c.id", me)
+    unjoined = one("SELECT name FROM chat_channel c WHERE kind = 'public' AND NOT EXISTS (SELECT 1 FROM chat_member m "
+                   "WHERE m.channel_id = c.id AND m.person_id = ?) ORDER BY id", me)
+    channel_id = one("SELECT id FROM chat_channel WHERE name = ?", channel)
+    chat_message = one("SELECT id FROM chat_message WHERE channel_id = ? AND thread_id IS NULL ORDER BY posted_at DESC",
+                       channel_id)
+    colleague = one("SELECT name FROM directory_person WHERE id != ? AND role = 'cfo'", me)
+    department = one("SELECT d.name FROM directory_department d JOIN directory_person p ON p.department_id = d.id "
+                     "WHERE p.id = ?", me)
+    account = one("SELECT name FROM crm_account ORDER BY id")
+    account_id = one("SELECT id FROM crm_account ORDER BY id")
+    contact_email = one("SELECT email FROM crm_contact ORDER BY id")
+    contact_id = one("SELECT id FROM crm_contact ORDER BY id")
+    deal = one("SELECT name FROM crm_deal GROUP BY name HAVING count(*) = 1 ORDER BY min(id)")
+    deal_id = one("SELECT id FROM crm_deal WHERE stage NOT IN ('closed_won', 'closed_lost') ORDER BY id")
+    invoice = one("SELECT number FROM crm_invoice ORDER BY id")
+    activity = one("SELECT id FROM crm_activity ORDER BY id")
+    sheet = one("SELECT id FROM drive_file WHERE name = 'Bench sheet'")
+    doc = one("SELECT id FROM drive_file WHERE name = 'Bench doc'")
+    folder = one("SELECT id FROM drive_file WHERE name = 'Bench folder'")
+    shared_file = one("SELECT f.name FROM drive_file f JOIN drive_permission p ON p.file_id = f.id "
+                      "WHERE p.principal = 'domain' ORDER BY f.id")
+    cfo_email = one("SELECT email FROM directory_person WHERE role = 'cfo'")
+    return {
+        "chat_get_message": {"message_id": chat_message},
+        "chat_get_thread": {"message_id": chat_message},
+        "chat_join_channel": {"channel": unjoined},
+        "chat_list_channels": {},
+        "chat_list_members": {"channel": channel},
+        "chat_list_messages": {"channel": channel, "limit": 20},
+        "chat_post_message": {"channel": channel, "text": "Shipping the numbers today."},
+        "chat_react_message": {"message_id": chat_message, "emoji": "eyes"},
+        "chat_reply_message": {"message_id": chat_message, "text": "On it."},
+        "chat_search_messages": {"query": "budget", "limit": 20},
+        "chat_send_dm": {"person": colleague, "text": "Quick question about the budget."},
+        "crm_create_contact": {"account_id": account, "name": "Ada Bench", "email": "ada.bench@example.org"},
+        "crm_create_deal": {"account_id": account, "name": "Bench expansion", "amount": 12000,
+                            "close_date": "2026-12-15"},
+        "crm_get_account": {"account_id": account},
+        "crm_get_activity": {"activity_id": activity},
+        "crm_get_contact": {"contact_id": contact_email},
+        "crm_get_deal": {"deal_id": deal},
+        "crm_get_invoice": {"invoice_id": invoice},
+        "crm_list_activities": {"account_id": account_id, "limit": 20},
+        "crm_list_pipeline": {},
+        "crm_log_activity": {"kind": "call", "subject": "Pricing call", "deal_id": deal_id},
+        "crm_move_deal": {"deal_id": deal_id, "stage": "closed_won"},
+        "crm_search_accounts": {"query": account.split()[0], "limit": 20},
+        "crm_search_contacts": {"query": contact_email.split("@")[0], "limit": 20},
+        "crm_search_deals": {"query": deal.split()[0], "limit": 20},
+        "crm_search_invoices": {"account_id": account, "limit": 20},
+        "crm_update_contact": {"contact_id": contact_id, "title": "VP Finance"},
+        "crm_update_deal": {"deal_id": deal_id, "next_step": "Send the order form"},
+        "directory_get_person": {"person": colleague},
+        "directory_list_departments": {},
+        "directory_search_people": {"department": department, "limit": 20},
+        "drive_append_rows": {"file_id": sheet, "rows": [["2026-09-03", "C", 30]]},
+        "drive_create_doc": {"name": "Bench notes", "content": "Hello."},
+        "drive_create_folder": {"name": "Bench archive"},
+        "drive_create_sheet": {"name": "Bench tracker", "columns": ["A", "B"]},
+        "drive_delete_file": {"file_id": doc},
+        "drive_delete_rows": {"file_id": sheet, "row_numbers": [1]},
+        "drive_get_doc": {"file_id": doc},
+        "drive_get_file": {"file_id": sheet},
+        "drive_list_folder": {"limit": 20},
+        "drive_move_file": {"file_id": doc, "folder_id": folder},
+        "drive_read_sheet": {"file_id": sheet, "limit": 20},
+        "drive_search_files": {"query": shared_file, "limit": 20},
+        "drive_share_file": {"file_id": doc, "person": cfo_email, "role": "viewer"},
+        "drive_update_doc": {"file_id": doc, "content": "\nOne more line.", "mode": "append"},
+        "drive_update_rows": {"file_id": sheet, "row_numbers": [1], "values": [{"column": "Amount", "value": 11}]},
+        "mail_create_draft": {"to": [cfo_email], "subject": "Numbers", "body": "Draft."},
+        "mail_delete_message": {"message_id": message},
+        "mail_forward_message": {"message_id": message, "to": [cfo_email]},
+        "mail_get_attachment": {"message_id": attached[0], "file_id": attachment_file} if attached else None,
+        "mail_get_message": {"message_id": message},
+        "mail_get_thread": {"thread_id": thread},
+        "mail_label_message": {"message_id": message, "add": ["follow-up"]},
+        "mail_list_folders": {},
+        "mail_mark_message": {"message_id": message, "read": False},
+        "mail_move_message": {"message_id": message, "folder": "archive"},
+        "mail_reply_all": {"message_id": message, "body": "Thanks, all."},
+        "mail_reply_message": {"message_id": message, "body": "Thanks."},
+        "mail_search_messages": {"query": "budget", "limit": 20},
+        "mail_send_draft": {"draft_id": draft},
+        "mail_send_message": {"to": [cfo_email], "subject": "Numbers", "body": "See the sheet."},
+        "mail_update_draft": {"draft_id": draft, "subject": "Bench draft v2"},
+    }
+
+
+def median_call(world: World, snapshot: bytes, name: str, arguments: dict[str, Any], write: bool,
+                rounds: int) -> float:
+    """Median seconds of one call; a write is timed on a freshly reset world each time."""
+    samples = []
+    clock = time.perf_counter
+    for _ in range(rounds):
+        if write:
+            world.reset(snapshot)
+        start = clock()
+        world.call(name, arguments)
+        samples.append(clock() - start)
+    if write:
+        world.reset(snapshot)
+    return statistics.median(samples)
+
+
+def measure(spec: str, rounds: int) -> tuple[dict[str, float], float, int]:
+    """Per tool, the median call time on a world of ``spec``; the bare lookup; the world's rows."""
+    world = World.generate(ROOT / "worlds" / f"{spec}.yaml")
+    prepare(world)
+    snapshot = world.snapshot()
+    world.reset(snapshot)
+    tools = registry()
+    found = cases(world)
+    missing = sorted(set(tools) - set(found))
+    if missing:
+        raise SystemExit(f"no benchmark case for: {', '.join(missing)}")
+    times: dict[str, float] = {}
+    for name, arguments in sorted(found.items()):
+        if arguments is None:
+            continue
+        write = tools[name].kind == "write"
+        probe = world.call(name, arguments)
+        if write:
+            world.reset(snapshot)
+        if "error" in probe:
+            raise SystemExit(f"{spec}: {name}({arguments}) failed: {probe['error']}")
+        times[name] = median_call(world, snapshot, name, arguments, write, rounds)
+    deal = _one(world, "SELECT id FROM crm_deal ORDER BY id")
+    return times, _bare(world, deal, rounds), sum(world.counts().values())
+
+
+def _bare(world: World, deal: str, rounds: int) -> float:
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        world.db.execute("SELECT * FROM crm_deal WHERE id = ?", (deal,)).fetchall()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+SCANS = ("_search_", "_list_")  # tools whose work is meant to grow with what they search or list
+
+
+def run(rounds: int, figures: Figures, large: str = "large") -> None:
+    cpu = time.process_time()
+    small_times, small_bare, small_rows = measure("acme", rounds)
+    big_times, big_bare, big_rows = measure(large, rounds)
+    print(f"== every tool's median call: acme ({small_rows:,} rows) vs {large} ({big_rows:,} rows, "
+          f"{big_rows / small_rows:.1f}x) ==")
+    print(f"   bare baseline: a primary-key SELECT, {fmt_us(small_bare)} on acme, {fmt_us(big_bare)} on {large}")
+    flagged_lookups, flagged_scans = [], []
+    for name in sorted(small_times):
+        ratio = big_times[name] / small_times[name]
+        scan = any(part in name for part in SCANS)
+        flag = ""
+        if ratio > GROWTH_LIMIT:
+            flag = "  <-- grows with the world (a search or list)" if scan else "  <-- LOOKUP OVER 3x"
+            (flagged_scans if scan else flagged_lookups).append(name)
+        print(f"  {name:<28} acme {fmt_us(small_times[name]):>11}  {large} {fmt_us(big_times[name]):>11}  "
+              f"{ratio:5.2f}x  ({small_times[name] / small_bare:5.0f}x bare){flag}")
+    worst = max((big_times[n] / small_times[n], n) for n in small_times if not any(p in n for p in SCANS))
+    median = statistics.median(small_times.values())
+    print(f"  median over {len(small_times)} tools on acme: {fmt_us(median)}; lookups over {GROWTH_LIMIT:g}x "
+          f"from acme to {large}: {', '.join(flagged_lookups) or 'none'} (worst {worst[1]} {worst[0]:.2f}x); "
+          f"searches and lists over {GROWTH_LIMIT:g}x: {', '.join(flagged_scans) or 'none'}")
+    print(f"  (CPU {time.process_time() - cpu:.1f} s for both worlds, generation included)")
+    figures.add("tool_median_acme", median * 1e6, unit="us", what=f"median tool call on acme over all "
+                f"{len(small_times)} tools", shown=fmt_us(median))
+    figures.add("lookups_over_3x", len(flagged_lookups), what="lookups over 3x from acme to large",
+                target="none", ok=not flagged_lookups,
+                shown=f"{len(flagged_lookups)} (worst lookup {worst[1]} {worst[0]:.2f}x)")
+    figures.add("scans_over_3x", len(flagged_scans), what="searches/lists over 3x from acme to large",
+                shown=", ".join(flagged_scans) or "none")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=41, help="calls per tool and world (median)")
+    parser.add_argument("--json", help="merge the figures into this JSON file")
+    args = parser.parse_args()
+    figures = Figures("tools")
+    run(args.rounds, figures)
+    figures.write(args.json)
+
+
+if __name__ == "__main__":
+    main()

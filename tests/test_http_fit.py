@@ -1,0 +1,167 @@
+"""HTTP server fit: lean steps, OpenAI tool-call bodies, declared status codes, tools in every
+format, reused worlds, a bounded task cache, and no session held up by another's slow call."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from officesim import load_task
+from officesim.cli import main as cli_main
+from officesim.server import create_app
+from officesim.toolexport import FORMATS, SCHEMA_MODES
+from officesim.tools import _REGISTRY
+
+TASKS = Path(__file__).parent / "fixtures" / "tasks"
+CFO = "jasmine.jones@tinyco.test"
+
+
+@pytest.fixture
+def client() -> TestClient:
+    with TestClient(create_app(TASKS)) as test_client:
+        yield test_client
+
+
+def session(client: TestClient, task: str = "lookup-cfo-email") -> tuple[str, dict[str, Any]]:
+    created = client.post("/sessions", json={"task": task})
+    assert created.status_code == 201, created.text
+    return created.json()["session_id"], created.json()["observation"]
+
+
+def test_steps_are_lean_and_the_tool_list_comes_with_the_session_or_on_request(client: TestClient) -> None:
+    sid, first = session(client)
+    assert [t["function"]["name"] for t in first["tools"]][-1] == "submit" and first["instruction"]
+    lean = client.post(f"/sessions/{sid}/step", json={"name": "directory_search_people",
+                                                      "arguments": {"query": "CFO"}})
+    assert set(lean.json()["observation"]) == {"max_steps", "steps_left", "result"}
+    assert lean.json()["observation"]["result"]["people"][0]["email"] == CFO
+    full = client.post(f"/sessions/{sid}/step", params={"observation": "full"},
+                       json={"name": "directory_get_person", "arguments": {"person": CFO}}).json()
+    assert full["observation"]["tools"] == first["tools"] and full["observation"]["user"] == first["user"]
+    assert len(lean.content) * 5 < len(client.post("/sessions", json={"task": "lookup-cfo-email"}).content)
+
+
+def test_a_step_body_may_be_an_openai_tool_call(client: TestClient) -> None:
+    sid, _ = session(client)
+    call = {"id": "call_abc", "type": "function",
+            "function": {"name": "directory_search_people", "arguments": '{"query": "CFO"}'}}
+    found = client.post(f"/sessions/{sid}/step", json=call).json()
+    assert found["observation"]["result"]["people"][0]["email"] == CFO
+    end = client.post(f"/sessions/{sid}/step", json={"id": "call_end", "type": "function", "function": {
+        "name": "submit", "arguments": f'{{"answer": "{CFO}"}}'}}).json()
+    assert end["terminated"] and end["info"]["grade"]["passed"] is True
+    messages = client.get(f"/sessions/{sid}/transcript").json()["messages"]
+    assert [m["tool_calls"][0]["id"] for m in messages if m["role"] == "assistant"] == ["call_abc", "call_end"]
+    mixed = client.post(f"/sessions/{session(client)[0]}/step",
+                        json={"name": "submit", "function": {"name": "submit"}})
+    assert mixed.status_code == 422  # neither shape: said so, not guessed
+
+
+def test_every_status_code_a_route_returns_is_declared(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    declared = {(path, method): set(op["responses"]) for path, ops in paths.items() for method, op in ops.items()}
+    assert {"201", "404", "422", "429"} <= declared[("/sessions", "post")]
+    assert {"200", "404", "409", "422"} <= declared[("/sessions/{session_id}/step", "post")]
+    assert {"204", "404"} <= declared[("/sessions/{session_id}", "delete")]
+    assert {"200", "404", "422"} <= declared[("/tools", "get")]
+    assert {"200", "404", "422"} <= declared[("/worlds/{name}/call", "post")]
+    body = paths["/sessions/{session_id}/step"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert len(body["anyOf"]) == 2  # {name, arguments, id} or an OpenAI tool call
+    sid, _ = session(client)
+    client.post(f"/sessions/{sid}/step", json={"name": "submit", "arguments": {"answer": None}})
+    assert client.post(f"/sessions/{sid}/step", json={"name": "submit"}).status_code == 409
+    assert client.post("/sessions/nope/step", json={"name": "submit"}).status_code == 404
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("schema", [*SCHEMA_MODES, None])
+def test_tools_are_served_in_every_format_and_schema_mode(client: TestClient, fmt: str, schema: str | None) -> None:
+    params = {"task": "lookup-cfo-email", "format": fmt, **({"schema": schema} if schema else {})}
+    served = client.get("/tools", params=params)
+    assert served.status_code == 200, served.text
+    assert served.json() == load_task(TASKS / "lookup-cfo-email").tools_json(fmt, schema)
+
+
+def test_unknown_formats_and_schema_modes_are_422_naming_the_choices(client: TestClient) -> None:
+    bad = client.get("/tools", params={"format": "yaml"})
+    assert bad.status_code == 422 and "openai" in bad.text
+    assert client.get("/tools", params={"schema": "loose"}).status_code == 422
+
+
+def test_a_deleted_sessions_world_is_reset_for_the_next_session_of_its_task() -> None:
+    app = create_app(TASKS)
+    with TestClient(app) as client:
+        sid, _ = session(client, "move-deal-negotiation")
+        moved = client.post(f"/sessions/{sid}/step", json={"name": "crm_move_deal",
+                                                           "arguments": {"deal_id": "deal_900", "stage": "closed_won"}})
+        assert "error" not in moved.json()["observation"]["result"], moved.text
+        world = app.state.officesim.sessions[sid].env.world
+        assert client.delete(f"/sessions/{sid}").status_code == 204
+        again, _ = session(client, "move-deal-negotiation")
+        env = app.state.officesim.sessions[again].env
+        assert env.world is world and env.steps == 0  # the same connection, rolled back in place
+        deal = client.post(f"/sessions/{again}/step", json={"name": "crm_get_deal",
+                                                             "arguments": {"deal_id": "deal_900"}})
+        assert deal.json()["observation"]["result"]["stage"] == "proposal"
+
+
+def test_loaded_tasks_stay_in_a_bounded_cache() -> None:
+    app = create_app(TASKS, task_cache=2)
+    with TestClient(app) as client:
+        for task in ("lookup-cfo-email", "move-deal-negotiation", "budget-summary-to-cfo", "lookup-cfo-email"):
+            session(client, task)
+        cached = [p.name for p in app.state.officesim._tasks]
+        assert cached == ["budget-summary-to-cfo", "lookup-cfo-email"]  # least recently used dropped
+
+
+def test_a_slow_call_in_one_session_does_not_delay_another_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One session's tool call is held inside the tool (as a huge search would be); meanwhile a
+    second session is created, steps and reads its transcript, and the held call then completes."""
+    entered, release = threading.Event(), threading.Event()
+    search = _REGISTRY["directory_search_people"]
+
+    def held(world: Any, **kwargs: Any) -> dict[str, Any]:
+        entered.set()
+        release.wait(30)
+        return search.func(world, **kwargs)
+
+    monkeypatch.setitem(_REGISTRY, "directory_search_people", dataclasses.replace(search, func=held))
+    app = create_app(TASKS)
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://officesim") as api:
+            slow_sid = (await api.post("/sessions", json={"task": "lookup-cfo-email"})).json()["session_id"]
+            slow = asyncio.create_task(api.post(f"/sessions/{slow_sid}/step", json={
+                "name": "directory_search_people", "arguments": {"query": "CFO"}}))
+            assert await asyncio.to_thread(entered.wait, 30)  # the slow call is running now
+            other = (await asyncio.wait_for(api.post("/sessions", json={"task": "lookup-cfo-email"}), 30)).json()
+            person = await asyncio.wait_for(api.post(f"/sessions/{other['session_id']}/step", json={
+                "name": "directory_get_person", "arguments": {"person": CFO}}), 30)
+            assert person.json()["observation"]["result"]["email"] == CFO
+            assert not slow.done()  # the other session finished while the slow call was still held
+            release.set()
+            result = (await asyncio.wait_for(slow, 30)).json()
+            assert result["observation"]["result"]["people"][0]["email"] == CFO
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        release.set()
+
+
+def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr("officesim.cli.serve.uvicorn.run", lambda app, **kw: seen.update(app=app, **kw))
+    assert cli_main(["serve", "http", "--tasks", str(TASKS), "--task-cache", "5"]) == 0
+    assert (seen["access_log"], seen["http"], seen["loop"]) == (False, "auto", "auto")
+    assert seen["app"].state.officesim.task_cache == 5
+    assert cli_main(["serve", "http", "--tasks", str(TASKS), "--access-log", "--http", "h11", "--loop",
+                     "asyncio"]) == 0
+    assert (seen["access_log"], seen["http"], seen["loop"]) == (True, "h11", "asyncio")
