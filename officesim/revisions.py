@@ -22,6 +22,7 @@ _REQUIRED = {
     "mail_recipients_outside": "Mail went to people the task did not ask you to write to.",
     "mail_private": "A recipient was sent information that belongs to someone else.",
     "record": "A record is not in the state the task asks for.",
+    "changed": "A change the task asks for has not been made, or not as asked.",
     "no_record": "A record exists that should not.",
     "allowed_changes": "Something was changed that the task did not ask you to change.",
     "unchanged": "Something was changed that the task did not ask you to change.",

@@ -84,3 +84,28 @@ def test_a_fork_is_an_independent_episode_at_the_same_step() -> None:
     assert bad < 1.0 and env.grade is not None and not env.grade.passed
     assert len(branch.transcript) == len(env.transcript)
     assert branch.transcript[-3] != env.transcript[-3]  # each branch recorded its own call
+
+
+def test_revision_mode_over_http_summarises_every_attempt() -> None:
+    from fastapi.testclient import TestClient
+
+    from officesim.server import create_app
+
+    tasks = TASK.parent
+    with TestClient(create_app(tasks)) as api:
+        made = api.post("/sessions", json={"task": TASK.name, "revisions": 1}).json()
+        step = f"/sessions/{made['session_id']}/step"
+        first = api.post(step, json={"name": "submit", "arguments": {"answer": None}}).json()
+        assert first["terminated"] is False
+        wrong = first["observation"]["result"]["still_wrong"]
+        assert "A record is not in the state the task asks for." in wrong and "f_100" not in str(wrong)
+        assert set(first["info"]["revision"]["grade"]) <= {"task_id", "score", "passed", "pass_threshold", "earned",
+                                                           "possible", "unjudged", "errors", "complete", "answer",
+                                                           "task_hash", "grader_hash"}
+        for person, role in SHARES:
+            api.post(step, json={"name": "drive_share_file",
+                                 "arguments": {"file_id": "f_100", "person": person, "role": role}})
+        end = api.post(step, json={"name": "submit", "arguments": {"answer": None}}).json()
+        assert end["terminated"] and end["reward"] == 1.0
+        assert [a["passed"] for a in end["info"]["attempts"]] == [False, True]
+        assert "criteria" not in end["info"]["attempts"][0]  # summarised: no check reasons leak

@@ -74,6 +74,9 @@ class CreateSession(_Request):
                       description="A task id, or a task folder's path inside the server's tasks directory.")
     seed: int | None = Field(None, description="Recorded in info; the task fixes the world, so it changes nothing.")
     reward: Literal["score", "binary"] = Field("score", description="Final reward: the score, or passed as 1/0.")
+    revisions: int = Field(0, ge=0, le=10, description="Revision mode: a submit that does not pass answers with "
+                           "what is still wrong (no expected values) and the episode goes on, this many times.")
+    revision_discount: float = Field(1.0, gt=0, le=1, description="The final reward's factor per revision used.")
 
 
 class ToolCall(_Request):
@@ -404,7 +407,8 @@ async def create_session(body: CreateSession, state: State) -> SessionCreated:
     """Start an episode: the task's start state, restored for this session alone."""
     task = await state.task(body.task)
     env = state.env(task)
-    obs, info = await run_in_threadpool(env.reset, seed=body.seed, options={"reward": body.reward})
+    options = {"reward": body.reward, "revisions": body.revisions, "revision_discount": body.revision_discount}
+    obs, info = await run_in_threadpool(env.reset, seed=body.seed, options=options)
     try:
         session = state.add_session(env)
     except HTTPException:
@@ -440,6 +444,10 @@ async def step(
         obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, body.action())
     if "grade" in info:
         info = {**info, "grade": state.grade_view(info["grade"])}
+    if "attempts" in info:  # revision mode: every submit's grade, summarised like the final one
+        info = {**info, "attempts": [state.grade_view(g) for g in info["attempts"]]}
+    if "revision" in info:
+        info = {**info, "revision": {**info["revision"], "grade": state.grade_view(info["revision"]["grade"])}}
     shown = obs if observation == "full" else _lean(obs)
     return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
                   "info": info})
