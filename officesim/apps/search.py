@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from officesim.clock import format_ts, parse_ts
+from officesim.clock import OutOfRange, format_ts, parse_ts
 from officesim.errors import InvalidArgument
 from officesim.results import like
 
@@ -59,7 +59,9 @@ def timestamp(value: str, param: str) -> str:
     """
     try:
         return format_ts(parse_ts(value))
-    except (ValueError, OverflowError):
+    except OutOfRange as exc:
+        raise InvalidArgument(f"{param}={exc}") from None
+    except ValueError:
         raise InvalidArgument(
             f"{param}={value[:60]!r} is not a date; use ISO format like '2026-09-14' or '2026-09-14T09:00:00Z'"
         ) from None
