@@ -66,3 +66,9 @@ class Conflict(ToolError):
     """The request clashes with the current state (already a member, name taken, ...)."""
 
     type_name = "conflict"
+
+
+class Timeout(ToolError):
+    """The call ran past its time budget and was stopped; nothing it did was kept."""
+
+    type_name = "timeout"

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
+from officesim.budget import run_within
 from officesim.errors import InvalidArgument, ToolError, UnknownTool
-from officesim.toolschema import parameters_schema, parse_docstring
+from officesim.toolschema import parameters_schema, parse_docstring, with_limits
 
 if TYPE_CHECKING:
     from officesim.world import World
@@ -33,6 +34,9 @@ VERBS = frozenset(
 )
 APPS = ("directory", "mail", "drive", "chat", "crm")
 ToolKind = Literal["read", "write"]
+MAX_PROBLEMS = 5  # validation problems listed in one error (a 20,000-item list has 20,000)
+MAX_CALL_TEXT = 250_000  # characters of text in all of one call's arguments (a whole document fits)
+MAX_ARGUMENTS_JSON = 2_000_000  # characters of a JSON arguments string, refused before parsing
 
 
 @dataclass(frozen=True)
@@ -79,10 +83,11 @@ def tool(*, app: str, kind: ToolKind) -> Callable[[Callable[..., dict[str, Any]]
         fields: dict[str, Any] = {}
         defaults: dict[str, Any] = {}
         for param in params:
+            bounded = with_limits(hints[param.name])  # the same maxima the schema documents
             if param.default is inspect.Parameter.empty:
-                fields[param.name] = (hints[param.name], ...)
+                fields[param.name] = (bounded, ...)
             else:
-                fields[param.name] = (hints[param.name], param.default)
+                fields[param.name] = (bounded, param.default)
                 defaults[param.name] = param.default
         model = create_model(
             f"{name}_args", __config__=ConfigDict(extra="forbid", strict=True), **fields
@@ -127,9 +132,16 @@ def _explain(spec: Tool, exc: ValidationError) -> str:
             problems.append(f"{loc!r} is not a parameter (parameters: {', '.join(spec.parameters['properties'])})")
         elif item["type"] == "missing":
             problems.append(f"{loc!r} is required")
+        elif item["type"] in ("string_too_long", "too_long"):
+            unit = "characters" if item["type"] == "string_too_long" else "items"
+            given = item.get("input")
+            size = f"{len(given):,} {unit}" if isinstance(given, str | list | tuple) else f"too many {unit}"
+            problems.append(f"{loc!r} is too long: {size}, at most {item['ctx']['max_length']:,} allowed")
         else:
             got = json.dumps(item.get("input"), default=str)[:80]
             problems.append(f"{loc!r}: {item['msg']} (got {got})")
+        if len(problems) == MAX_PROBLEMS:
+            break
     return f"invalid arguments for {spec.name}: " + "; ".join(problems) + ". Fix them to match the tool's schema."
 
 
@@ -138,6 +150,11 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     if arguments is None or arguments == "":
         return {}
     if isinstance(arguments, str):
+        if len(arguments) > MAX_ARGUMENTS_JSON:
+            raise InvalidArgument(
+                f"arguments are {len(arguments):,} characters of JSON; at most {MAX_ARGUMENTS_JSON:,} are read. "
+                "Send less text per call"
+            )
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as exc:
@@ -153,23 +170,36 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     return arguments
 
 
-def _reject_unencodable(value: Any) -> None:
-    """Lone surrogates (``"\\ud800"`` in JSON) cannot be stored; say so instead of crashing in SQLite."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InvalidArgument(
-                f"text {value[:40]!r} contains an unpaired surrogate; send valid UTF-8 text"
-            ) from None
-    elif isinstance(value, dict):
-        for item in value.values():
-            _reject_unencodable(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _reject_unencodable(item)
-    elif isinstance(value, BaseModel):
-        _reject_unencodable(value.__dict__)
+def _check_text(value: Any) -> None:
+    """Refuse text SQLite cannot store (lone surrogates) and more text in one call than any tool needs.
+
+    Each string and list is already within its own maximum; this bounds their sum (a thousand rows
+    of long cells), so that no call stores or scans megabytes.
+    """
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise InvalidArgument(
+                        f"text {item[:40]!r} contains an unpaired surrogate; send valid UTF-8 text"
+                    ) from None
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, BaseModel):
+            stack.extend(item.__dict__.values())
+    if total > MAX_CALL_TEXT:
+        raise InvalidArgument(
+            f"the arguments hold {total:,} characters of text in all; one call takes at most {MAX_CALL_TEXT:,}. "
+            "Split the work over several calls"
+        )
 
 
 def dispatch(
@@ -181,30 +211,42 @@ def dispatch(
 ) -> dict[str, Any]:
     """Run one tool call on ``world`` as its acting user; errors come back as data.
 
-    A write tool runs in one transaction: a ``ToolError`` half-way leaves no partial change.
-    Anything that is not a ``ToolError`` is a bug and propagates.
+    A write tool runs in one transaction: a ``ToolError`` half-way leaves no partial change.  Every
+    call runs within the world's ``time_budget`` (``officesim.budget``); one that runs past it is a
+    ``timeout`` error and, like any failed call, changes nothing.  Anything that is not a
+    ``ToolError`` is a bug and propagates.
     """
     try:
         spec = get_tool(name, allowed)
         kwargs = spec.validate(parse_arguments(arguments))
-        _reject_unencodable(kwargs)
+        _check_text(kwargs)
     except ToolError as err:
         return err.to_result()
+    budget = world.time_budget
+
+    def work() -> dict[str, Any]:
+        return spec.func(world, **kwargs)
+
     if spec.kind == "read":
         try:
-            return spec.func(world, **kwargs)
+            return run_within(world.db, budget, work)
         except ToolError as err:
             return err.to_result()
     world.db.execute("BEGIN")
     try:
-        result = spec.func(world, **kwargs)
+        result = run_within(world.db, budget, work)
     except ToolError as err:
-        world.db.execute("ROLLBACK")
-        world.reload_meta()
+        _roll_back(world)
         return err.to_result()
     except BaseException:
-        world.db.execute("ROLLBACK")
-        world.reload_meta()
+        _roll_back(world)
         raise
     world.db.execute("COMMIT")
     return result
+
+
+def _roll_back(world: World) -> None:
+    """Undo a failed write call (SQLite may already have rolled back an interrupted statement)."""
+    if world.db.in_transaction:
+        world.db.execute("ROLLBACK")
+    world.reload_meta()

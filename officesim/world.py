@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import officesim.apps  # noqa: F401 - registers every app's tables and tools
+from officesim.budget import default_budget
 from officesim.clock import format_ts, parse_ts
 from officesim.errors import NotFound, OfficesimError
 from officesim.schema_sql import CHANGES_TABLE, META_TABLE, world_ddl
@@ -92,6 +93,8 @@ class World:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.db = conn
         self._tables: list[str] | None = None
+        # Seconds one tool call may run (None: no limit); see officesim.budget.
+        self.time_budget: float | None = default_budget()
         self.reload_meta()
 
     def reload_meta(self) -> None:

@@ -156,4 +156,4 @@ def test_oversized_or_deeply_nested_json_arguments_come_back_as_errors(tiny: Wor
 def test_a_search_text_longer_than_sqlite_accepts_is_an_error_not_a_crash(tiny: World) -> None:
     result = tiny.call("directory_search_people", {"query": "a" * 60_000})
     assert result["error"]["type"] == "invalid_argument" and "too long" in result["error"]["message"]
-    assert "people" in tiny.call("directory_search_people", {"query": "a" * 2_000})
+    assert "people" in tiny.call("directory_search_people", {"query": "a" * 100})  # the longest word a query takes

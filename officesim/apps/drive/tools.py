@@ -9,7 +9,9 @@ share; only the owner moves or deletes.  Trashed files are hidden everywhere exc
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from annotated_types import MaxLen
 
 from officesim.apps.drive.access import (
     ROLE_RANK,
@@ -43,7 +45,7 @@ from officesim.apps.drive.sheet_tools import (  # the spreadsheet tools, registe
     drive_update_rows,
 )
 from officesim.apps.people import employee
-from officesim.apps.search import query_terms
+from officesim.apps.search import contains_params, contains_sql, query_terms
 from officesim.errors import Conflict, InvalidArgument, PermissionDenied
 from officesim.results import bounded, clip, like, paged
 from officesim.tools import tool
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 
 DOC_WINDOW = 4000
 MAX_DOC = 200_000
+DocText = Annotated[str, MaxLen(MAX_DOC)]  # checked by the registry before any work
 SNIPPET = 80
 MAX_GRANTS = 50  # grants listed in one result
 _GRANTS_HINT = ("direct grants come first, then those inherited from folders; change one person's access "
@@ -61,10 +64,10 @@ _GRANTS_HINT = ("direct grants come first, then those inherited from folders; ch
 _OWNER_JOIN = "LEFT JOIN directory_person o ON o.id = f.owner_id"
 # One query word: in the name, a document's text, or a spreadsheet's headers or cells.
 _TERM_SQL = (
-    "(f.name LIKE ? ESCAPE '\\' OR (f.kind = 'doc' AND f.content LIKE ? ESCAPE '\\') "
+    f"(f.name LIKE ? ESCAPE '\\' OR (f.kind = 'doc' AND {contains_sql('f.content')}) "
     "OR (f.kind = 'sheet' AND EXISTS (SELECT 1 FROM drive_sheet s WHERE s.file_id = f.id AND "
-    "(s.columns LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM drive_row r WHERE r.sheet_id = s.id "
-    "AND r.cells LIKE ? ESCAPE '\\')))))"
+    f"({contains_sql('s.columns')} OR EXISTS (SELECT 1 FROM drive_row r WHERE r.sheet_id = s.id "
+    f"AND {contains_sql('r.cells')})))))"
 )
 
 
@@ -97,7 +100,7 @@ def drive_search_files(
     terms = query_terms(query)
     for term in terms:
         clauses.append(_TERM_SQL)
-        params += [like(term)] * _TERM_SQL.count("?")
+        params += [like(term), *contains_params(term) * 3]
     if kind is not None:
         clauses.append("f.kind = ?")
         params.append(kind)
@@ -281,7 +284,7 @@ def drive_get_doc(w: World, file_id: str, offset: int = 0) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- creating
 @tool(app="drive", kind="write")
-def drive_create_doc(w: World, name: str, content: str = "", folder_id: str | None = None) -> dict[str, Any]:
+def drive_create_doc(w: World, name: str, content: DocText = "", folder_id: str | None = None) -> dict[str, Any]:
     """Create a document (plain text or markdown) that you own.
 
     Names are unique within a folder. You need editor access to the folder.
@@ -318,7 +321,7 @@ def drive_create_folder(w: World, name: str, folder_id: str | None = None) -> di
 # ----------------------------------------------------------------------------- changing content
 @tool(app="drive", kind="write")
 def drive_update_doc(
-    w: World, file_id: str, content: str, mode: Literal["replace", "append"] = "replace"
+    w: World, file_id: str, content: DocText, mode: Literal["replace", "append"] = "replace"
 ) -> dict[str, Any]:
     """Change a document's text: replace all of it, or append to the end (on a new line).
 
