@@ -124,25 +124,42 @@ def get_tool(name: str, allowed: Collection[str] | None = None) -> Tool:
     raise UnknownTool(f"there is no tool {name!r} {where}.{hint} Call one of the tools you were given.")
 
 
+_LENGTH_ERRORS = {"string_too_long": "characters", "too_long": "items"}
+
+
+def _is_branch(part: str | int) -> bool:
+    """Whether a pydantic error location part names a union member ('constrained-str', 'int')."""
+    return isinstance(part, str) and ("-" in part or "[" in part or part in {"str", "int", "float", "bool"})
+
+
 def _explain(spec: Tool, exc: ValidationError) -> str:
-    problems = []
+    """One line per wrong argument (the first ``MAX_PROBLEMS``), never echoing a long input back."""
+    groups: dict[str, list[Any]] = {}
     for item in exc.errors():
-        loc = ".".join(str(p) for p in item["loc"]) or "(arguments)"
+        loc = ".".join(str(p) for p in item["loc"] if not _is_branch(p)) or "(arguments)"
+        groups.setdefault(loc, []).append(item)
+    problems = []
+    for loc, items in list(groups.items())[:MAX_PROBLEMS]:
+        item = next((i for i in items if i["type"] in _LENGTH_ERRORS), items[0])
+        given = item.get("input")
         if item["type"] == "extra_forbidden":
             problems.append(f"{loc!r} is not a parameter (parameters: {', '.join(spec.parameters['properties'])})")
         elif item["type"] == "missing":
             problems.append(f"{loc!r} is required")
-        elif item["type"] in ("string_too_long", "too_long"):
-            unit = "characters" if item["type"] == "string_too_long" else "items"
-            given = item.get("input")
+        elif item["type"] in _LENGTH_ERRORS:
+            unit = _LENGTH_ERRORS[item["type"]]
             size = f"{len(given):,} {unit}" if isinstance(given, str | list | tuple) else f"too many {unit}"
             problems.append(f"{loc!r} is too long: {size}, at most {item['ctx']['max_length']:,} allowed")
         else:
-            got = json.dumps(item.get("input"), default=str)[:80]
-            problems.append(f"{loc!r}: {item['msg']} (got {got})")
-        if len(problems) == MAX_PROBLEMS:
-            break
-    return f"invalid arguments for {spec.name}: " + "; ".join(problems) + ". Fix them to match the tool's schema."
+            got = json.dumps(given, default=str)[:80]
+            if len(items) > 1:  # one error per member of a union: say which types fit
+                kinds = ", ".join(str(i["loc"][-1]).replace("constrained-", "") for i in items)
+                problems.append(f"{loc!r}: should be one of {kinds} or null (got {got})")
+            else:
+                problems.append(f"{loc!r}: {item['msg']} (got {got})")
+    more = f" (and {len(groups) - MAX_PROBLEMS} more)" if len(groups) > MAX_PROBLEMS else ""
+    return (f"invalid arguments for {spec.name}: " + "; ".join(problems) + more
+            + ". Fix them to match the tool's schema.")
 
 
 def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
