@@ -30,7 +30,8 @@ NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # One verb vocabulary for every tool name: <app>_<verb>[_<noun>].
 VERBS = frozenset(
     {"list", "get", "search", "read", "create", "update", "delete", "send", "reply", "forward",
-     "share", "move", "post", "react", "join", "append", "log", "mark", "label"}
+     "share", "move", "post", "react", "join", "append", "log", "mark", "label",
+     "restore"}  # restore: out of the trash, the word every Drive and mail user knows
 )
 APPS = ("directory", "mail", "drive", "chat", "crm")
 ToolKind = Literal["read", "write"]

@@ -2,8 +2,9 @@
 
 Access rules (``access.py``): you see files you own, files shared with you or with the whole
 company, and everything inside a folder you can see.  Editors and owners change content and
-share; only the owner moves or deletes.  Trashed files are hidden everywhere except
-``drive_list_folder(folder_id='trash')``, which lists your own trashed files.
+share; only the owner moves, deletes or restores.  Trashed files are hidden everywhere except
+``drive_list_folder(folder_id='trash')``, which lists your own trashed files; deleting a folder
+never trashes what other people own in it (it moves to their My Drive).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from annotated_types import MaxLen
 
 from officesim.apps.drive.access import (
     ROLE_RANK,
+    can_edit,
     require_edit,
     require_owner,
     require_view,
@@ -28,7 +30,9 @@ from officesim.apps.drive.files import (
     check_name_free,
     clean_name,
     descendants,
+    free_root_name,
     new_file,
+    owned_subtree,
     person_brief,
     require_kind,
     summary,
@@ -444,20 +448,57 @@ def drive_move_file(w: World, file_id: str, folder_id: str | None = None) -> dic
 
 @tool(app="drive", kind="write")
 def drive_delete_file(w: World, file_id: str) -> dict[str, Any]:
-    """Move a file or folder you own to the trash (a folder's contents go with it).
+    """Move a file or folder you own to your trash; drive_restore_file brings it back.
 
-    Only the owner can delete. Trashed files disappear from search and folders for everyone;
-    drive_list_folder with folder_id='trash' lists yours.
+    Only the owner can delete. A folder goes with everything in it that you own; files and
+    folders other people own inside it are not yours to delete: they move to their owner's My
+    Drive, where the owner still finds them. Trashed files disappear from search and folders for
+    everyone; drive_list_folder with folder_id='trash' lists yours.
 
     Args:
         file_id: The file or folder id, e.g. 'f_12'.
     """
     row = require_owner(w, file_id, "delete")
-    ids = descendants(w, file_id)
+    mine, others = owned_subtree(w, file_id)
     w.tick()
-    marks = ",".join("?" * len(ids))
-    w.db.execute(f"UPDATE drive_file SET trashed = 1 WHERE trashed = 0 AND id IN ({marks})", ids)
-    return {"id": file_id, "name": row["name"], "kind": row["kind"], "trashed": True, "items_trashed": len(ids)}
+    marks = ",".join("?" * len(mine))
+    w.db.execute(f"UPDATE drive_file SET trashed = 1 WHERE trashed = 0 AND id IN ({marks})", mine)
+    for other in others:  # out of the trashed folder, into their owner's My Drive
+        w.db.execute("UPDATE drive_file SET parent_id = NULL, name = ? WHERE id = ?",
+                     (free_root_name(w, other["name"], other["owner_id"], other["id"]), other["id"]))
+    out: dict[str, Any] = {"id": file_id, "name": row["name"], "kind": row["kind"], "trashed": True,
+                           "items_trashed": len(mine)}
+    if others:
+        out["moved_to_their_owners"] = [{"id": o["id"], "name": o["name"], "owner_email": o["owner_email"]}
+                                        for o in others[:MAX_GRANTS]]
+    return out
+
+
+@tool(app="drive", kind="write")
+def drive_restore_file(w: World, file_id: str) -> dict[str, Any]:
+    """Take a file or folder you own out of your trash, with what was trashed inside it.
+
+    It goes back to its folder when that folder is still there and you can add files to it,
+    otherwise to your My Drive. drive_list_folder with folder_id='trash' lists your trash.
+
+    Args:
+        file_id: The trashed file or folder id, e.g. 'f_12'.
+    """
+    row = w.db.execute("SELECT * FROM drive_file WHERE id = ?", (file_id.strip(),)).fetchone()
+    if row is None or row["owner_id"] != w.user_id or not row["trashed"]:
+        require_owner(w, file_id, "restore")  # the clearest error: not found, not yours, ...
+        raise Conflict(f"{row['name']!r} ({row['id']}) is not in the trash; there is nothing to restore")
+    parent = row["parent_id"]
+    if parent is not None and not can_edit(w, parent):
+        parent = None  # its folder is gone (trashed, or no longer shared with you): My Drive
+    check_name_free(w, row["name"], parent, exclude=row["id"])
+    mine, _ = owned_subtree(w, row["id"], trashed=True)
+    w.tick()
+    marks = ",".join("?" * len(mine))
+    w.db.execute(f"UPDATE drive_file SET trashed = 0 WHERE id IN ({marks})", mine)
+    w.db.execute("UPDATE drive_file SET parent_id = ? WHERE id = ?", (parent, row["id"]))
+    return {"id": row["id"], "name": row["name"], "kind": row["kind"], "parent_id": parent,
+            "path": visible_path(w, row["id"]), "items_restored": len(mine)}
 
 
 __all__ = [
@@ -472,6 +513,7 @@ __all__ = [
     "drive_list_folder",
     "drive_move_file",
     "drive_read_sheet",
+    "drive_restore_file",
     "drive_search_files",
     "drive_share_file",
     "drive_update_doc",
