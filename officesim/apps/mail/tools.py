@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from annotated_types import MaxLen
 
 from officesim.apps.mail.addresses import MAX_RECIPIENTS, normalize_list
-from officesim.apps.mail.attachments import MAX_ATTACHMENTS, check_attachments
+from officesim.apps.mail.attachments import MAX_ATTACHMENTS, attachments_of, check_attachments
 from officesim.apps.mail.compose import (
     MAX_BODY,
     Draft,
@@ -152,7 +152,8 @@ def mail_get_thread(w: World, thread_id: str) -> dict[str, Any]:
 def mail_get_attachment(w: World, message_id: str, file_id: str, offset: int = 0) -> dict[str, Any]:
     """Read a file attached to a message in your mailbox (a doc's text, or a sheet as CSV text).
 
-    Works even when the Drive file was not shared with you: you received it as an attachment.
+    You read the copy that came with the message, as it was when it was sent: it works even when
+    the Drive file was not shared with you, and later changes to the file in Drive do not show.
 
     Args:
         message_id: The message the file is attached to, e.g. 'msg_12'.
@@ -299,6 +300,7 @@ def mail_forward_message(
         to=normalize_list(w, to, "to"), cc=normalize_list(w, cc, "cc"), subject=forward_subject(row["subject"]),
         body=join_note(note, original), attachments=json.loads(row["attachments"]),
         thread_id=row["thread_id"], in_reply_to=row["id"],
+        copies=json.dumps(attachments_of(w, row["id"]), ensure_ascii=False),  # what you received, passed on
     )
     return send(w, me, draft)
 
