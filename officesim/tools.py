@@ -9,6 +9,7 @@ nothing a model can send makes it raise; bad calls come back as ``{"error": {...
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import json
 import re
@@ -118,11 +119,31 @@ def get_tool(name: str, allowed: Collection[str] | None = None) -> Tool:
     found = _REGISTRY.get(name)
     if found is not None and (allowed is None or name in allowed):
         return found
-    choices = sorted(allowed if allowed is not None else _REGISTRY)
-    close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.5)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
+    shown = str(name)[:80]  # a tool name is at most 64 characters; never echo a long one back
+    close = _closest(shown, frozenset(allowed) if allowed is not None else None)
+    hint = f" Did you mean {close!r}?" if close else ""
     where = "allowed in this task" if allowed is not None else "registered"
-    raise UnknownTool(f"there is no tool {name!r} {where}.{hint} Call one of the tools you were given.")
+    raise UnknownTool(f"there is no tool {shown!r} {where}.{hint} Call one of the tools you were given.")
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(name: str, allowed: frozenset[str] | None) -> str | None:
+    """The allowed tool name most like ``name``, if any is close (cached: models repeat a wrong name).
+
+    difflib costs ~10 us per candidate, so it sees a shortlist: the tools of the app the name
+    starts with, narrowed to those sharing the start of a word ('mail_serch_messages' meets
+    'mail_search_messages' and 'mail_get_message', not all ~60 tools).
+    """
+    choices = sorted(allowed if allowed is not None else _REGISTRY)
+    words = name.lower().split("_")
+    same_app = [c for c in choices if c.startswith(f"{words[0]}_")]
+    if same_app:
+        words = words[1:]  # the app matched; the rest tells its tools apart
+    stems = {w[:4] for w in words if len(w) >= 3}
+    pool = same_app or choices
+    shortlist = [c for c in pool if stems & {w[:4] for w in c.split("_")}] or pool
+    close = difflib.get_close_matches(name, shortlist, n=1, cutoff=0.5)
+    return close[0] if close else None
 
 
 _LENGTH_ERRORS = {"string_too_long": "characters", "too_long": "items"}
