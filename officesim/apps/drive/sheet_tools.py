@@ -167,7 +167,8 @@ def drive_create_sheet(
     """Create a spreadsheet that you own, with a header row, typed columns and optional data rows.
 
     Column types: 'text', 'number' (JSON numbers), 'date' ('YYYY-MM-DD') or 'bool' (true/false).
-    Without column_types they are guessed from the rows (text when unsure).
+    Without column_types they are guessed from the rows (text when unsure). At most 50 columns,
+    1,000 rows per call and 5,000 characters of text per cell.
 
     Args:
         name: The spreadsheet's name, e.g. 'Q3 travel expenses'.
@@ -213,7 +214,8 @@ def drive_append_rows(
     """Add data rows at the end of a spreadsheet's sheet. You need editor access (or ownership).
 
     Each row is a list with one value per column in header order (null for an empty cell), typed
-    like its column: numbers as JSON numbers, dates as 'YYYY-MM-DD', bools as true/false.
+    like its column: numbers as JSON numbers, dates as 'YYYY-MM-DD', bools as true/false. At most
+    1,000 rows per call and 5,000 characters of text per cell; a sheet holds at most 20,000 rows.
 
     Args:
         file_id: The spreadsheet's file id, e.g. 'f_12'.
