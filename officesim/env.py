@@ -21,7 +21,7 @@ from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
 from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
-from officesim.toolexport import MAX_WAIT_MINUTES, WAIT
+from officesim.toolexport import MAX_ANSWER, MAX_WAIT_MINUTES, WAIT
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
 
@@ -294,6 +294,9 @@ class OfficeEnv:
             value = str(value)  # a bare number is a fine answer
         if value is not None and not _encodable(value):
             return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
+        if value is not None and len(value) > MAX_ANSWER:
+            return InvalidArgument(f"answer is {len(value):,} characters; an answer holds at most {MAX_ANSWER:,}. "
+                                   "Give the result itself, and put long material in a doc").to_result(), False
         self.answer = None if value is None or _means_no_answer(value) else value
         return {"status": "submitted"}, True
 

@@ -2,7 +2,9 @@
 
 All four are derived from the one registry; the canonical ``tools.json`` is the OpenAI chat
 function-calling list with strict schemas.  Each format comes in two schema modes, ``strict``
-and ``relaxed`` (see ``export_tools``); nothing here is hand-written per tool.
+and ``relaxed`` (see ``export_tools``); OpenAI's strict mode refuses string-length keywords, so
+its exports carry string maxima in the descriptions (Anthropic and MCP get every ``maxLength``).
+Nothing here is hand-written per tool.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.tools import Tool, registry
+from officesim.toolschema import strict_schema
 
 ExportFormat = Literal["openai", "responses", "anthropic", "mcp"]
 FORMATS: tuple[str, ...] = ("openai", "responses", "anthropic", "mcp")
@@ -27,6 +30,7 @@ SCHEMA_MODES: tuple[str, ...] = ("strict", "relaxed")
 DEFAULT_SCHEMA: dict[str, SchemaMode] = {"openai": "strict", "responses": "strict", "anthropic": "relaxed",
                                          "mcp": "relaxed"}
 SUBMIT = "submit"
+MAX_ANSWER = 20_000  # characters of the submitted answer
 
 
 class SubmitArgs(BaseModel):
@@ -35,7 +39,7 @@ class SubmitArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     answer: str | None = Field(None, description="The final answer to the task's question, or null when the task "
-                                                 "only asks you to do things.")
+                                                 f"only asks you to do things. At most {MAX_ANSWER:,} characters.")
 
 
 SUBMIT_DESCRIPTION = ("Finish the task. Call this once, when the work is done; pass your final answer if the "
@@ -143,14 +147,19 @@ def _wait_entry(schema: SchemaMode) -> _Entry:
     return _Entry(WAIT, WAIT_DESCRIPTION, WAIT_PARAMETERS, schema == "strict", False, False)
 
 
+def _openai_parameters(entry: _Entry) -> dict[str, Any]:
+    parameters: dict[str, Any] = strict_schema(entry.parameters) if entry.strict else entry.parameters
+    return parameters
+
+
 def _openai(entry: _Entry) -> dict[str, Any]:
     return {"type": "function", "function": {"name": entry.name, "description": entry.description,
-                                             "parameters": entry.parameters, "strict": entry.strict}}
+                                             "parameters": _openai_parameters(entry), "strict": entry.strict}}
 
 
 def _responses(entry: _Entry) -> dict[str, Any]:
     return {"type": "function", "name": entry.name, "description": entry.description,
-            "parameters": entry.parameters, "strict": entry.strict}
+            "parameters": _openai_parameters(entry), "strict": entry.strict}
 
 
 def _anthropic(entry: _Entry) -> dict[str, Any]:

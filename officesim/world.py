@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import officesim.apps  # noqa: F401 - registers every app's tables and tools
+from officesim.budget import default_budget
 from officesim.clock import format_ts, parse_ts
 from officesim.connection import connect
 from officesim.errors import NotFound, OfficesimError
@@ -88,6 +89,8 @@ class World:
         self.db = conn
         self._tables: list[str] | None = None
         self._reset_meta: tuple[bytes, dict[str, str]] | None = None  # see ``reset``
+        # Seconds one tool call may run (None: no limit); see officesim.budget.
+        self.time_budget: float | None = default_budget()
         self.reload_meta()
 
     def reload_meta(self) -> None:

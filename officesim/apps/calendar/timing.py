@@ -18,6 +18,7 @@ from officesim.errors import InvalidArgument
 
 RULES = ("daily", "weekdays", "weekly", "biweekly", "monthly")
 MAX_WINDOW = timedelta(days=92)
+FIRST_YEAR, LAST_YEAR = 1970, 2200  # far from datetime's limits, so event arithmetic never overflows
 MAX_DURATION = timedelta(days=31)
 # Offices of the directory's locations; 'Remote' people keep the company's home zone.
 OFFICE_ZONES = {
@@ -44,10 +45,16 @@ def read_time(value: str, param: str, default_zone: str) -> datetime:
     try:
         if len(text) == 10:
             day = date.fromisoformat(text)
+            if not FIRST_YEAR <= day.year <= LAST_YEAR:
+                raise InvalidArgument(f"{param}={value[:60]!r} is out of range; calendar times run from "
+                                      f"{FIRST_YEAR} to {LAST_YEAR}")
             return datetime.combine(day, time(0), zone(default_zone)).astimezone(UTC)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=zone(default_zone))
+        if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+            raise InvalidArgument(f"{param}={value[:60]!r} is out of range; calendar times run from {FIRST_YEAR} "
+                                  f"to {LAST_YEAR}")
         return moment.astimezone(UTC)
     except (ValueError, OverflowError):
         raise InvalidArgument(f"{param}={value[:60]!r} is not a time; use ISO format like '2026-10-06T10:00' "

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from annotated_types import MaxLen
 
 from officesim.apps.calendar.availability import busy, calendar_of, events_of, free_slots
 from officesim.apps.calendar.timing import (
@@ -43,6 +45,9 @@ MAX_DESCRIPTION = 5_000
 MAX_ATTENDEES = 50
 MAX_PEOPLE = 20
 MAX_SLOTS = 50
+Description = Annotated[str, MaxLen(MAX_DESCRIPTION)]
+Guests = Annotated[list[str], MaxLen(MAX_ATTENDEES)]
+People = Annotated[list[str], MaxLen(MAX_PEOPLE)]
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,190}\.[a-z]{2,24}$", re.IGNORECASE)
 
 
@@ -218,7 +223,7 @@ def calendar_get_event(w: World, event_id: str) -> dict[str, Any]:
 
 
 @tool(app="calendar", kind="read")
-def calendar_get_free_busy(w: World, people: list[str], start: str, end: str) -> dict[str, Any]:
+def calendar_get_free_busy(w: World, people: People, start: str, end: str) -> dict[str, Any]:
     """When colleagues are busy between two times (no titles: only busy intervals), with their time zone and hours.
 
     Args:
@@ -243,7 +248,7 @@ def calendar_get_free_busy(w: World, people: list[str], start: str, end: str) ->
 
 @tool(app="calendar", kind="read")
 def calendar_find_free_time(
-    w: World, people: list[str], duration_minutes: int, start: str, end: str, working_hours_only: bool = True,
+    w: World, people: People, duration_minutes: int, start: str, end: str, working_hours_only: bool = True,
     include_me: bool = True, limit: int = 20,
 ) -> dict[str, Any]:
     """Every interval in which all the given people are free for at least the duration (not a chosen slot).
@@ -301,8 +306,8 @@ def calendar_create_event(
     title: str,
     start: str,
     end: str,
-    attendees: list[str] | None = None,
-    description: str | None = None,
+    attendees: Guests | None = None,
+    description: Description | None = None,
     room: str | None = None,
     location: str | None = None,
     recurrence: Rule | None = None,
@@ -380,11 +385,11 @@ def calendar_update_event(
     title: str | None = None,
     start: str | None = None,
     end: str | None = None,
-    description: str | None = None,
+    description: Description | None = None,
     room: str | None = None,
     location: str | None = None,
-    add_attendees: list[str] | None = None,
-    remove_attendees: list[str] | None = None,
+    add_attendees: Guests | None = None,
+    remove_attendees: Guests | None = None,
 ) -> dict[str, Any]:
     """Change an event you organise (the whole series for a recurring one); moving it asks invitees again.
 

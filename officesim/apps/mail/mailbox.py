@@ -127,8 +127,9 @@ def insert_message(w: World, message: dict[str, Any]) -> None:
     """Store a message row (lists JSON-encoded by the caller)."""
     w.db.execute(
         'INSERT INTO mail_message (id, thread_id, status, sender, sender_name, "to", cc, bcc, subject, body, '
-        "sent_at, in_reply_to, attachments) VALUES (:id, :thread_id, :status, :sender, :sender_name, :to, "
-        ":cc, :bcc, :subject, :body, :sent_at, :in_reply_to, :attachments)", message)
+        "sent_at, in_reply_to, attachments, attachment_copies) VALUES (:id, :thread_id, :status, :sender, "
+        ":sender_name, :to, :cc, :bcc, :subject, :body, :sent_at, :in_reply_to, :attachments, "
+        ":attachment_copies)", message)
 
 
 def deliver(w: World, message_id: str, sender_id: str, recipients: list[str]) -> int:
