@@ -18,6 +18,7 @@ from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
 from officesim.task import SUBMIT, Task
+from officesim.toolapi.drift import Drift, make_drift
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
 
@@ -59,6 +60,8 @@ class OfficeEnv:
     Args:
         task: a loaded task (``officesim.load_task``).
         judge: a ``JudgeConfig`` or ``Judge`` for judge criteria; ``None`` leaves them unjudged.
+        drift: serve a seeded perturbation of the tool surface (``officesim.toolapi.drift``): a
+            seed or ``{"seed", "kinds"}``; ``reset(options={"drift": ...})`` overrides it.
 
     Attributes:
         world: the episode's world (inspect it after the end; ``reset`` rolls it back in place).
@@ -67,9 +70,11 @@ class OfficeEnv:
         grade: the final ``Grade`` once the episode ended, else ``None``.
     """
 
-    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None) -> None:
+    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None, drift: Any = None) -> None:
         self.task = task
         self.judge = make_judge(judge)
+        self.drift_option = drift
+        self.drift: Drift | None = None
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
         self.transcript: list[dict[str, Any]] = []
@@ -91,6 +96,7 @@ class OfficeEnv:
         if mode not in ("score", "binary"):
             raise OfficesimError(f"options['reward'] must be 'score' or 'binary', not {mode!r}")
         self.reward_mode = mode
+        self.drift = make_drift((options or {}).get("drift", self.drift_option), self.task)
         # The world is rolled back in place: SQLite keeps its parsed schema and the prepared
         # statements stay warm, which makes a reset ~10x cheaper than a fresh connection.  Inspect
         # (or ``World.restore(env.world.snapshot())``) the previous episode's world before this.
@@ -105,6 +111,8 @@ class OfficeEnv:
         self._done = False
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
+        if self.drift is not None:
+            info["drift"] = self.drift.changes
         return self._obs(None), info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -116,6 +124,8 @@ class OfficeEnv:
         call_id = call_id or f"call_{self.steps}"
         if name == SUBMIT:
             result, submitted = self._submit(raw_arguments)
+        elif self.drift is not None:  # the drifted surface, translated back to the real tools
+            result, submitted = self.drift.call(self.world, name, raw_arguments, self._allowed), False
         else:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
         self._record(call_id, name, raw_arguments, result)
@@ -192,7 +202,7 @@ class OfficeEnv:
     def _obs(self, result: dict[str, Any] | None) -> dict[str, Any]:
         return {
             "instruction": self.task.instruction,
-            "tools": self.task.tools_json(),
+            "tools": self.drift.tools if self.drift is not None else self.task.tools_json(),
             "user": self.task.user_info(),
             "max_steps": self.task.max_steps,
             "steps_left": self.task.max_steps - self.steps,

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from officesim.cli import calibrate as calibrate_cli
 from officesim.cli import deliver as deliver_cli
 from officesim.cli import grade as grade_cli
+from officesim.cli import regress as regress_cli
+from officesim.cli import replay as replay_cli
 from officesim.cli import run as run_cli
 from officesim.cli import serve as serve_cli
 from officesim.cli import tasks as tasks_cli
@@ -20,7 +22,8 @@ from officesim.cli import tools as tools_cli
 from officesim.cli import world as world_cli
 from officesim.errors import OfficesimError, ToolError
 
-VERB_MODULES = [world_cli, tools_cli, tasks_cli, grade_cli, run_cli, calibrate_cli, deliver_cli, serve_cli]
+VERB_MODULES = [world_cli, tools_cli, tasks_cli, grade_cli, run_cli, calibrate_cli, deliver_cli, serve_cli,
+                replay_cli, regress_cli]
 
 
 def build_parser() -> argparse.ArgumentParser:

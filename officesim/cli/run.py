@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--base-seed", type=int, default=0, help="mixed into every attempt seed (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="play again attempts recorded as error")
     parser.add_argument("--k", type=int, nargs="*", default=[1, 5, 10], help="k values for pass@k (default 1 5 10)")
+    parser.add_argument("--drift", type=int, metavar="SEED", help="serve every task with a seeded drift of its tool "
+                        "surface (renamed parameters, a deprecated tool...; see docs/tool-regression.md)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
@@ -41,8 +43,16 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     spec = agent_spec(args)
     out = Path(args.out)
+    options = env_options(args)
+    if args.drift is not None:
+        options["drift"] = args.drift
+    mixed = sorted({r.get("drift") for r in read_results(out)} - {args.drift})
+    if mixed:
+        print(f"officesim: {out} holds attempts played with drift {mixed[0]}, not {args.drift}; "
+              "use another --out folder so the two conditions are not mixed", file=sys.stderr)
+        return 2
     report = run(tasks, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet)
+                 retry_errors=args.retry_errors, env_options=options, progress=not args.quiet)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in tasks}

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
+import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from officesim.errors import OfficesimError
 
@@ -66,3 +71,45 @@ def materialise(commit: str, repo: Path | None = None, *, paths: Sequence[str] =
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
         yield Path(folder)
+
+
+WORKER = Path(__file__).with_name("worker.py")
+
+
+def code_env(root: Path) -> dict[str, str]:
+    """The environment of a subprocess that must import officesim from ``root`` (first on sys.path)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
+def checkout_root() -> Path:
+    """The folder holding the officesim package of this process (its code, worlds and rubrics)."""
+    return Path(__file__).resolve().parents[2]
+
+
+@contextlib.contextmanager
+def code_at(rev: str | None, repo: Path | None = None) -> Iterator[Path]:
+    """The root of the code to run: this checkout for None, else the materialised revision."""
+    if rev is None:
+        yield checkout_root()
+        return
+    with materialise(require_revision(rev, repo), repo) as root:
+        yield root
+
+
+def run_worker(root: Path, request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run ``worker.py`` under the code in ``root`` (first on ``sys.path``); its output lines.
+
+    The script is copied into a folder of its own, so nothing of this checkout sits on the
+    subprocess's path ahead of ``root``.
+    """
+    with tempfile.TemporaryDirectory(prefix="officesim-run-") as folder:
+        script = Path(folder) / "officesim_worker.py"
+        shutil.copyfile(WORKER, script)
+        done = subprocess.run([sys.executable, str(script)], input=json.dumps(request), capture_output=True,
+                              text=True, env=code_env(root))
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+        raise RevisionError(f"the code in {root} failed to run the calls:\n{tail}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -24,7 +23,7 @@ from typing import Any
 
 import officesim.apps  # noqa: F401  (registers every app's tools)
 from officesim.errors import OfficesimError
-from officesim.toolapi.revision import materialise, resolve_revision
+from officesim.toolapi.revision import code_env, materialise, resolve_revision
 from officesim.tools import registry
 
 # The source of the registry dump a subprocess runs: only APIs every revision has.
@@ -156,13 +155,6 @@ def project_surface(root: Path) -> dict[str, dict[str, Any]]:
         tail = done.stderr.strip().splitlines()[-1:] or ["(no output)"]
         raise SurfaceError(f"the code in {root} did not export its tools: {tail[0]}")
     return dict(sorted(json.loads(done.stdout).items()))
-
-
-def code_env(root: Path) -> dict[str, str]:
-    """The environment of a subprocess that must import officesim from ``root`` (first on sys.path)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
-    return env
 
 
 def _file_version(path: Path) -> str | None:
