@@ -13,6 +13,7 @@ see.  An attempt the *agent* could not finish (API errors) has no score and its 
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -145,9 +146,16 @@ def compare_sides(base: Sequence[Mapping[str, Any]], head: Sequence[Mapping[str,
         if first is None or first.get("status") == "error" or after.get("status") == "error":
             dropped += 1  # the agent failed on a side (or the attempt is missing): no paired score
             continue
-        for label, record in (("base", first), ("head", after)):
-            if record.get("status") == "crash" and len(notes[task]) < 2:
-                notes[task].append(f"{label}: {record.get('error')}")
+        if not notes[task]:  # what each side did differently, from the first attempt
+            for label, record in (("base", first), ("head", after)):
+                if record.get("status") == "crash":
+                    notes[task].append(f"{label}: {record.get('error')}")
+                elif record.get("first_tool_error"):
+                    notes[task].append(f"{label}: {record.get('tool_errors')} tool error(s), first "
+                                       f"{_error_message(record['first_tool_error'])}")
+                if record.get("drift"):
+                    notes[task].append(f"{label} drift: " + "; ".join(
+                        c for c in record["drift"] if not c.startswith("reword")))
         pairs[task].append((dict(first), dict(after)))
     tasks = []
     for task in sorted(pairs):
@@ -161,6 +169,14 @@ def compare_sides(base: Sequence[Mapping[str, Any]], head: Sequence[Mapping[str,
         by_category[task_delta.category].append(task_delta)
     groups = [_group(name, members, pairs) for name, members in sorted(by_category.items())]
     return RegressReport(base_label, head_label, agent, tasks, groups, _group("overall", tasks, pairs), dropped)
+
+
+def _error_message(text: str) -> str:
+    """The message of a tool error result as the transcript stored it."""
+    try:
+        return str(json.loads(text)["error"]["message"])
+    except (json.JSONDecodeError, KeyError, TypeError):
+        return text
 
 
 def task_categories(task_dirs: Sequence[Path]) -> dict[str, str]:
@@ -221,7 +237,7 @@ def render(report: RegressReport, *, limit: int = 40) -> str:
             rows.append((name, "", *cells))
         lines += _table(rows)
         for task in changed[:limit]:
-            lines += [f"  {task.task}: {note[:160]}" for note in task.notes]
+            lines += [f"  {task.task}: {note[:240]}" for note in task.notes]
         if len(changed) > limit:
             lines.append(f"  ... and {len(changed) - limit} more (--json lists all)")
     verdict = "REGRESSION: the head is worse beyond the 95% interval" if report.regressed() else \

@@ -96,11 +96,15 @@ def play_item(job: dict[str, Any]) -> dict[str, Any]:
         return {**base, "status": "crash", "score": 0.0, "passed": False, "error": task}
     try:
         agent = make_agent(job["agent"]["name"], task=task, **job["agent"].get("options", {}))
-        result = run_episode(_env(task, job.get("drift")), agent, job["seed"])
+        env = _env(task, job.get("drift"))
+        result = run_episode(env, agent, job["seed"])
     except OfficesimError as exc:
         return {**base, "status": "crash", "score": 0.0, "passed": False, "error": str(exc)}
+    errors = [m["content"] for m in result.transcript if m.get("role") == "tool" and '"error"' in m["content"]]
     return {**base, "status": result.status, "score": result.score, "passed": result.passed,
-            "steps": result.steps, "error": result.error}
+            "steps": result.steps, "error": result.error, "tool_errors": len(errors),
+            "first_tool_error": errors[0] if errors else None,
+            "drift": getattr(getattr(env, "drift", None), "changes", None)}
 
 
 def main() -> int:
