@@ -89,7 +89,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git(repo, "commit", "-qm", "original surface")
     directory = repo / "officesim" / "apps" / "directory" / "tools.py"
     _edit(directory, "    department: str | None = None,\n    manager", "    team: str | None = None,\n    manager")
-    _edit(directory, "        department: Only people in this department", "        team: Only people in this department")
+    _edit(directory, "        department: Only people in", "        team: Only people in")
     _edit(directory, "    if department:\n", "    if team:\n")
     _edit(directory, "_department_name(w, department)", "_department_name(w, team)")
     drive = repo / "officesim" / "apps" / "drive" / "tools.py"

@@ -149,7 +149,7 @@ def _compare_value(tool: str, where: str, old: Mapping[str, Any], new: Mapping[s
         before.pop("null", None)
         after.pop("null", None)
     lost = [k for k in before if not any(_accepts(n, k) for n in after)]
-    gained = [k for k in after if not any(_accepts(k, o) for o in before)]
+    gained = [k for k in after if not any(_accepts(o, k) for o in before)]
     if lost and gained:
         yield Change(tool, "type_changed", "breaking", where, f"type {_fmt(before)} -> {_fmt(after)}",
                      "values of the old type are rejected")
@@ -212,7 +212,8 @@ def _pair_renames(old: Mapping[str, Any], new: Mapping[str, Any], removed: list[
                 continue
             text = _similar(describe(old[r]), describe(new[a]))
             name = _similar(r, a)
-            score = max(text, name)
+            # The description is the evidence; a close name only helps a description that is close too.
+            score = max(text, (text + name) / 2 if text >= 0.4 else 0.0)
             if score >= RENAME_THRESHOLD:
                 evidence = f"{same(new[a])}, description {text:.0%} similar, name {name:.0%} similar"
                 scored.append((score, r, a, evidence))
@@ -232,7 +233,7 @@ def _compare_params(tool: str, prefix: str, old: Mapping[str, Any], new: Mapping
     """Changes to the properties of an object schema (a tool's parameters or a nested object)."""
     before, after = old.get("properties") or {}, new.get("properties") or {}
     opt_before, opt_after = _optional_params(old), _optional_params(new)
-    join = (lambda p: f"{prefix}.{p}") if prefix else (lambda p: p)
+    join = lambda p: f"{prefix}.{p}"  # noqa: E731  (prefix: the tool, or the path of a nested object)
     removed = [p for p in before if p not in after]
     added = [p for p in after if p not in before]
     pairs = _pair_renames(before, after, removed, added, describe=_param_text, shape=_shape,
@@ -240,22 +241,22 @@ def _compare_params(tool: str, prefix: str, old: Mapping[str, Any], new: Mapping
     for r, a, _, evidence in pairs:
         removed.remove(r)
         added.remove(a)
-        yield Change(tool, "param_renamed", "breaking", f"{tool}.{join(a)}", f"{r!r} -> {a!r} ({evidence})",
+        yield Change(tool, "param_renamed", "breaking", join(a), f"{r!r} -> {a!r} ({evidence})",
                      f"calls passing {r!r} are rejected")
     for p in removed:
-        yield Change(tool, "param_removed", "breaking", f"{tool}.{join(p)}", f"{p!r} removed",
+        yield Change(tool, "param_removed", "breaking", join(p), f"{p!r} removed",
                      f"calls passing {p!r} are rejected")
     for p in added:
         if p in opt_after:
-            yield Change(tool, "param_added", "compatible", f"{tool}.{join(p)}", f"optional {p!r} added",
+            yield Change(tool, "param_added", "compatible", join(p), f"optional {p!r} added",
                          "old calls need not pass it")
         else:
-            yield Change(tool, "param_added", "breaking", f"{tool}.{join(p)}", f"required {p!r} added",
+            yield Change(tool, "param_added", "breaking", join(p), f"required {p!r} added",
                          "old calls do not pass it and are rejected")
     common = [(p, p) for p in before if p in after] + [(r, a) for r, a, _, _ in pairs]
     strict = bool(after) and set(new.get("required") or []) == set(after)
     for p, q in common:
-        where = f"{tool}.{join(q)}"
+        where = join(q)
         if p in opt_before and q not in opt_after:
             yield Change(tool, "made_required", "breaking", where, f"{q!r} optional -> required",
                          "old calls that leave it out are rejected")
@@ -286,7 +287,7 @@ def _reworded(a: str, b: str) -> str:
 
 
 def _compare_tool(name: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[Change]:
-    yield from _compare_params(name, "", old.get("parameters") or {}, new.get("parameters") or {})
+    yield from _compare_params(name, name, old.get("parameters") or {}, new.get("parameters") or {})
     if old.get("description", "") != new.get("description", ""):
         yield Change(name, "description_changed", "docs", name, _reworded(old["description"], new["description"]),
                      "only what the model reads changed")
