@@ -1,13 +1,14 @@
 """The "done when" scenario of tool regression testing, end to end with real git and subprocesses.
 
 A copy of the project is committed to a fresh git repository; a second commit renames one
-parameter (``directory_search_people.department`` -> ``team``), removes one enum value
+parameter (``crm_update_deal.close_date`` -> ``expected_close``), removes one enum value
 (``drive_update_doc.mode`` loses ``'append'``) and rewords one description
 (``mail_list_folders``).  Then, as a tool owner would from the shell:
 
 * ``tools diff HEAD~1 HEAD`` reports the rename and the removal as breaking, the rewording as docs;
 * ``replay tasks --against HEAD~1`` lists exactly the tasks whose reference trajectories pass
-  ``department``;
+  ``close_date`` to ``crm_update_deal``, and their grades drop;
+* ``regress`` of the reference agent (a scripted agent) shows exactly those tasks' pass rate fall;
 * ``regress --drift`` of the reference agent lists exactly the tasks whose reference trajectory
   fails under drift, while a drift-aware replay of the same solutions still passes (graders work
   on the underlying state).
@@ -38,17 +39,17 @@ def _solution_steps(task_dir: Path) -> list[dict]:
     return (yaml.safe_load((task_dir / "solution.yaml").read_text()) or {}).get("steps", [])
 
 
-def _uses_department(task_dir: Path) -> bool:
-    return any(s["name"] == "directory_search_people" and s.get("arguments", {}).get("department") is not None
+def _uses_renamed(task_dir: Path) -> bool:
+    return any(s["name"] == "crm_update_deal" and s.get("arguments", {}).get("close_date") is not None
                for s in _solution_steps(task_dir))
 
 
 def _pick_tasks() -> list[Path]:
-    """Every task passing ``department``, tasks calling the same tool without it, and a few others."""
+    """Every task passing ``close_date``, tasks calling the same tool without it, and a few others."""
     tasks = sorted(p.parent for p in (ROOT / "tasks").glob("*/task.yaml"))
-    users = [t for t in tasks if _uses_department(t)]
+    users = [t for t in tasks if _uses_renamed(t)]
     same_tool = [t for t in tasks if t not in users
-                 and any(s["name"] == "directory_search_people" for s in _solution_steps(t))][:6]
+                 and any(s["name"] == "crm_update_deal" for s in _solution_steps(t))][::8][:4]
     others = [t for t in tasks if t not in users and t not in same_tool][::60][:5]
     return users + same_tool + others
 
@@ -69,7 +70,7 @@ def _officesim(repo: Path, *args: str) -> subprocess.CompletedProcess:
 
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
-    assert old in text, f"{path} no longer contains {old!r}; update the scenario"
+    assert text.count(old) == 1, f"{path} should contain {old!r} once; update the scenario"
     path.write_text(text.replace(old, new))
 
 
@@ -87,17 +88,20 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _git(repo, "init", "-q", "-b", "main")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "original surface")
-    directory = repo / "officesim" / "apps" / "directory" / "tools.py"
-    _edit(directory, "    department: str | None = None,\n    manager", "    team: str | None = None,\n    manager")
-    _edit(directory, "        department: Only people in", "        team: Only people in")
-    _edit(directory, "    if department:\n", "    if team:\n")
-    _edit(directory, "_department_name(w, department)", "_department_name(w, team)")
+    deals = repo / "officesim" / "apps" / "crm" / "deals.py"
+    _edit(deals, "    currency: str | None = None,\n    close_date: str | None = None,",
+          "    currency: str | None = None,\n    expected_close: str | None = None,")
+    _edit(deals, "        close_date: The new expected", "        expected_close: The new expected")
+    _edit(deals, '    if close_date is not None:\n        wanted["close_date"] = lookup.iso_date(close_date, ',
+          '    if expected_close is not None:\n        wanted["close_date"] = lookup.iso_date(expected_close, ')
+    _edit(deals, 'iso_date(expected_close, "close_date")', 'iso_date(expected_close, "expected_close")')
+    _edit(deals, "currency, close_date, next_step, owner", "currency, expected_close, next_step, owner")
     drive = repo / "officesim" / "apps" / "drive" / "tools.py"
     _edit(drive, 'mode: Literal["replace", "append"] = "replace"', 'mode: Literal["replace"] = "replace"')
     mail = repo / "officesim" / "apps" / "mail" / "tools.py"
     _edit(mail, '"""List your mail folders and labels with how many messages',
           '"""Show every mail folder and label of yours, and how many messages')
-    _git(repo, "commit", "-qam", "rename department, drop append, reword mail_list_folders")
+    _git(repo, "commit", "-qam", "rename close_date, drop append, reword mail_list_folders")
     return repo
 
 
@@ -108,19 +112,19 @@ def test_tools_diff_classifies_the_three_changes(project: Path) -> None:
     report = json.loads(done.stdout)
     found = {(c["kind"], c["where"], c["severity"]) for c in report["changes"]}
     assert found == {
-        ("param_renamed", "directory_search_people.team", "breaking"),
+        ("param_renamed", "crm_update_deal.expected_close", "breaking"),
         ("enum_removed", "drive_update_doc.mode", "breaking"),
         ("description_changed", "mail_list_folders", "docs"),
     }
     rename = next(c for c in report["changes"] if c["kind"] == "param_renamed")
-    assert "'department' -> 'team'" in rename["detail"] and "description 100% similar" in rename["detail"]
+    assert "'close_date' -> 'expected_close'" in rename["detail"] and "description 100% similar" in rename["detail"]
     assert report["summary"] == {"breaking": 2, "compatible": 0, "docs": 1}
     table = _officesim(project, "tools", "diff", "HEAD~1", "HEAD")
     assert "2 breaking, 0 compatible, 1 docs" in table.stdout.splitlines()[-1]
     # the lock says which tools changed and how to accept them
     check = _officesim(project, "tools", "lock", "--check")
     assert check.returncode == 1
-    assert "directory_search_people, drive_update_doc, mail_list_folders changed" in check.stderr
+    assert "crm_update_deal, drive_update_doc, mail_list_folders changed" in check.stderr
     assert "officesim tools lock' (version 1.0.0 -> 2.0.0)" in check.stderr
 
 
@@ -129,15 +133,27 @@ def test_replay_lists_exactly_the_tasks_using_the_renamed_parameter(project: Pat
     done = _officesim(project, "replay", "tasks", "--against", "HEAD~1", "--json", "--workers", "2")
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
-    expected = sorted(t.name for t in (project / "tasks").iterdir() if _uses_department(t))
+    expected = sorted(t.name for t in (project / "tasks").iterdir() if _uses_renamed(t))
     assert expected and report["tasks_changed"] == expected
     assert report["trajectories"] == len(list((project / "tasks").iterdir()))
-    assert set(report["by_tool"]) == {"directory_search_people"}
+    assert set(report["by_tool"]) == {"crm_update_deal"}
     for trajectory in report["changed"]:
-        first = trajectory["calls"][0]
-        assert first["tool"] == "directory_search_people" and "ok->error" in first["changes"]
-        assert "'department' is not a parameter" in first["error"]
-        assert trajectory["base_grade"]["passed"] is True
+        calls = [c for c in trajectory["calls"] if c["tool"] == "crm_update_deal"]
+        assert calls and all("ok->error" in c["changes"] for c in calls)
+        assert "'close_date' is not a parameter" in calls[0]["error"]
+        assert trajectory["base_grade"]["passed"] is True and trajectory["head_grade"]["passed"] is False
+    assert report["grade_changes"] == len(expected)
+
+
+@pytest.mark.slow
+def test_regress_shows_the_pass_rate_drop_of_a_scripted_agent(project: Path) -> None:
+    done = _officesim(project, "regress", "--tasks", "tasks", "--agent", "oracle", "--base", "HEAD~1",
+                      "--json", "--workers", "2")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    dropped = sorted(t["task"] for t in report["tasks"] if t["pass_rate"]["change"] < 0)
+    assert dropped == sorted(t.name for t in (project / "tasks").iterdir() if _uses_renamed(t))
+    assert report["overall"]["pass_rate"]["base"] == 1.0 and report["overall"]["pass_rate"]["interval"][1] < 0
 
 
 def _fails_under_drift(task_dir: Path) -> bool:

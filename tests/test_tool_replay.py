@@ -12,7 +12,9 @@ from officesim.cli import main
 from officesim.toolapi.regress import compare_sides, render
 from officesim.toolapi.replay import compare_results
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tasks"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "tasks"
+CORPUS = ROOT / "tests" / "fixtures" / "reference-corpus.json"
 TASK = FIXTURES / "move-deal-negotiation"
 
 
@@ -106,3 +108,15 @@ def test_regress_pairs_attempts_and_bootstraps_over_tasks() -> None:
 def test_regress_needs_two_conditions(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["regress", "--tasks", str(FIXTURES), "--agent", "oracle"]) == 2
     assert "same condition" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_reference_corpus_is_current(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every shipped task's reference trajectory gives the recorded results: CI shows which a change alters."""
+    code = main(["replay", str(ROOT / "tasks"), "--corpus", str(CORPUS), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["trajectories"] == len(list((ROOT / "tasks").glob("*/task.yaml")))
+    assert code == 0, (
+        f"tool results changed for {len(report['tasks_changed'])} tasks: {', '.join(report['tasks_changed'][:20])}. "
+        "See how with 'python3 -m officesim replay tasks --against main'; if intended, accept with "
+        f"'python3 -m officesim replay tasks --record {CORPUS.relative_to(ROOT)}' and commit it.")

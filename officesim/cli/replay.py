@@ -12,6 +12,7 @@ from officesim.toolapi.replay import (
     as_digests,
     compare,
     corpus_of,
+    corpus_text,
     execute,
     read_corpus,
     render,
@@ -46,7 +47,7 @@ def replay_command(args: argparse.Namespace) -> int:
     trajectories = trajectories_of(Path(args.source))
     head = execute(trajectories, args.head, repo=repo, workers=args.workers)
     if args.record:
-        Path(args.record).write_text(json.dumps(corpus_of(head, trajectories), indent=1, sort_keys=True) + "\n")
+        Path(args.record).write_text(corpus_text(corpus_of(head, trajectories)), encoding="utf-8")
     head_label = f"git:{args.head}" if args.head else "this checkout"
     if args.against:
         base = execute(trajectories, args.against, repo=repo, workers=args.workers)

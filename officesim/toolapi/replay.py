@@ -246,7 +246,7 @@ def compare(trajectories: list[Trajectory], base: Mapping[str, dict[str, Any]] |
             before = {"results": trajectory.recorded or [], "score": (trajectory.recorded_grade or (None,))[0],
                       "passed": (trajectory.recorded_grade or (None, None))[1]}
         else:
-            before = base[trajectory.key]
+            before = base.get(trajectory.key) or {"error": "no recorded result (a new trajectory: record it)"}
         diff = TrajectoryDiff(trajectory.key, trajectory.task)
         report.trajectories.append(diff)
         problems = [f"{label}: {side['error']}" for label, side in (("base", before), ("head", after))
@@ -331,6 +331,12 @@ def corpus_of(head: Mapping[str, dict[str, Any]], trajectories: list[Trajectory]
         calls = [[name, digest(r)] for name, r in zip(names, side["results"], strict=False)]
         entries[trajectory.key] = {"score": side["score"], "passed": side["passed"], "calls": calls}
     return {"format": 1, "trajectories": dict(sorted(entries.items()))}
+
+
+def corpus_text(corpus: Mapping[str, Any]) -> str:
+    """A corpus as text with one trajectory per line, so a review diff shows which ones moved."""
+    lines = [f"  {json.dumps(key)}: {canonical_json(entry)}" for key, entry in corpus["trajectories"].items()]
+    return f'{{"format": {corpus["format"]}, "trajectories": {{\n' + ",\n".join(lines) + "\n}}\n"
 
 
 def read_corpus(path: Path) -> dict[str, dict[str, Any]]:
