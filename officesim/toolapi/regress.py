@@ -237,7 +237,7 @@ def render(report: RegressReport, *, limit: int = 40) -> str:
             rows.append((name, "", *cells))
         lines += _table(rows)
         for task in changed[:limit]:
-            lines += [f"  {task.task}: {note[:240]}" for note in task.notes]
+            lines += [f"  {task.task}: {note[:400]}" for note in task.notes]
         if len(changed) > limit:
             lines.append(f"  ... and {len(changed) - limit} more (--json lists all)")
     verdict = "REGRESSION: the head is worse beyond the 95% interval" if report.regressed() else \

@@ -295,7 +295,7 @@ def render(report: ReplayReport, *, limit: int = 50) -> str:
             for kind, fields in call.kinds.items():
                 shown = ", ".join(f for f in fields[:4] if f) + (" ..." if len(fields) > 4 else "")
                 parts.append(f"{kind} {shown}".rstrip())
-            error = f" ({call.error[:140]})" if call.error else ""
+            error = f" ({call.error[:200]})" if call.error else ""
             lines.append(f"    call {call.index} {call.tool}: {'; '.join(parts)}{error}")
     if len(changed) > limit:
         lines.append(f"  ... and {len(changed) - limit} more (--json lists all)")
