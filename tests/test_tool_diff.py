@@ -12,7 +12,7 @@ import pytest
 from officesim.cli import main
 from officesim.toolapi.diff import diff_surfaces, render
 from officesim.toolapi.lock import LOCK_FILE, bump, check_lock, read_lock, surface_stamp, write_lock
-from officesim.toolapi.surface import Surface, load_surface, parse_tools, registry_surface
+from officesim.toolapi.surface import Surface, SurfaceError, load_surface, parse_tools, registry_surface
 from officesim.toolexport import FORMATS, dumps, export_tools
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,3 +178,22 @@ def test_stamps_in_exports_run_records_and_deliveries(tmp_path: Path, capsys: py
 def test_render_of_no_changes() -> None:
     surface = Surface(registry_surface(), "a")
     assert render(diff_surfaces(surface, surface)).endswith("no changes: the two surfaces are identical")
+
+
+def test_a_task_library_or_delivery_is_the_union_of_its_task_tool_lists(tmp_path: Path) -> None:
+    library = load_surface(str(ROOT / "tasks"))
+    result = diff_surfaces(library, Surface(registry_surface(), "registry"))
+    assert result.changes and {c.kind for c in result.changes} == {"tool_added"}  # tools no task offers
+    assert "submit" not in library.tools
+    bad = tmp_path / "delivery" / "tasks"
+    for name, tools in (("a", export_tools(["mail_list_folders"])), ("b", export_tools(["mail_list_folders"]))):
+        (bad / name).mkdir(parents=True)
+        (bad / name / "task.yaml").write_text("id: x\n")
+        (bad / name / "tools.json").write_text(dumps(tools))
+    expected = {"mail_list_folders": registry_surface()["mail_list_folders"]}
+    assert load_surface(str(tmp_path / "delivery")).tools == expected
+    tools = export_tools(["mail_list_folders"])
+    tools[0]["function"]["description"] = "changed"
+    (bad / "b" / "tools.json").write_text(dumps(tools))
+    with pytest.raises(SurfaceError, match="differs from the same tool in another task"):
+        load_surface(str(tmp_path / "delivery"))
