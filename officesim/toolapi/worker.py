@@ -73,7 +73,11 @@ def task_for(task_dir: str) -> Task | str:
 def _env(task: Task, drift: Any) -> OfficeEnv:
     if drift is None:
         return OfficeEnv(task)
-    return OfficeEnv(task, drift=drift)  # only code that knows drift is asked for it
+    try:
+        return OfficeEnv(task, drift=drift)  # only code that knows drift is asked for it
+    except TypeError:
+        raise OfficesimError("this version of officesim has no API drift; replay or play drift runs with "
+                             "code that has it") from None
 
 
 def replay_item(item: dict[str, Any]) -> dict[str, Any]:
@@ -81,7 +85,10 @@ def replay_item(item: dict[str, Any]) -> dict[str, Any]:
     task = task_for(item["task_dir"])
     if isinstance(task, str):
         return {"key": item["key"], "error": task}
-    env = _env(task, item.get("drift"))
+    try:
+        env = _env(task, item.get("drift"))
+    except OfficesimError as exc:
+        return {"key": item["key"], "error": str(exc)}
     grade, after_end = replay(env, item["calls"])
     results = [json.loads(m["content"]) for m in env.transcript if m.get("role") == "tool"]
     return {"key": item["key"], "results": results, "score": grade.score, "passed": grade.passed,
