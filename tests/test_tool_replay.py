@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from officesim.cli import main
+from officesim.task import load_task
+from officesim.testing import ScriptedServer, serve
+from officesim.testing.openai_server import submit, tool_call
 from officesim.toolapi.regress import compare_sides, render
 from officesim.toolapi.replay import compare_results
 
@@ -120,3 +123,26 @@ def test_reference_corpus_is_current(capsys: pytest.CaptureFixture[str]) -> None
         f"tool results changed for {len(report['tasks_changed'])} tasks: {', '.join(report['tasks_changed'][:20])}. "
         "See how with 'python3 -m officesim replay tasks --against main'; if intended, accept with "
         f"'python3 -m officesim replay tasks --record {CORPUS.relative_to(ROOT)}' and commit it.")
+
+
+def test_regress_plays_an_openai_agent_over_http(capsys: pytest.CaptureFixture[str]) -> None:
+    """A scripted model (the reference solution, sent over HTTP) passes the real surface and not a drifted one."""
+    task = load_task(TASK)
+    steps = task.solution.steps
+
+    def model(body: dict) -> object:
+        done = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        if done < len(steps):
+            return tool_call(steps[done].name, dict(steps[done].arguments))
+        return submit(task.solution.answer)
+
+    server = ScriptedServer(model)
+    with serve(server) as base_url:
+        code = main(["regress", "--tasks", str(TASK), "--agent", "openai", "--model", "scripted",
+                     "--base-url", base_url, "--drift", "3", "--workers", "1", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    (only,) = report["tasks"]
+    assert (only["pass_rate"]["base"], only["pass_rate"]["head"]) == (1.0, 0.0) and code == 1
+    assert any("deprecated" in note for note in only["notes"])
+    offered = {t["function"]["name"] for t in server.requests[-1]["tools"]}
+    assert "crm_deals_search" in offered  # the head's requests carried the drifted tool list
