@@ -125,6 +125,7 @@ def test_reference_corpus_is_current(capsys: pytest.CaptureFixture[str]) -> None
         f"'python3 -m officesim replay tasks --record {CORPUS.relative_to(ROOT)}' and commit it.")
 
 
+@pytest.mark.slow
 def test_regress_plays_an_openai_agent_over_http(capsys: pytest.CaptureFixture[str]) -> None:
     """A scripted model (the reference solution, sent over HTTP) passes the real surface and not a drifted one."""
     task = load_task(TASK)
