@@ -45,6 +45,7 @@ from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_r
 from officesim.spec import load_spec
 from officesim.split import cut_groups, split_by_group
 from officesim.task import Task, find_tasks, world_snapshot
+from officesim.toolapi.lock import surface_stamp
 from officesim.toolexport import dumps, export_tools, tools_version
 from officesim.world import World
 
@@ -243,7 +244,8 @@ def _versions(tasks: Mapping[str, Task]) -> dict[str, Any]:
         if key not in worlds:
             state = World.restore(world_snapshot(task.spec_path, seed)).state_hash()
             worlds[key] = {"spec": spec.fingerprint(), "state": state}
-    return {"officesim": __version__, "tools": tools_version(), "worlds": dict(sorted(worlds.items()))}
+    return {"officesim": __version__, "tools": tools_version(), "worlds": dict(sorted(worlds.items())),
+            "tool_surface": {k: v for k, v in surface_stamp().items() if k in ("version", "hash")}}
 
 
 def _manifest(folder: Path, name: str, options: DeliveryOptions, split: Any, agent: Mapping[str, Any], n: int,

@@ -184,7 +184,8 @@ def render_report(inputs: ReportInputs) -> str:
         "",
         "## Versions",
         "",
-        f"- officesim {inputs.versions['officesim']}, tools {inputs.versions['tools']}",
+        f"- officesim {inputs.versions['officesim']}, tools {inputs.versions['tools']}"
+        f" (tool surface {inputs.versions.get('tool_surface', {}).get('version', 'unknown')})",
         *[f"- world `{name}`: {fp}" for name, fp in sorted(inputs.versions["worlds"].items())],
         "- per-task task and grader hashes, and the sha256 of every file: `manifest.json`",
         "",

@@ -21,6 +21,7 @@ from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
 from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
+from officesim.toolapi.drift import Drift, make_drift
 from officesim.toolexport import MAX_ANSWER, MAX_WAIT_MINUTES, WAIT
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
@@ -99,6 +100,8 @@ class OfficeEnv:
             (same tool, same arguments, an error each time); ``None`` plays the whole step budget.
             A stopped episode is ``truncated``, graded as it stands, and says so in ``info["stopped"]``
             and in a harness message of the transcript.
+        drift: serve a seeded perturbation of the tool surface (``officesim.toolapi.drift``): a
+            seed or ``{"seed", "kinds"}``; ``reset(options={"drift": ...})`` overrides it.
 
     Attributes:
         world: the episode's world (inspect it after the end; ``reset`` rolls it back in place).
@@ -108,7 +111,7 @@ class OfficeEnv:
     """
 
     def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
-                 stop_after_repeats: int | None = None) -> None:
+                 stop_after_repeats: int | None = None, drift: Any = None) -> None:
         if stop_after_repeats is not None and (isinstance(stop_after_repeats, bool) or
                                                not isinstance(stop_after_repeats, int) or stop_after_repeats < 2):
             raise OfficesimError(f"stop_after_repeats must be a whole number of at least 2 (or None), "
@@ -119,6 +122,8 @@ class OfficeEnv:
         self._failing: tuple[str, str] | None = None  # the last failing call, and how often in a row
         self._failing_count = 0
         self.judge = make_judge(judge)
+        self.drift_option = drift
+        self.drift: Drift | None = None
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
         self.transcript: list[dict[str, Any]] = []
@@ -153,6 +158,7 @@ class OfficeEnv:
             raise OfficesimError(str(exc)) from None
         self.attempts = []
         self.reward_mode = mode
+        self.drift = make_drift((options or {}).get("drift", self.drift_option), self.task)
         # The world is rolled back in place: SQLite keeps its parsed schema and the prepared
         # statements stay warm, which makes a reset ~10x cheaper than a fresh connection.  Inspect
         # (or ``World.restore(env.world.snapshot())``) the previous episode's world before this.
@@ -172,6 +178,8 @@ class OfficeEnv:
         self._done = False
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
+        if self.drift is not None:
+            info["drift"] = self.drift.changes
         return self._obs(None), info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -193,6 +201,8 @@ class OfficeEnv:
                 if not revised.passed:
                     self.revisions_left -= 1
                     result, submitted = self._still_wrong(revised), False
+        elif self.drift is not None:  # the drifted surface, translated back to the real tools
+            result, submitted = self.drift.call(self.world, name, raw_arguments, self._allowed), False
         else:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
         if self.office is not None and name not in (WAIT, SUBMIT):
@@ -353,7 +363,7 @@ class OfficeEnv:
     def _obs(self, result: dict[str, Any] | None) -> dict[str, Any]:
         return {
             "instruction": self.task.instruction,
-            "tools": self.task.tools_json(),
+            "tools": self.drift.tools if self.drift is not None else self.task.tools_json(),
             "user": self.task.user_info(),
             "max_steps": self.task.max_steps,
             "steps_left": self.task.max_steps - self.steps,

@@ -39,6 +39,7 @@ from officesim.errors import OfficesimError
 from officesim.progress import Progress
 from officesim.seeding import derive_seed
 from officesim.task import Task, load_task
+from officesim.toolapi.lock import surface_stamp
 
 RESULTS = "results.jsonl"
 TRANSCRIPTS = "transcripts"
@@ -95,6 +96,7 @@ def task_versions(task: Task) -> dict[str, Any]:
         "world_seed": task.world_seed,
         "start_state": task.start_state_hash(),
         "tools": _sha(tools_bytes),
+        "tool_surface": {k: v for k, v in surface_stamp().items() if k in ("version", "hash")},
         "task": task.task_hash,
         "grader": task.grader_hash,
         "officesim": __version__,
@@ -232,6 +234,8 @@ class Player:
                       "wall_time": 0.0}
             return record, []
         record = {**base, **result.to_dict(), **meta, "versions": versions}
+        if self.env_options.get("drift") is not None:  # a drifted surface: replay needs the same drift
+            record["drift"] = self.env_options["drift"]
         return record, result.transcript
 
 

@@ -28,6 +28,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "deliver": ("officesim.cli.deliver",
                 "check the task library and build delivery-YYYY-MM/ (tasks, held-out split, report)"),
     "serve": ("officesim.cli.serve", "serve tasks and worlds over HTTP or MCP"),
+    "replay": ("officesim.cli.replay", "re-execute recorded trajectories and report what changed"),
+    "regress": ("officesim.cli.regress", "compare an agent across two tool-surface versions (or under drift)"),
 }
 
 

@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "recorded under 'stopped'); default: play the whole step budget")
     parser.add_argument("--k", type=bounded_int(1, what="--k"), nargs="*", default=[1, 5, 10],
                         help="k values for pass@k (default 1 5 10)")
+    parser.add_argument("--drift", type=int, metavar="SEED", help="serve every task with a seeded drift of its tool "
+                        "surface (renamed parameters, a deprecated tool...; see docs/tool-regression.md)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
@@ -70,9 +72,16 @@ def run_command(args: argparse.Namespace) -> int:
     hashes = hashes_of(load_all(folders))  # workers load their own tasks; here only the hashes are kept
     spec = agent_spec(args)
     out = Path(args.out)
+    options = _env_options(args)
+    if args.drift is not None:
+        options["drift"] = args.drift
+    mixed = sorted({r.get("drift") for r in read_results(out)} - {args.drift})
+    if mixed:
+        print(f"officesim: {out} holds attempts played with drift {mixed[0]}, not {args.drift}; "
+              "use another --out folder so the two conditions are not mixed", file=sys.stderr)
+        return 2
     report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=_env_options(args), progress=not args.quiet,
-                 hashes=hashes)
+                 retry_errors=args.retry_errors, env_options=options, progress=not args.quiet, hashes=hashes)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in folders}

@@ -7,8 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from officesim.cli.toolapi import register_tools_verbs
 from officesim.errors import OfficesimError
 from officesim.task import load_task
+from officesim.toolapi.lock import surface_stamp
 from officesim.toolexport import FORMATS, SCHEMA_MODES, dumps, export_tools
 from officesim.tools import registry
 from officesim.world import World
@@ -39,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     call.add_argument("--world", default=None, help="a world spec YAML or a saved .db (default: the acme spec)")
     call.add_argument("--as", dest="as_user", default=None, help="act as this person (email or id)")
     call.set_defaults(func=call_command)
+    register_tools_verbs(verbs)
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -51,12 +54,24 @@ def export_command(args: argparse.Namespace) -> int:
             text = dumps(export_tools(args.only, args.format, args.schema))
     except ValueError as exc:
         raise OfficesimError(str(exc)) from exc
+    stamp = {**surface_stamp(), "format": args.format, "exported": len(json.loads(text))}
     if args.output == "-":
         sys.stdout.write(text)
+        print(f"tool surface {stamp['version']} ({stamp['hash']})", file=sys.stderr)
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {len(json.loads(text))} tools ({args.format} format) to {args.output}")
+        output = Path(args.output)
+        output.write_text(text, encoding="utf-8")
+        # The list formats have no room for metadata, so the stamp goes beside the file.
+        stamp_file = stamp_path(output)
+        stamp_file.write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {stamp['exported']} tools ({args.format} format) to {args.output}: tool surface "
+              f"{stamp['version']} ({stamp['hash']}), stamped in {stamp_file}")
     return 0
+
+
+def stamp_path(output: Path) -> Path:
+    """Where an export's version stamp goes: ``tools.json`` -> ``tools.surface.json``."""
+    return output.with_name(f"{output.stem}.surface.json")
 
 
 def list_command(args: argparse.Namespace) -> int:
