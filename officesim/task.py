@@ -187,6 +187,10 @@ class Task:
     def __repr__(self) -> str:
         return f"Task({self.id!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        """A task pickles as its folder and hashes; unpickling loads it again (worlds stay behind)."""
+        return _reload, (str(self.dir.resolve()), self.task_hash, self.grader_hash)
+
     # ----------------------------------------------------------------- fields
     @property
     def id(self) -> str:
@@ -406,6 +410,15 @@ def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
         grader_hash=_sha256(grader_file.read_bytes(), *rubric_bytes),
         spec_path=spec_path, rubrics=rubrics,
     )
+
+
+def _reload(folder: str, task_hash: str, grader_hash: str) -> Task:
+    """Unpickle a task: load its folder and check that it is still the task that was pickled."""
+    task = load_task(folder)
+    if (task.task_hash, task.grader_hash) != (task_hash, grader_hash):
+        raise SpecError(f"{folder} changed since this task was pickled (its task or grader hash differs); "
+                        "load the task again where the folder is current")
+    return task
 
 
 def find_tasks(paths: list[str | Path]) -> list[Path]:
