@@ -14,8 +14,9 @@ from officesim.cli.options import (
     agent_spec,
     env_options,
 )
+from officesim.errors import OfficesimError
 from officesim.metrics import format_groups, summarize
-from officesim.runner import read_results, run
+from officesim.runner import BACKENDS, read_results, run
 from officesim.task import find_tasks
 
 
@@ -29,12 +30,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_workers_option(parser)
     parser.add_argument("--base-seed", type=int, default=0, help="mixed into every attempt seed (default 0)")
     parser.add_argument("--retry-errors", action="store_true", help="play again attempts recorded as error")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local processes (default) or ray: --workers Ray actors (pip install 'officesim[ray]')")
+    parser.add_argument("--address", default=None,
+                        help="the Ray cluster to join with --backend ray (e.g. ray://head:10001 or auto; "
+                             "default: start a local Ray instance)")
     parser.add_argument("--k", type=int, nargs="*", default=[1, 5, 10], help="k values for pass@k (default 1 5 10)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.address and args.backend != "ray":
+        raise OfficesimError("--address applies to --backend ray")
     tasks = find_tasks(args.tasks)
     if not tasks:
         print("officesim: no task folders found", file=sys.stderr)
@@ -42,7 +50,8 @@ def run_command(args: argparse.Namespace) -> int:
     spec = agent_spec(args)
     out = Path(args.out)
     report = run(tasks, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet)
+                 retry_errors=args.retry_errors, env_options=env_options(args), progress=not args.quiet,
+                 backend=args.backend, address=args.address)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in tasks}
