@@ -422,13 +422,15 @@ def _reload(folder: str, task_hash: str, grader_hash: str) -> Task:
 
 
 def find_tasks(paths: list[str | Path]) -> list[Path]:
-    """Every task folder (a folder with task.yaml) at or under the given paths, sorted."""
+    """Every task folder (a folder with task.yaml) at or under the given paths (or task ids), sorted."""
     found: set[Path] = set()
     for path in map(Path, paths):
         if (path / "task.yaml").is_file():
             found.add(path)
         elif path.is_dir():
             found.update(p.parent for p in path.rglob("task.yaml"))
+        elif not path.exists() and len(path.parts) == 1:
+            found.add(resolve_task(path))  # a task id, in $OFFICESIM_TASKS, ./tasks or the packaged library
         else:
             raise SpecError(f"{path} is neither a task folder nor a directory of tasks")
     return sorted(found)

@@ -163,20 +163,21 @@ def office_grade(episodes: Episodes) -> Any:
 
 
 @task
-def officesim(tasks: str | None = None, ids: str | None = None, split: str = "all", heldout: float = 0.2,
+def officesim(tasks: str | None = None, ids: str | list[str] | None = None, split: str = "all", heldout: float = 0.2,
               split_seed: int = 0, judge_model: str | None = None, judge_base_url: str | None = None) -> InspectTask:
     """officesim tasks as an inspect task (``-T tasks=DIR -T ids=a,b -T split=heldout``).
 
     Args:
         tasks: a tasks directory or one task folder (default ``$OFFICESIM_TASKS``, ``./tasks``, packaged).
-        ids: comma-separated task ids to keep.
+        ids: task ids to keep (a list, or comma-separated text).
         split: ``all``, ``train`` or ``heldout``.
         heldout: the held-out share of groups.
         split_seed: the split seed.
         judge_model: the judge model for judge criteria (default ``$OFFICESIM_JUDGE_MODEL``).
         judge_base_url: the judge endpoint (default ``$OFFICESIM_JUDGE_BASE_URL``).
     """
-    chosen = [i.strip() for i in ids.split(",") if i.strip()] if ids else None
+    listed = ids.split(",") if isinstance(ids, str) else list(ids or [])
+    chosen = [i.strip() for i in listed if i.strip()] or None
     library = load_library(tasks, ids=chosen, split=split, heldout=heldout, split_seed=split_seed)
     overrides = {k: v for k, v in (("model", judge_model), ("base_url", judge_base_url)) if v}
     episodes: Episodes = {}
