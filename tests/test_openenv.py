@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("openenv.core")  # part of the dev extra: CI has it
 
-import uvicorn  # noqa: E402
-from openenv.core.generic_client import GenericEnvClient  # noqa: E402
+import uvicorn
+from openenv.core.generic_client import GenericEnvClient
 
-from officesim import load_task  # noqa: E402
-from officesim.integrations.openenv import create_app  # noqa: E402
+from officesim import load_task
+from officesim.integrations.openenv import create_app
 
 pytestmark = [pytest.mark.framework, pytest.mark.slow]
 TASKS = Path(__file__).parent / "fixtures" / "tasks"
