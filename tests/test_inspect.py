@@ -68,8 +68,7 @@ def test_inspect_eval_command_line_with_the_reference_model(tmp_path: Path) -> N
     model = "officesim/reference"
     if not any(ep.name == "officesim" for ep in entry_points(group="inspect_ai")):
         pytest.skip("the installed officesim has no inspect_ai entry point yet (pip install -e . again)")
-    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval",
-                           str(ROOT / "officesim" / "integrations" / "inspect.py") + "@officesim",
+    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "officesim/officesim",
                            "-T", f"tasks={TASKS}", "-T", f"ids={TWO}", "--model", model, "--display", "none",
                            "--log-format", "json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

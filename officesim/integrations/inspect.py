@@ -1,7 +1,8 @@
 """inspect_ai adapter: an ``@task`` over a tasks directory, with each task's own tools and our grade.
 
-``inspect eval officesim/integrations/inspect.py@officesim -T tasks=tasks/ --model mockllm/model``
-(or any provider) runs it; so does ``inspect_ai.eval(officesim(...), model=...)``.
+``inspect eval officesim/officesim -T tasks=tasks/ -T ids=a,b --model officesim/reference`` (or any
+provider; the task is found through the package's ``inspect_ai`` entry point) runs it; so does
+``inspect_ai.eval(officesim(...), model=...)``.
 
 * dataset: one ``Sample`` per task folder: the system prompt naming the employee, the instruction,
   the task id and folder in ``metadata`` (nothing from the grader or the solution);
