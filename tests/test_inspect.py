@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -63,16 +62,18 @@ def test_the_task_offers_only_its_tools_with_relaxed_schemas(tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_inspect_eval_command_line_with_the_reference_model(tmp_path: Path) -> None:
-    """``inspect eval`` as a user runs it; the officesim provider is found through the entry point."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "INSPECT_LOG_DIR": str(tmp_path)}
-    model = "officesim/reference"
-    if not any(ep.name == "officesim" for ep in entry_points(group="inspect_ai")):
-        pytest.skip("the installed officesim has no inspect_ai entry point yet (pip install -e . again)")
-    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "officesim/officesim",
-                           "-T", f"tasks={TASKS}", "-T", f"ids={TWO}", "--model", model, "--display", "none",
+    """``inspect eval`` as a user runs it, on their own file that imports our task.
+
+    (``.ci/wheel-smoke`` runs the registered name, ``inspect eval officesim/officesim``, from the
+    installed wheel, where inspect namespaces it by package.)
+    """
+    (tmp_path / "office_eval.py").write_text("from officesim.integrations.inspect import officesim  # noqa: F401\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "INSPECT_LOG_DIR": str(tmp_path / "logs")}
+    done = subprocess.run([sys.executable, "-m", "inspect_ai", "eval", "office_eval.py@officesim",
+                           "-T", f"tasks={TASKS}", "-T", f"ids={TWO}", "--model", "officesim/reference",
                            "--log-format", "json"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    (log_file,) = tmp_path.glob("*.json")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-2000:]
+    (log_file,) = (tmp_path / "logs").glob("*.json")
     log = json.loads(log_file.read_text())
     assert log["status"] == "success"
     assert [s["scores"]["office_grade"]["value"]["score"] for s in log["samples"]] == [1.0, 1.0]
