@@ -224,12 +224,15 @@ def _copy_support(tasks: Iterable[Task], target: Path) -> None:
     for task in tasks:
         spec_copy = target / "worlds" / f"{Path(task.spec.world.spec).stem}.yaml"
         if not spec_copy.is_file():
-            spec_copy.parent.mkdir(exist_ok=True)
+            spec_copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(task.spec_path, spec_copy)
+        elif spec_copy.read_bytes() != task.spec_path.read_bytes():
+            raise OfficesimError(f"two different world specs are named {spec_copy.stem!r} ({task.spec_path} and "
+                                 f"another task's); give them different file names so the delivery can carry both")
         for name in task.rubrics:
             rubric_copy = target / "rubrics" / f"{name}.yaml"
             if not rubric_copy.is_file():
-                rubric_copy.parent.mkdir(exist_ok=True)
+                rubric_copy.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(rubric_path(name, task.dir), rubric_copy)
     (target / "tools.json").write_text(dumps(export_tools()))
 

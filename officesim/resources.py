@@ -63,7 +63,7 @@ def resolve_task(ref: str | Path, tasks: str | Path | None = None) -> Path:
 
 def _search(name: str, near: Path | None, folder: str, env: str, packaged: Path) -> tuple[Path | None, list[Path]]:
     roots: list[Path] = []
-    if near is not None:
+    if near is not None and (near / "task.yaml").is_file():  # beside a task's library, never beside any folder
         roots += [parent / folder for parent in list(near.resolve().parents)[:2]]
     if os.environ.get(env):
         roots.append(Path(os.environ[env]))

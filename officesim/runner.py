@@ -45,6 +45,7 @@ RESULTS = "results.jsonl"
 TRANSCRIPTS = "transcripts"
 RUN_INFO = "run.json"
 SECRET_OPTIONS = frozenset({"api_key"})
+BACKENDS = ("local", "ray")
 
 
 class RunError(OfficesimError):
@@ -360,6 +361,8 @@ def run_plans(
     label: str | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     hashes: Mapping[str, tuple[str, str]] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> list[RunReport]:
     """Play several agents' attempts over the same tasks in one pool of workers.
 
@@ -376,9 +379,14 @@ def run_plans(
         on_record: called with each new record (after it is saved).
         hashes: the tasks' current (task, grader) hashes when the caller has loaded them
             already (``hashes_of``); otherwise the tasks are loaded to tell stale records.
+        backend: ``local`` (processes on this machine) or ``ray`` (``workers`` Ray actors;
+            ``officesim.integrations.ray``); results land in the same run folder either way.
+        address: the Ray cluster to join (``backend="ray"``); default a local Ray instance.
     """
     if workers < 1:
         raise RunError("workers must be at least 1")
+    if backend not in BACKENDS:
+        raise RunError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     task_dirs = [Path(t) for t in tasks]
     names = [t.name for t in task_dirs]
     if len(set(names)) != len(names):
@@ -414,9 +422,15 @@ def run_plans(
     specs = [(p.agent, p.base_seed) for p in plans]
     env_options = env_options or {}
     workers = min(workers, max(1, total))
-    if workers == 1:
+    if backend == "ray" and total:
+        try:  # Ray is an optional extra, imported only for a Ray run
+            from officesim.integrations.ray import play_on_ray
+        except ImportError as exc:
+            raise RunError(str(exc)) from None
+        stream: Iterable[Outcome] = play_on_ray(_jobs(pending, workers), workers, specs, env_options, address=address)
+    elif workers == 1:
         player = Player(env_options)
-        stream: Iterable[Outcome] = (o for job in pending.items() for o in _play_job(player, job, specs))
+        stream = (o for job in pending.items() for o in _play_job(player, job, specs))
     else:
         stream = _play_parallel(_jobs(pending, workers), total, workers, specs, env_options)
     bar = Progress(total, label=label or "+".join(p.agent.name for p in plans), enabled=progress)
@@ -454,6 +468,8 @@ def run(
     progress: bool = True,
     on_record: Callable[[dict[str, Any]], None] | None = None,
     hashes: Mapping[str, tuple[str, str]] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> RunReport:
     """Play ``n`` attempts of each task folder and append them to ``out/results.jsonl``.
 
@@ -462,7 +478,7 @@ def run(
     """
     plan = RunPlan(agent, n, Path(out), base_seed, retry_errors)
     return run_plans(tasks, [plan], workers=workers, env_options=env_options, progress=progress,
-                     on_record=on_record, hashes=hashes)[0]
+                     on_record=on_record, hashes=hashes, backend=backend, address=address)[0]
 
 
 def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list[dict[str, Any]],

@@ -234,6 +234,10 @@ class Task:
     def __repr__(self) -> str:
         return f"Task({self.id!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        """A task pickles as its folder and hashes; unpickling loads it again (worlds stay behind)."""
+        return _reload, (str(self.dir.resolve()), self.task_hash, self.grader_hash)
+
     # ----------------------------------------------------------------- fields
     @property
     def id(self) -> str:
@@ -479,14 +483,25 @@ def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
     )
 
 
+def _reload(folder: str, task_hash: str, grader_hash: str) -> Task:
+    """Unpickle a task: load its folder and check that it is still the task that was pickled."""
+    task = load_task(folder)
+    if (task.task_hash, task.grader_hash) != (task_hash, grader_hash):
+        raise SpecError(f"{folder} changed since this task was pickled (its task or grader hash differs); "
+                        "load the task again where the folder is current")
+    return task
+
+
 def find_tasks(paths: list[str | Path]) -> list[Path]:
-    """Every task folder (a folder with task.yaml) at or under the given paths, sorted."""
+    """Every task folder (a folder with task.yaml) at or under the given paths (or task ids), sorted."""
     found: set[Path] = set()
     for path in map(Path, paths):
         if (path / "task.yaml").is_file():
             found.add(path)
         elif path.is_dir():
             found.update(p.parent for p in path.rglob("task.yaml"))
+        elif not path.exists() and len(path.parts) == 1:
+            found.add(resolve_task(path))  # a task id, in $OFFICESIM_TASKS, ./tasks or the packaged library
         else:
             raise SpecError(f"{path} is neither a task folder nor a directory of tasks")
     return sorted(found)

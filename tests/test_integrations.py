@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import warnings
@@ -14,7 +15,7 @@ import pytest
 from officesim import OfficeEnv, load_task
 from officesim.agents.scripted import OracleAgent
 from officesim.env import play
-from officesim.errors import OfficesimError
+from officesim.errors import OfficesimError, SpecError
 from officesim.integrations.dataset import TranscriptScorer, score_transcript, task_records
 from officesim.task import Task
 
@@ -218,3 +219,63 @@ def test_transcript_scorer_scores_a_batch_and_keeps_few_tasks_loaded(budget: Tas
         scorer(prompts, completions[:1], task_dir=folders)
     scorer.close()
     assert not scorer._envs
+
+
+# ----------------------------------------------------------------------------- time limits and pickling
+def test_registration_passes_the_tasks_own_step_budget(gym: Any, lookup: Task) -> None:
+    import gymnasium
+
+    gym.register_tasks(FIXTURES)
+    assert gymnasium.spec("officesim/lookup-cfo-email").max_episode_steps == lookup.max_steps
+    env = gymnasium.make("officesim/lookup-cfo-email")
+    env.reset(seed=0)
+    for _ in range(lookup.max_steps):
+        _, _reward, terminated, truncated, info = env.step('{"name": "directory_search_people", "arguments": {}}')
+    assert truncated and not terminated and info["grade"].passed is False  # graded, not cut
+
+
+def test_a_shorter_step_budget_still_grades_the_episode(gym: Any, lookup: Task) -> None:
+    import gymnasium
+
+    gym.register_tasks(FIXTURES)
+    env = gymnasium.make("officesim/lookup-cfo-email", max_steps=2)
+    env.reset(seed=0)
+    call = {"name": "directory_search_people", "arguments": {"query": "Chief Financial Officer"}}
+    _, reward, terminated, truncated, info = env.step(json.dumps(call))
+    assert not (terminated or truncated) and "grade" not in info
+    _, reward, terminated, truncated, info = env.step(json.dumps(call))
+    assert truncated and info["grade"].passed is False and reward == info["grade"].score
+    assert env.unwrapped.env.done
+
+
+def test_envs_and_tasks_pickle_and_vector_envs_play_the_oracle(gym: Any, lookup: Task, tmp_path: Path) -> None:
+    import pickle
+
+    import gymnasium
+
+    copy = pickle.loads(pickle.dumps(lookup))
+    assert copy.id == lookup.id and copy.grader_hash == lookup.grader_hash and copy is not lookup
+    env = gym.OfficeGymEnv(lookup, reward="binary")
+    env.reset(seed=0)
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.env is None and clone.reward_mode == "binary"
+    gym.register_tasks(FIXTURES)
+    vec = gymnasium.make_vec("officesim/lookup-cfo-email", num_envs=2, vectorization_mode="async")
+    try:
+        vec.reset(seed=0)
+        steps = [*lookup.solution.steps]
+        for step in steps:
+            vec.step([json.dumps({"name": step.name, "arguments": step.arguments})] * 2)
+        submit = json.dumps({"name": "submit", "arguments": {"answer": lookup.solution.answer}})
+        _, rewards, terminated, _, _ = vec.step([submit, submit])
+        assert list(terminated) == [True, True] and list(rewards) == [1.0, 1.0]
+    finally:
+        vec.close()
+
+    moved = tmp_path / "lookup-cfo-email"
+    shutil.copytree(lookup.dir, moved)
+    task = load_task(moved)
+    data = pickle.dumps(task)
+    (moved / "grader.yaml").write_text((moved / "grader.yaml").read_text() + "\n# edited\n")
+    with pytest.raises(SpecError, match="changed since this task was pickled"):
+        pickle.loads(data)

@@ -131,3 +131,24 @@ def test_per_task_tool_lists_in_every_format(capsys: pytest.CaptureFixture[str])
         listed = json.loads(capsys.readouterr().out)
         names = [t.get("name") or t["function"]["name"] for t in listed]
         assert names == [*task.tools, "submit"], fmt
+
+
+def test_a_spec_name_is_not_looked_up_beside_an_arbitrary_folder(tmp_path: Path) -> None:
+    (tmp_path / "worlds").mkdir()
+    (tmp_path / "worlds" / "acme.yaml").write_text("not: a spec\n")
+    from officesim.resources import world_spec_path
+
+    assert world_spec_path("acme", tmp_path / "sub") == (PACKAGED_WORLDS / "acme.yaml").resolve()
+
+
+def test_a_delivery_refuses_two_different_specs_of_one_name(tmp_path: Path) -> None:
+    from officesim.errors import OfficesimError
+
+    first = load_task(FIXTURES / "lookup-cfo-email")
+    other = tmp_path / "lib" / "tasks" / "lookup-cfo-email"
+    shutil.copytree(first.dir, other)
+    (tmp_path / "lib" / "worlds").mkdir()
+    (tmp_path / "lib" / "worlds" / "tiny.yaml").write_text((PACKAGED_WORLDS / "tiny.yaml").read_text() + "\n# other\n")
+    second = load_task(other)
+    with pytest.raises(OfficesimError, match="two different world specs are named 'tiny'"):
+        _copy_support([first, second], tmp_path / "delivery")

@@ -17,6 +17,7 @@ from officesim.cli.options import (
     env_options,
 )
 from officesim.delivery import DeliveryOptions, deliver
+from officesim.resources import tasks_dir
 
 THRESHOLDS = ("drop_above", "inspect_below", "hack_bound", "oracle_seeds")
 THRESHOLD_HELP = {
@@ -29,7 +30,8 @@ THRESHOLD_HELP = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "deliver", help="check the task library and build delivery-YYYY-MM/ (tasks, held-out split, report)")
-    parser.add_argument("--tasks", help="the task library (default: tasks/, or the tasks of --runs)")
+    parser.add_argument("--tasks", help="the task library (default: $OFFICESIM_TASKS, ./tasks, the packaged "
+                                            "library, or the tasks of --runs)")
     parser.add_argument("--runs", help="a model's run folder (officesim run --agent openai) used as the baseline")
     add_agent_options(parser, default_agent="random")
     add_judge_options(parser)
@@ -48,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def deliver_command(args: argparse.Namespace) -> int:
     # The one place real time is read: the default name of this month's delivery.
     month = args.month or datetime.now(UTC).strftime("%Y-%m")
-    tasks = Path(args.tasks) if args.tasks else (None if args.runs else Path("tasks"))
+    # Default: $OFFICESIM_TASKS, ./tasks, else the packaged library (officesim.resources).
+    tasks = Path(args.tasks) if args.tasks else (None if args.runs else tasks_dir())
     options = DeliveryOptions(
         month=month, tasks=tasks, runs=Path(args.runs) if args.runs else None,
         agent=None if args.runs else agent_spec(args), n=args.n, heldout=args.heldout, split_seed=args.split_seed,

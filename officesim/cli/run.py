@@ -16,9 +16,9 @@ from officesim.cli.options import (
     bounded_int,
     env_options,
 )
-from officesim.errors import SpecError
+from officesim.errors import OfficesimError, SpecError
 from officesim.metrics import format_groups, summarize
-from officesim.runner import hashes_of, read_results, run
+from officesim.runner import BACKENDS, hashes_of, read_results, run
 from officesim.task import Task, find_tasks, load_task
 
 
@@ -39,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="k values for pass@k (default 1 5 10)")
     parser.add_argument("--drift", type=int, metavar="SEED", help="serve every task with a seeded drift of its tool "
                         "surface (renamed parameters, a deprecated tool...; see docs/tool-regression.md)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local processes (default) or ray: --workers Ray actors (pip install 'officesim[ray]')")
+    parser.add_argument("--address", default=None,
+                        help="the Ray cluster to join with --backend ray (e.g. ray://head:10001 or auto; "
+                             "default: start a local Ray instance)")
     add_quiet_option(parser)
     parser.set_defaults(func=run_command)
 
@@ -65,6 +70,8 @@ def load_all(folders: list[Path]) -> list[Task]:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.address and args.backend != "ray":
+        raise OfficesimError("--address applies to --backend ray")
     folders = find_tasks(args.tasks)
     if not folders:
         print("officesim: no task folders found", file=sys.stderr)
@@ -81,7 +88,8 @@ def run_command(args: argparse.Namespace) -> int:
               "use another --out folder so the two conditions are not mixed", file=sys.stderr)
         return 2
     report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
-                 retry_errors=args.retry_errors, env_options=options, progress=not args.quiet, hashes=hashes)
+                 retry_errors=args.retry_errors, env_options=options, progress=not args.quiet, hashes=hashes,
+                 backend=args.backend, address=args.address)
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in folders}

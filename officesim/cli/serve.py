@@ -21,6 +21,7 @@ from officesim.errors import OfficesimError
 from officesim.grading.judge import JudgeConfig
 from officesim.server.http import create_app
 from officesim.task import WORLDS_DIR, load_task, resolve_spec_path
+from officesim.toolexport import SCHEMA_MODES
 from officesim.world import World
 
 DB_SUFFIXES = {".db", ".sqlite", ".sqlite3"}
@@ -53,12 +54,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _judge_options(http)
     http.set_defaults(func=http_command)
 
-    mcp = kinds.add_parser("mcp", help="one task episode or a world over stdio (MCP)")
+    mcp = kinds.add_parser("mcp", help="one task episode or a world over MCP (stdio or streamable HTTP)")
     target = mcp.add_mutually_exclusive_group(required=True)
-    target.add_argument("--task", help="a task folder: its tools plus submit, graded at the end")
+    target.add_argument("--task", help="a task folder or id: its tools plus submit, graded at the end")
     target.add_argument("--world", help="a world spec (name in worlds/ or YAML path) or a saved .db: every tool")
+    mcp.add_argument("--tasks", help="the tasks directory for a task id (default $OFFICESIM_TASKS, ./tasks, "
+                                     "the packaged library)")
     mcp.add_argument("--seed", type=int, help="world generation seed (--world with a spec)")
     mcp.add_argument("--record", help="write the grade and transcript here as JSON when the episode ends (--task)")
+    mcp.add_argument("--full-grades", action="store_true",
+                     help="return every gate and criterion in submit's result (they quote expected values: "
+                          "for trusted harnesses only)")
+    mcp.add_argument("--schema", choices=SCHEMA_MODES, default="relaxed",
+                     help="tool schemas: relaxed (default; optional arguments not required) or strict")
+    mcp.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                     help="stdio (default) or streamable HTTP at http://HOST:PORT/mcp")
+    mcp.add_argument("--host", default="127.0.0.1", help="interface for --transport http (default 127.0.0.1)")
+    mcp.add_argument("--port", type=int, default=8001, help="port for --transport http (default 8001)")
     _judge_options(mcp)
     mcp.set_defaults(func=mcp_command)
 
@@ -104,7 +116,7 @@ def _report(record: Path | None) -> Callable[[OfficeEnv], None]:
 def mcp_command(args: argparse.Namespace) -> int:
     # The mcp SDK is an optional extra: import it only for this command.
     try:
-        from officesim.server.mcp_server import TaskHost, WorldHost, run_stdio
+        from officesim.server.mcp_server import TaskHost, WorldHost, run_http, run_stdio
     except ModuleNotFoundError as exc:
         if exc.name is None or not exc.name.startswith("mcp"):
             raise
@@ -112,11 +124,15 @@ def mcp_command(args: argparse.Namespace) -> int:
     if args.task:
         if args.seed is not None:
             raise OfficesimError("--seed applies to --world; a task fixes its own world")
-        host = TaskHost(load_task(args.task), judge=_judge(args),
-                        on_end=_report(Path(args.record) if args.record else None))
+        host = TaskHost(load_task(args.task, args.tasks), judge=_judge(args), full_grades=args.full_grades,
+                        schema=args.schema, on_end=_report(Path(args.record) if args.record else None))
     else:
-        if args.record:
-            raise OfficesimError("--record applies to --task; a world has no episode to record")
-        host = WorldHost(_open_world(args.world, args.seed), Path(args.world).stem)
-    run_stdio(host)
+        for flag, given in (("--record", args.record), ("--full-grades", args.full_grades), ("--tasks", args.tasks)):
+            if given:
+                raise OfficesimError(f"{flag} applies to --task; a world has no episode")
+        host = WorldHost(_open_world(args.world, args.seed), Path(args.world).stem, schema=args.schema)
+    if args.transport == "http":
+        run_http(host, host_name=args.host, port=args.port)
+    else:
+        run_stdio(host)
     return 0

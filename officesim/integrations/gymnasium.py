@@ -14,8 +14,18 @@ Rewards, termination, truncation and ``info`` (``info["grade"]`` at the end) are
 Given several tasks, ``reset`` picks one with ``self.np_random``, so ``reset(seed=s)`` picks the
 same task for the same ``s`` (Gymnasium-style seeding); ``options={"task": id}`` picks one by id.
 
-``register_tasks("tasks/")`` registers ``officesim/<task-id>`` for ``gymnasium.make``.  This is the
-only module that imports Gymnasium (``pip install 'officesim[gym]'``).
+``register_tasks("tasks/")`` registers ``officesim/<task-id>`` for ``gymnasium.make`` with the
+task's own step budget as ``max_episode_steps``, so Gymnasium's ``TimeLimit`` cuts exactly where
+the task truncates and grades.  For a shorter budget pass ``max_steps=N`` (``make(id, max_steps=N)``):
+the step that reaches ``N`` ends the episode with its grade (``info["grade"]``, the reward).
+``make(id, max_episode_steps=N)`` with ``N`` below the task's budget is Gymnasium's own wrapper,
+which cuts without asking the env, so that episode is not graded: use ``max_steps``.
+
+Envs pickle (for ``AsyncVectorEnv``, Ray, multiprocessing): a task travels as its folder and is
+loaded again on the other side (its hashes are checked), and an episode in progress stays behind,
+so call ``reset`` after unpickling.  ``gymnasium.make_vec("officesim/<id>", ...)`` and
+``AsyncVectorEnv`` of ``gymnasium.make`` callables work as they are.  This is the only module that
+imports Gymnasium (``pip install 'officesim[gym]'``).
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from typing import Any
 from officesim.env import OfficeEnv, RewardMode, parse_action
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
-from officesim.task import Task, find_tasks, load_task
+from officesim.task import Task, find_tasks, load_task, read_yaml
 
 try:
     import gymnasium
@@ -94,6 +104,7 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
             reset's ``options={"reward": ...}`` overrides it for that episode.
         max_observation_chars: the observation space's length bound.
         max_action_chars: the action space's length bound (longer actions are still played).
+        max_steps: a step budget below the task's own; reaching it truncates and grades the episode.
 
     Attributes:
         tasks: the loaded tasks, in the order given (directories sorted by folder).
@@ -103,11 +114,15 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
 
     def __init__(self, tasks: TaskSource | Sequence[TaskSource], *, judge: Judge | JudgeConfig | None = None,
                  reward: RewardMode = "score", max_observation_chars: int = MAX_OBSERVATION_CHARS,
-                 max_action_chars: int = MAX_ACTION_CHARS) -> None:
+                 max_action_chars: int = MAX_ACTION_CHARS, max_steps: int | None = None) -> None:
         if reward not in ("score", "binary"):
             raise OfficesimError(f"reward must be 'score' or 'binary', not {reward!r}")
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise OfficesimError(f"max_steps must be a positive integer, not {max_steps!r}")
+        self.max_steps = max_steps
         self.tasks = load_tasks(tasks)
         self._index = {task.id: index for index, task in enumerate(self.tasks)}
+        self._judge_source = judge
         self._judge = make_judge(judge)  # one judge (and its cache) for every task's episodes
         self.reward_mode: RewardMode = reward
         self.observation_space = spaces.Text(max_observation_chars, min_length=0, charset=OBSERVATION_CHARSET)
@@ -152,15 +167,36 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
             return self._encode(obs), float(reward), terminated, truncated, info
         call, problem = parse_text_action(action)
         if call is not None:
-            obs, reward, terminated, truncated, info = self.env.step(call)
-            return self._encode(obs), float(reward), terminated, truncated, info
+            return self._limited(*self.env.step(call))
         # Not a tool call: it still costs a step (so a policy that never emits one is truncated)
         # and is recorded with its raw text, so replaying the transcript reaches the same end.
         obs, reward, terminated, truncated, info = self.env.step({"name": "", "arguments": action})
         error = InvalidArgument(problem or ACTION_FORMAT).to_result()
         obs["result"] = error
         self.env.transcript[-1]["content"] = json.dumps(error, ensure_ascii=False)
+        return self._limited(obs, reward, terminated, truncated, info)
+
+    def _limited(self, obs: dict[str, Any], reward: float, terminated: bool, truncated: bool,
+                 info: dict[str, Any]) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Truncate and grade the episode at ``max_steps`` when that comes before the task's own budget."""
+        limit, env = self.max_steps, self.env
+        if env is not None and not (terminated or truncated) and limit is not None and env.steps >= limit:
+            grade = env.finish()
+            info = {**info, "grade": grade}
+            reward = (1.0 if grade.passed else 0.0) if env.reward_mode == "binary" else grade.score
+            truncated = True
         return self._encode(obs), float(reward), terminated, truncated, info
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the episode in progress (an open SQLite world) and the live judge."""
+        state = self.__dict__.copy()
+        state["env"] = None
+        state["_judge"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._judge = make_judge(self._judge_source)
 
     def close(self) -> None:
         """Close the current episode's world (a later reset opens a new one)."""
@@ -185,8 +221,20 @@ def register_tasks(tasks_dir: str | Path, *, namespace: str = NAMESPACE, **env_k
     for path in find_tasks([tasks_dir]):
         env_id = f"{namespace}/{path.name}"
         kwargs = {"tasks": str(path.resolve()), **env_kwargs}
+        steps = _max_steps(path)
         existing = gymnasium.registry.get(env_id)
-        if existing is None or existing.entry_point != ENTRY_POINT or existing.kwargs != kwargs:
-            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs=kwargs)
+        if existing is None or existing.entry_point != ENTRY_POINT or existing.kwargs != kwargs \
+                or existing.max_episode_steps != steps:
+            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs=kwargs, max_episode_steps=steps)
         ids.append(env_id)
     return ids
+
+
+def _max_steps(folder: Path) -> int | None:
+    """The task's step budget, read from ``task.yaml`` alone (registration does not load tasks).
+
+    ``None`` for a file without a valid one: ``make`` then loads the task and reports the error.
+    """
+    data = read_yaml(folder / "task.yaml")
+    steps = data.get("max_steps") if isinstance(data, dict) else None
+    return steps if isinstance(steps, int) and steps >= 1 else None
