@@ -270,8 +270,6 @@ HEDGE = re.compile(
     r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between)\b|\?",
     re.IGNORECASE,
 )
-# two figures offered for one quantity: "4, 5 or 6", "$24k-$26k", "24,000 to 26,000", "$180/$200"
-ALTERNATIVE = re.compile(r"\bor\b|\bto\b|\s[-–—]\s|[-–—/]", re.IGNORECASE)
 
 
 def excluded(segment: Segment) -> bool:

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from officesim.grading.claims import (
-    ALTERNATIVE,
     Figure,
     Segment,
     clean,
@@ -349,7 +348,11 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
 
 
 def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
-    """Other figures offered as alternatives to the fact's value in one run ("4, 5 or 6", "$24k-$26k")."""
+    """Other figures offered beside the fact's value in one run ("4, 5 or 6", "$24k-$26k", "8, 12, 5").
+
+    A run is figures separated only by commas, *or*, *to*, *and*, a dash or a slash: a reader cannot
+    tell which one is the answer.  Table cells (``|``) and figures with words between are not runs.
+    """
     number = fact.number()
     if number is None:
         return []
@@ -369,11 +372,11 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
             runs.append([span])
     out = []
     for run in runs:
-        if len(run) < 2 or not any(any(_close(r, number, fact.tolerance) for r in f.readings()) for *_, f in run):
+        right = [f for *_, f in run if any(_close(r, number, fact.tolerance) for r in f.readings())]
+        if not right:
             continue
-        joints = text[run[0][1]:run[-1][0]]
-        if ALTERNATIVE.search(joints) or hedged(claim.segment):
-            out += [f.text for *_, f in run if not any(_close(r, number, fact.tolerance) for r in f.readings())]
+        kind = right[0].percent
+        out += [f.text for *_, f in run if f.percent == kind and f not in right]
     return out
 
 
@@ -408,7 +411,12 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         own = [c for c in read if key in reader.named(c.segment.text)]
         if not own:
             missing.append(f"does not name {entities[key].name}")
-    others = [k for k in check.candidates if k not in check.name]
+        elif all(hedged(c.segment) for c in own):
+            missing.append(f"names {entities[key].name} only tentatively (maybe, TBC, a question): not committed")
+    others = [k for k in check.candidates if k not in check.name and k != check.subject]
+    # choosing among candidates, a comparison with another's own figure supports the answer; asked
+    # about one entity, every other entity's figure beside it is a dump of the source, not an answer
+    comparisons = check.subject is None
     for claim in read:
         own_names = reader.named(claim.segment.text)
         for key in others:
@@ -418,7 +426,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
-            elif not excluded(claim.segment) and not _own_value(claim, key, reader):
+            elif not excluded(claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
