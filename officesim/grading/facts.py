@@ -110,6 +110,15 @@ class FactsSpec(_Strict):
         default_factory=list, description="Where the task's data lives (doc:<name>, sheet:<name>, mail:<subject>, "
         "crm:<table>): their figures, read from the start state, are traceable; the instruction's always are.")
 
+    @field_validator("sources")
+    @classmethod
+    def _sources(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not re.match(r"^(instruction|(doc|sheet|mail|crm):.+)$", value):
+                raise ValueError(f"{value!r} is not a source form (instruction, doc:<name>, sheet:<name>, "
+                                 "mail:<subject>, crm:<table>)")
+        return values
+
     @model_validator(mode="after")
     def _consistent(self) -> FactsSpec:
         seen: set[str] = set()
@@ -155,6 +164,9 @@ class FactsCheck(CheckBase):
     subject: str | None = Field(None, description="The entity the question is about: a figure stated with no "
                                 "entity named belongs to it ('$350' for 'the hotel cap in New York').")
     traceable: bool = Field(True, description="Every figure stated must trace to the sources.")
+    trace_to: Literal["sources", "facts"] = Field(
+        "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
+        "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
 
     _refs = field_validator("to")(_check_refs)
@@ -232,36 +244,51 @@ class Reader:
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
-    def traceable(self) -> list[float]:
-        """Sorted figures a text may state: sources, facts, and sums/differences/percentages of them."""
-        core = [abs(f.number()) for f in self.spec.facts if f.number() is not None]  # type: ignore[arg-type]
+    def _core(self) -> list[float]:
+        core = [abs(v) for f in self.spec.facts if (v := f.number()) is not None]
         core += [abs(v) for v in self.spec.figures]
-        blocks = collect(self.ctx, list(self.spec.sources), source=True)
-        source = [abs(v) for b in blocks for f in read_figures(b.text) for v in (f.value,)]
-        source += [abs(f.value) for f in read_figures(self.ctx.instruction)]
-        base = sorted(set(core) | set(source))
-        pool = base if len(base) <= MAX_DERIVED_BASE else sorted(set(core))
-        derived: set[float] = set(base)
-        for i, a in enumerate(pool):
-            for b in pool[i + 1:]:
-                derived.update((a + b, abs(a - b)))
-                if a and b:
-                    derived.update((100 * a / b, 100 * b / a, 100 * abs(a - b) / b, 100 * abs(a - b) / a))
-        for attribute in {f.attribute for f in self.spec.facts}:
-            values = [f.number() for f in self.spec.facts if f.attribute == attribute and f.number() is not None]
-            derived.add(abs(sum(values)))  # type: ignore[arg-type]
-        return sorted(derived)
+        core += [abs(f.value) for f in read_figures(self.ctx.instruction)]
+        return sorted(set(core))
 
-    def traces(self, figure: Figure) -> bool:
+    @cached_property
+    def _from_sources(self) -> list[float]:
+        return _derived(self.spec, self._core, collect(self.ctx, list(self.spec.sources), source=True))
+
+    @cached_property
+    def _from_facts(self) -> list[float]:
+        return _derived(self.spec, self._core, [])
+
+    def traceable(self, scope: str = "sources") -> list[float]:
+        """Sorted figures a text may state: sources (or only the facts), and simple derivations of them."""
+        return self._from_sources if scope == "sources" else self._from_facts
+
+    def traces(self, figure: Figure, scope: str = "sources") -> bool:
         if figure.value == int(figure.value) and 0 <= abs(figure.value) <= MAX_COUNT and not _money(figure):
             return True
-        table = self.traceable
+        table = self.traceable(scope)
         for reading in figure.readings():
             slack = max(min(figure.precision, 0.005 * abs(reading)), 0.0005 * abs(reading), 0.005)
             i = bisect.bisect_left(table, abs(reading) - slack)
             if i < len(table) and table[i] <= abs(reading) + slack:
                 return True
         return False
+
+
+def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
+    """Core and source figures, sums and differences of two, their ratios in percent, attribute totals."""
+    source = [abs(f.value) for b in blocks for f in read_figures(b.text)]
+    base = sorted(set(core) | set(source))
+    pool = base if len(base) <= MAX_DERIVED_BASE else core
+    derived: set[float] = set(base)
+    for i, a in enumerate(pool):
+        for b in pool[i + 1:]:
+            derived.update((a + b, abs(a - b)))
+            if a and b:
+                derived.update((100 * a / b, 100 * b / a, 100 * abs(a - b) / b, 100 * abs(a - b) / a))
+    for attribute in {f.attribute for f in spec.facts}:
+        values = [v for f in spec.facts if f.attribute == attribute and (v := f.number()) is not None]
+        derived.add(abs(sum(values)))
+    return sorted(derived)
 
 
 def _money(figure: Figure) -> bool:
@@ -380,6 +407,17 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     return out
 
 
+def _about(claim: Claim, fact: Fact, subject: str | None, reader: Reader) -> bool:
+    """Whether the claim is about the fact's entity: it names it (or continues a sentence that does).
+    A fact of the text's subject also holds where no other entity with that attribute is named."""
+    if fact.entity in claim.names:
+        return True
+    if fact.entity != subject:
+        return False
+    rivals = {f.entity for f in reader.spec.facts if f.attribute == fact.attribute and f.entity != fact.entity}
+    return not rivals & set(claim.names)
+
+
 def _own_value(claim: Claim, key: str, reader: Reader) -> bool:
     return any(_states(claim, f, reader) for f in reader.spec.facts if f.entity == key and f.value != key)
 
@@ -393,7 +431,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     for key in check.require:
         fact = reader.spec.fact(key)
         label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
-        if not any(fact.entity in c.names and _states(c, fact, reader) for c in read):
+        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
             if excluded(claim.segment):
@@ -435,10 +473,11 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     if check.swaps:
         violations += _swaps(reader, read)
     if check.traceable:
-        loose = [f.text for c in read for f in c.segment.figures if not reader.traces(f)]
+        loose = [f.text for c in read for f in c.segment.figures if not reader.traces(f, check.trace_to)]
         if loose:
             shown = ", ".join(dict.fromkeys(loose[:6]))
-            violations.append(f"states figures that trace to nothing in the task's sources: {shown}"
+            where = "the task's sources" if check.trace_to == "sources" else "what was asked (the facts)"
+            violations.append(f"states figures that trace to nothing in {where}: {shown}"
                               + (f" and {len(loose) - 6} more" if len(loose) > 6 else ""))
     return missing, list(dict.fromkeys(violations))
 

@@ -88,7 +88,7 @@ class FactSheet:
 def facts_check(check_id: str, points: float | None, text: str, *, description: str | None = None,
                 require: Iterable[str] = (), name: Iterable[str] = (), candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
-                channel: str | None = None, traceable: bool = True) -> dict[str, Any]:
+                channel: str | None = None, traceable: bool = True, trace_to: str = "sources") -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -109,4 +109,6 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["subject"] = subject
     if not traceable:
         item["traceable"] = False
+    elif trace_to != "sources":
+        item["trace_to"] = trace_to
     return item
