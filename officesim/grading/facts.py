@@ -258,6 +258,17 @@ class Reader:
     def _from_facts(self) -> list[float]:
         return _derived(self.spec, self._core, [])
 
+    @cached_property
+    def known_dates(self) -> set[date]:
+        """Dates a text may give when a date is asked: the facts', the sources', the instruction's, today."""
+        found = {d for f in self.spec.facts if (d := f.day()) is not None}
+        texts_ = [b.text for b in collect(self.ctx, list(self.spec.sources), source=True)] + [self.ctx.instruction]
+        for text in texts_:
+            found.update(s for seg in segments(text, day_first=self.day_first, year=self.ctx.now_year)
+                         for s in seg.dates)
+        found.add(self.ctx.final.now().date())
+        return found
+
     def traceable(self, scope: str = "sources") -> list[float]:
         """Sorted figures a text may state: sources (or only the facts), and simple derivations of them."""
         return self._from_sources if scope == "sources" else self._from_facts
@@ -381,6 +392,10 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     tell which one is the answer.  Table cells (``|``) and figures with words between are not runs.
     """
     number = fact.number()
+    day = fact.day()
+    if day is not None and day in claim.segment.dates and len(set(claim.segment.dates)) > 1 and re.search(
+            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", claim.segment.text, re.IGNORECASE):
+        return [str(d) for d in dict.fromkeys(claim.segment.dates) if d != day]
     if number is None:
         return []
     text = claim.segment.text
@@ -472,6 +487,10 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:
         violations += _swaps(reader, read)
+    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):
+        stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
+        if stray:
+            violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
     if check.traceable:
         loose = [f.text for c in read for f in c.segment.figures if not reader.traces(f, check.trace_to)]
         if loose:

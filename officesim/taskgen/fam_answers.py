@@ -75,6 +75,7 @@ class BudgetVarianceAnswer(Family):
         percent = variant == "percent-over"
         winner = max(chosen, key=lambda d: over[d] / budgets[d] if percent else over[d])
         for dept in chosen:
+            sheet.figure(budgets[dept], actuals[dept])  # a department's quarter, summed over its months
             q2_over = q2_actuals[dept] - budgets[dept]
             if percent:
                 wrong = [round(100 * q2_over / budgets[dept], 1), round(100 * over[dept] / actuals[dept], 1)]
@@ -108,12 +109,10 @@ class BudgetVarianceAnswer(Family):
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
             gates=[_read_only_gate()],
-            criteria=[
-                facts_check("department", 1, "answer", description="The right department, and only that one.",
-                            name=[keys[winner]], candidates=keys.values()),
-                facts_check("amount", 1, "answer", description="Its overrun, stated with it; every figure traceable.",
-                            require=[f"{keys[winner]}.{attribute}"]),
-            ],
+            # one criterion: a hedge on either half (two departments, two figures) is not an answer
+            criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
+                                  "its overrun stated with it; every figure traceable.", name=[keys[winner]],
+                                  candidates=keys.values(), require=[f"{keys[winner]}.{attribute}"])],
             solve=solve, variant=variant, max_steps=10, facts=sheet,
         )
 
