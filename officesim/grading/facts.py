@@ -155,6 +155,9 @@ class FactsCheck(CheckBase):
     channel: str | None = Field(None, description="chat_posts: a channel name or id, or a person ref for a DM.")
     require: list[str] = Field(default_factory=list, description="Facts (entity.attribute) the text must state "
                                "with their entity.")
+    require_any: list[list[str]] = Field(
+        default_factory=list, description="Groups of facts: one of each group must be stated with its entity "
+        "(the Q2 figure or the change from Q2).")
     name: list[str] = Field(default_factory=list, description="Entities the text must name (the answer).")
     candidates: list[str] = Field(
         default_factory=list, description="Entities the answer is chosen among: naming another one beside "
@@ -180,8 +183,8 @@ class FactsCheck(CheckBase):
 
     @model_validator(mode="after")
     def _something(self) -> FactsCheck:
-        if not (self.require or self.name or self.exclude):
-            raise ValueError("a facts check needs require, name or exclude")
+        if not (self.require or self.require_any or self.name or self.exclude):
+            raise ValueError("a facts check needs require, require_any, name or exclude")
         return self
 
 
@@ -461,6 +464,12 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 if beside:
                     violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
                                       f"({claim.segment.text[:80]!r})")
+    for group in check.require_any:
+        options = [reader.spec.fact(k) for k in group]
+        if not any(_about(c, f, check.subject, reader) and _states(c, f, reader) for f in options for c in read):
+            shown = " or ".join(f"{entities[f.entity].name}'s {f.attribute.replace('_', ' ')} "
+                                f"({_show_value(f, reader)})" for f in options)
+            missing.append(f"states none of {shown}")
     for key in check.name:
         own = [c for c in read if key in reader.named(c.segment.text)]
         if not own:
@@ -488,7 +497,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:
         violations += _swaps(reader, read)
-    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):
+    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
         if stray:
             violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
