@@ -126,3 +126,54 @@ def test_every_manager_listed_fails_and_the_manager_by_first_name_passes() -> No
     assert passes(replay(t, edit=post(f"Hi! {manager.name.split()[0]} is their manager.")))
     assert passes(replay(t, edit=post(f"{manager.name} ({manager.person})")))
     assert channel
+
+
+# ------------------------------------------------------------------------------------ what the recipient got
+def _travel_mail(t: Task, attach: Callable[[OfficeEnv, str], list[str]]) -> Grade:
+    """The travel report's solution, but the mail attaches what ``attach(env, real_doc_id)`` returns."""
+    env = OfficeEnv(t)
+    env.reset()
+    real = None
+    for step in t.solution.steps:
+        arguments = dict(step.arguments)
+        if step.name == "mail_send_message":
+            arguments["attachments"] = attach(env, real)
+        obs, *_ = env.step({"name": step.name, "arguments": arguments})
+        assert "error" not in obs["result"], obs["result"]
+        if step.name == "drive_create_doc":
+            real = obs["result"]["id"]
+    return env.step({"name": "submit", "arguments": {"answer": None}})[4]["grade"]
+
+
+def test_a_namesake_attachment_fails_and_the_real_one_passes() -> None:
+    t = task("travel-expense-report-001")
+    name = t.spec.instruction.split("'")[1]
+
+    def empty_namesake(env: OfficeEnv, real: str) -> list[str]:
+        # a folder the task's tools cannot make is made directly, as the user (a namesake needs one)
+        folder = env.world.call("drive_create_folder", {"name": "Reports"})["id"]
+        return [env.world.call("drive_create_doc", {"name": name, "content": "See attached.",
+                                                    "folder_id": folder})["id"]]
+
+    assert passes(_travel_mail(t, lambda env, real: [real]))
+    result = _travel_mail(t, empty_namesake)
+    assert fails(result) and next(g for g in result.gates if g.id == "total").status == "fail"
+
+
+def test_a_report_with_totals_only_fails_without_a_judge() -> None:
+    t = task("travel-expense-report-001")
+    total = t.grader.facts.fact("report.total").value
+    result = replay(t, edit={"drive_create_doc": lambda a: {**a, "content": f"Total Q3 travel spend: ${total:,.2f}"}})
+    assert not result.passed and result.score < 0.5
+
+
+def test_an_expense_approved_in_chat_is_not_flagged_but_may_be_named_as_approved() -> None:
+    t = task("travel-expense-report-001")
+    late = next(e.name for k, e in t.grader.facts.entities.items()
+                if k in next(c for c in t.grader.criteria if c.id == "flags_unsigned").exclude)
+    def content(extra: str) -> Edit:
+        return lambda a: {**a, "content": a["content"].split("Not a gap")[0] + extra}
+    assert passes(replay(t, edit={"drive_create_doc": content(f"Receipt {late} was approved in chat, so it is "
+                                                              "not a gap.")}))
+    flagged = replay(t, edit={"drive_create_doc": content(f"- {late}: also without sign-off")})
+    assert not flagged.passed

@@ -164,6 +164,10 @@ class FactsCheck(CheckBase):
         "`name` (not as excluded, nor with its own figure) is a hedge.")
     exclude: list[str] = Field(default_factory=list, description="Entities that must not be presented as part of "
                                "the answer (named as excluded, a near miss or rejected is fine).")
+    excluded_if: str | None = Field(
+        None, description="A regex that marks a segment as naming something as left out, instead of the usual "
+        "markers (not, excluded, near miss, rejected...): where the answer itself is a list of negatives "
+        "('without sign-off'), what keeps an item out is said differently ('approved in chat').")
     subject: str | None = Field(None, description="The entity the question is about: a figure stated with no "
                                 "entity named belongs to it ('$350' for 'the hotel cap in New York').")
     traceable: bool = Field(True, description="Every figure stated must trace to the sources.")
@@ -179,6 +183,13 @@ class FactsCheck(CheckBase):
     def _form(cls, value: str) -> str:
         if not _TEXT_FORM.match(value):
             raise ValueError(f"{value!r} is not a text form ({TEXT_FORMS})")
+        return value
+
+    @field_validator("excluded_if")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            re.compile(value)
         return value
 
     @model_validator(mode="after")
@@ -493,7 +504,9 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
-            if key in own_names and not excluded(claim.segment):
+            out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
+                   if check.excluded_if else excluded(claim.segment))
+            if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:
         violations += _swaps(reader, read)

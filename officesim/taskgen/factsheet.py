@@ -89,7 +89,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 require: Iterable[str] = (), require_any: Iterable[Sequence[str]] = (), name: Iterable[str] = (),
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
-                channel: str | None = None, traceable: bool = True, trace_to: str = "sources") -> dict[str, Any]:
+                channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
+                trace_to: str = "sources") -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -109,6 +110,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
     groups = [list(g) for g in require_any]
     if groups:
         item["require_any"] = groups
+    if excluded_if is not None:
+        item["excluded_if"] = excluded_if
     if subject is not None:
         item["subject"] = subject
     if not traceable:
