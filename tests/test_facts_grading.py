@@ -177,3 +177,49 @@ def test_an_expense_approved_in_chat_is_not_flagged_but_may_be_named_as_approved
                                                               "not a gap.")}))
     flagged = replay(t, edit={"drive_create_doc": content(f"- {late}: also without sign-off")})
     assert not flagged.passed
+
+
+# ------------------------------------------------------------------------------------ leaks, grids, swaps
+def test_one_chase_mail_to_both_customers_fails_and_two_mails_pass() -> None:
+    t = task("chase-overdue-invoices-002")  # two accounts
+    mails = [s for s in t.solution.steps if s.name == "mail_send_message"]
+    assert len(mails) == 2 and passes(replay(t))
+    both = sorted({*mails[0].arguments["to"], *mails[1].arguments["to"]})
+    body = "\n\n".join(m.arguments["body"] for m in mails)
+    sent = {"n": 0}
+
+    def once(arguments: dict[str, Any]) -> dict[str, Any] | None:
+        sent["n"] += 1
+        return {**arguments, "to": both, "body": body} if sent["n"] == 1 else None
+
+    result = replay(t, edit={"mail_send_message": once})
+    assert fails(result) and next(g for g in result.gates if g.id == "each_sees_their_own").status == "fail"
+
+
+def test_a_tolerance_grid_fails_the_pipeline_summary() -> None:
+    t = task("pipeline-summary-mail-001")
+    value = t.grader.facts.fact(t.grader.criteria[0].require[0]).value
+    grid = ", ".join(f"${value * (0.8 + 0.009 * i):,.0f}" for i in range(45))
+    mail = next(s for s in t.solution.steps if s.name == "mail_send_message")
+    assert passes(replay(t))
+    assert fails(replay(t, text=f"{mail.arguments['body']}\n\nOther readings: {grid}"))
+    assert fails(replay(t, text=f"Pipeline by stage, every way I could read it: {grid}"))
+
+
+def test_an_explained_total_with_its_invoices_passes_and_a_swap_fails() -> None:
+    t = task("invoice-total-answer-001")
+    facts = t.grader.facts
+    total = facts.fact("account.outstanding").value
+    counted = [f for f in facts.facts if f.attribute == "amount"
+               and f.entity not in t.grader.criteria[0].exclude]
+    listed = ", ".join(f"{facts.entities[f.entity].name} (${f.value:,.2f})" for f in counted)
+    assert passes(replay(t, answer=f"${total:,.2f} across {len(counted)} open invoices: {listed}"))
+    left_out = [facts.entities[k].name for k in t.grader.criteria[0].exclude]
+    if left_out:
+        assert passes(replay(t, answer=f"${total:,.2f}. Not counted: {left_out[0]}, already paid."))
+        assert fails(replay(t, answer=f"${total:,.2f}, including {left_out[0]}"))
+    if len(counted) >= 2:
+        a, b = counted[:2]
+        swapped = f"${total:,.2f}: {facts.entities[a.entity].name} ${b.value:,.2f}, " \
+                  f"{facts.entities[b.entity].name} ${a.value:,.2f}"
+        assert fails(replay(t, answer=swapped))

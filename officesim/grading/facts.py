@@ -240,21 +240,18 @@ class Reader:
         pairs.sort(key=lambda p: -len(p[0]))
         return [(_alias_pattern(alias), key) for alias, key in pairs]
 
-    def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention."""
-        taken: list[tuple[int, int]] = []
-        found: list[tuple[int, str]] = []
+    def mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest."""
+        taken: list[tuple[int, int, str]] = []
         for pattern, key in self.aliases:
             for m in pattern.finditer(text):
-                if any(m.start() < end and start < m.end() for start, end in taken):
-                    continue
-                taken.append((m.start(), m.end()))
-                found.append((m.start(), key))
-        out: list[str] = []
-        for _, key in sorted(found):
-            if key not in out:
-                out.append(key)
-        return out
+                if not any(m.start() < end and start < m.end() for start, end, _ in taken):
+                    taken.append((m.start(), m.end(), key))
+        return sorted(taken)
+
+    def named(self, text: str) -> list[str]:
+        """Entity keys ``text`` names, in order of first mention."""
+        return list(dict.fromkeys(key for *_, key in self.mentions(text)))
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
@@ -525,25 +522,39 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
 
 
 def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
+    """Figures written with an entity that are another entity's value of the same attribute.
+
+    In a segment naming one entity, its figures are its own; naming several ("A $38,300, B $34,100"),
+    a figure belongs to the entity named just before it or just after it, so either order reads.
+    """
     numeric = [f for f in reader.spec.facts if f.number() is not None]
+    holders = {f.entity for f in numeric}
     out = []
     for claim in read:
-        own = [k for k in claim.names if any(f.entity == k for f in numeric)]
-        if len(own) != 1:
+        text = claim.segment.text
+        spots = [m for m in reader.mentions(text) if m[2] in holders]
+        if not spots:
+            spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
+        if not spots:
             continue
-        (key,) = own
-        mine = [f for f in numeric if f.entity == key]
-        attributes = {f.attribute for f in mine}
         for figure in claim.segment.figures:
+            at = text.find(figure.text)
+            before = [k for start, _, k in spots if start <= at]
+            after = [k for start, _, k in spots if start > at]
+            near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
-            if any(_close(r, f.number(), f.tolerance) for f in mine for r in readings):  # type: ignore[arg-type]
+            if any(_close(r, v, f.tolerance) for f in numeric if f.entity in near
+                   for r in readings if (v := f.number()) is not None):
                 continue
-            theirs = [f for f in numeric if f.entity != key and f.attribute in attributes
-                      and any(_close(r, f.number(), min(f.tolerance, 0.001)) for r in readings)]  # type: ignore[arg-type]
+            attributes = {f.attribute for f in numeric if f.entity in near}
+            theirs = [f for f in numeric if f.entity not in near and f.attribute in attributes
+                      and any(_close(r, v, min(f.tolerance, 0.001)) for r in readings
+                              if (v := f.number()) is not None)]
             if theirs:
                 other = reader.spec.entities[theirs[0].entity].name
-                out.append(f"states {figure.text} with {reader.spec.entities[key].name}, but it is {other}'s "
-                           f"{theirs[0].attribute.replace('_', ' ')}: {claim.segment.text[:80]!r}")
+                mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
+                out.append(f"states {figure.text} with {mine}, but it is {other}'s "
+                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 
 
