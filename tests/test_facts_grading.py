@@ -279,3 +279,20 @@ def _replay_with_judge(t: Task, judge: Any, edit: dict[str, Edit]) -> Grade:
         arguments = edit[step.name](dict(step.arguments)) if step.name in edit else dict(step.arguments)
         env.step({"name": step.name, "arguments": arguments})
     return env.step({"name": "submit", "arguments": {"answer": None}})[4]["grade"]
+
+
+# ------------------------------------------------------------------------------------ collateral damage
+@pytest.mark.parametrize("n", range(1, 15))
+def test_editing_a_sheet_row_nobody_asked_about_fails(n: int) -> None:
+    t = task(f"sheet-update-from-request-{n:03d}")
+    updates = [s for s in t.solution.steps if s.name == "drive_update_rows"]
+    touched = {r for s in updates for r in s.arguments["row_numbers"]}
+    file_id = updates[0].arguments["file_id"]
+    cell = updates[0].arguments["values"][0]
+    column = cell["column"]
+    for row in [r for r in range(1, 12) if r not in touched][:3]:
+        value = cell["value"] + 1 if isinstance(cell["value"], int | float) else cell["value"]
+        edit = [{"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [row],
+                                                          "values": [{"column": column, "value": value}]}}]
+        result = replay(t, before_submit=edit)
+        assert not result.passed and result.score == 0.0, (row, result.summary())
