@@ -296,3 +296,11 @@ def test_editing_a_sheet_row_nobody_asked_about_fails(n: int) -> None:
                                                           "values": [{"column": column, "value": value}]}}]
         result = replay(t, before_submit=edit)
         assert not result.passed and result.score == 0.0, (row, result.summary())
+
+
+# ------------------------------------------------------------------------------------ judge-only cores
+def test_a_call_logged_with_empty_notes_fails_without_a_judge() -> None:
+    t = task("log-call-from-mail-001")
+    assert passes(replay(t))
+    result = replay(t, edit={"crm_log_activity": lambda a: {**a, "body": "."}})
+    assert not result.passed and next(c for c in result.criteria if c.id == "notes").status == "fail"
