@@ -317,8 +317,9 @@ class ThreadToDoc(Family):
             criteria=[
                 facts_check("budget", 1, text, subject=decision, require=[f"{decision}.budget"],
                             description="The final budget cap (not the one asked for and refused)."),
-                facts_check("owner", 1, text, name=[people[owner["id"]]], traceable=False,
-                            description="The owner is recorded (full or unambiguous first name)."),
+                facts_check("owner", 1, text, name=[people[owner["id"]]], candidates=people.values(),
+                            traceable=False, description="The owner is recorded (full or unambiguous first name), "
+                            "and no other attendee as owner (a paste of the thread names them all)."),
                 {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
                  "op": "update", "description": "Someone else's file was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
