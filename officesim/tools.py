@@ -149,16 +149,18 @@ def _closest(name: str, allowed: frozenset[str] | None) -> str | None:
 _LENGTH_ERRORS = {"string_too_long": "characters", "too_long": "items"}
 
 
-def _is_branch(part: str | int) -> bool:
-    """Whether a pydantic error location part names a union member ('constrained-str', 'int')."""
-    return isinstance(part, str) and ("-" in part or "[" in part or part in {"str", "int", "float", "bool"})
+# How pydantic names the member of a union an error is about, at the end of its location.
+_BRANCHES = frozenset({"str", "constrained-str", "int", "float", "bool"})
 
 
 def _explain(spec: Tool, exc: ValidationError) -> str:
     """One line per wrong argument (the first ``MAX_PROBLEMS``), never echoing a long input back."""
     groups: dict[str, list[Any]] = {}
     for item in exc.errors():
-        loc = ".".join(str(p) for p in item["loc"] if not _is_branch(p)) or "(arguments)"
+        parts = list(item["loc"])
+        if item["type"] not in ("extra_forbidden", "missing") and parts and parts[-1] in _BRANCHES:
+            parts.pop()  # 'rows.0.1.int': the same cell as 'rows.0.1.constrained-str'
+        loc = ".".join(str(p) for p in parts) or "(arguments)"
         groups.setdefault(loc, []).append(item)
     problems = []
     for loc, items in list(groups.items())[:MAX_PROBLEMS]:
