@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -111,7 +112,12 @@ class OfficeEnv:
     """
 
     def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
-                 stop_after_repeats: int | None = None, drift: Any = None) -> None:
+                 stop_after_repeats: int | None = None, drift: Any = None,
+                 reward_on_incomplete: float | None = None) -> None:
+        """See the class docstring; ``reward_on_incomplete`` is the final reward of an ``incomplete``
+        grade (a judge that failed; never passed).  ``None`` gives 0.0 and warns once, so an RL caller
+        decides knowingly.
+        """
         if stop_after_repeats is not None and (isinstance(stop_after_repeats, bool) or
                                                not isinstance(stop_after_repeats, int) or stop_after_repeats < 2):
             raise OfficesimError(f"stop_after_repeats must be a whole number of at least 2 (or None), "
@@ -124,6 +130,8 @@ class OfficeEnv:
         self.judge = make_judge(judge)
         self.drift_option = drift
         self.drift: Drift | None = None
+        self.reward_on_incomplete = reward_on_incomplete
+        self._warned_incomplete = False
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
         self.transcript: list[dict[str, Any]] = []
@@ -224,8 +232,7 @@ class OfficeEnv:
             self.grade = self.attempts[-1]
             info["grade"] = self.grade
             info["attempts"] = list(self.attempts)
-            reward = (1.0 if self.grade.passed else 0.0) if self.reward_mode == "binary" else self.grade.score
-            reward *= self.revision_discount ** (len(self.attempts) - 1)
+            reward = self._reward(self.grade) * self.revision_discount ** (len(self.attempts) - 1)
         elif revised is not None:
             info["revision"] = {"attempt": len(self.attempts), "grade": revised}
         return self._obs(result), reward, terminated, truncated, info
@@ -244,6 +251,23 @@ class OfficeEnv:
         twin.attempts = list(self.attempts)
         twin.office = copy.deepcopy(self.office)
         return twin
+
+    def _reward(self, result: Grade) -> float:
+        if result.incomplete:
+            if self.reward_on_incomplete is None and not self._warned_incomplete:
+                self._warned_incomplete = True
+                warnings.warn(f"{self.task.id}: the grade is incomplete (a judge or check failed: "
+                              f"{'; '.join(r.reason for r in result.results() if r.status == 'error')[:300]}); "
+                              "reward 0.0. Pass OfficeEnv(reward_on_incomplete=...) to choose.", stacklevel=3)
+            return float(self.reward_on_incomplete or 0.0)
+        return (1.0 if result.passed else 0.0) if self.reward_mode == "binary" else result.score
+
+    def regrade(self) -> Grade:
+        """Grade the ended episode again (after a judge failure: verdicts already given are cached)."""
+        if not self._done or self.world is None:
+            raise OfficesimError("regrade() needs an ended episode")
+        self.grade = self._grade()
+        return self.grade
 
     def finish(self) -> Grade:
         """End the episode without a ``submit`` (the model stopped calling tools) and grade it.

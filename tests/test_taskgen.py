@@ -303,11 +303,9 @@ def test_penalties_outweigh_the_whole_job_so_damage_zeroes_the_score(generated: 
     for folder in _folders(generated):
         grader = yaml.safe_load((folder / "grader.yaml").read_text())
         worth = sum(c["points"] for c in grader["criteria"] if c["points"] > 0)
-        # The Q3 travel report's rubric fixes "mails anyone besides the CFO" at -2 (issue spec).
-        fixed = {"mails_others"} if folder.name.startswith("travel-expense-report-") else set()
-        assert all(c["points"] <= -worth for c in grader["criteria"]
-                   if c["points"] < 0 and c["check"] != "judge" and c["id"] not in fixed)
-        assert all(c["points"] == -2 for c in grader["criteria"] if c["id"] in fixed)
+        # (the Q3 travel report's "-2 for mailing anyone else" now weighs all points too: with its
+        # figures checked by code, -2 would leave a report mailed to everyone at 0.71)
+        assert all(c["points"] <= -worth for c in grader["criteria"] if c["points"] < 0 and c["check"] != "judge")
 
 
 @pytest.mark.parametrize(("written", "found"), [

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from officesim.grading import facts as facts_kind
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import (
     contains_phrase,
@@ -31,7 +32,9 @@ from officesim.grading.spec import (
     AnswerCheck,
     ChangedCheck,
     DocContainsCheck,
+    FactsCheck,
     JudgeCheck,
+    MailPrivateCheck,
     MailRecipientsOutsideCheck,
     MailSentCheck,
     NoRecordCheck,
@@ -396,12 +399,26 @@ def judge(check: JudgeCheck, ctx: GradeContext) -> Outcome:
     criterion = ctx.rubrics[check.rubric].render() if check.rubric is not None else str(check.prompt)
     artifacts = collect(ctx, check.evidence, source=False)
     sources = collect(ctx, check.source, source=True)
-    verdict = ctx.judge.evaluate(criterion, artifacts, sources, instruction=ctx.instruction)
+    try:
+        verdict = ctx.judge.evaluate(criterion, artifacts, sources, instruction=ctx.instruction,
+                                     penalty=(check.points or 0) < 0)
+    except Exception as exc:  # whatever a judge does, grading goes on and says so
+        return Outcome(None, f"the judge failed: {type(exc).__name__}: {exc}", verdict="error")
     evidence = {"artifacts": [b.label for b in artifacts], "sources": [b.label for b in sources],
                 "cached": verdict.cached}
     if verdict.status == "error":
         return Outcome(None, f"the judge failed: {verdict.reason}", evidence, verdict="error")
     return Outcome(verdict.status == "pass", f"judge: {verdict.reason}", evidence)
+
+
+def facts(check: FactsCheck, ctx: GradeContext) -> Outcome:
+    holds, reason, evidence = facts_kind.facts(check, ctx)
+    return Outcome(holds, reason, evidence, verdict="verdict" if holds is not None else "error")
+
+
+def mail_private(check: MailPrivateCheck, ctx: GradeContext) -> Outcome:
+    holds, reason, evidence = facts_kind.mail_private(check, ctx)
+    return Outcome(holds, reason, evidence, verdict="verdict" if holds is not None else "error")
 
 
 CHECKS: dict[str, Callable[[Any, GradeContext], Outcome]] = {
@@ -415,4 +432,6 @@ CHECKS: dict[str, Callable[[Any, GradeContext], Outcome]] = {
     "doc_contains": doc_contains,
     "answer": answer,
     "judge": judge,
+    "facts": facts,
+    "mail_private": mail_private,
 }

@@ -3,8 +3,10 @@
 ``score = max(0, earned) / sum of positive points`` over the criteria that got a verdict; any
 failing gate makes the score 0; ``passed`` = every gate holds and ``score >= pass_threshold``.
 A criterion without a verdict (``error``: the judge or the grader broke; ``unjudged``: no judge
-configured) counts neither way and the grade says how many there were, so a missing judge never
-looks like a pass or a fail.
+configured) counts neither way and the grade says how many there were.  An ``error`` makes the
+grade ``incomplete``: it is never passed, whatever the other points say (a judge that times out
+must not leave a leak unpunished).  ``unjudged`` is the deliberate mode without a judge: the
+deterministic core every task has decides ``passed``, and the grade says judged points are missing.
 
 Statuses are from the agent's side: a criterion with positive points is ``pass`` when its check
 holds; a penalty (negative points) is ``fail`` when its check holds (the bad thing happened).
@@ -23,7 +25,7 @@ from officesim.grading.context import GradeContext
 
 if TYPE_CHECKING:
     from officesim.grading.judge import Judge
-    from officesim.grading.spec import CheckBase
+    from officesim.grading.spec import CheckBase, GraderSpec
     from officesim.task import Task
     from officesim.world import World
 
@@ -63,6 +65,9 @@ class Grade(BaseModel):
     unjudged: int = Field(description="Gates and criteria not judged (no judge configured).")
     errors: int = Field(description="Gates and criteria whose check or judge failed.")
     complete: bool = Field(description="No error and nothing unjudged: the score is the full verdict.")
+    incomplete: bool = Field(False, description="A check has no verdict because it failed (the judge erred, timed "
+                             "out or answered garbage; the grader is broken): never passed; callers choose its "
+                             "reward (reward_on_incomplete) and runs record it as an error.")
     answer: str | None = Field(None, description="The submitted answer.")
     notes: list[str] = Field(default_factory=list, description="Why the score and pass are what they are.")
     task_hash: str
@@ -97,6 +102,29 @@ def _status(check: CheckBase, role: str, outcome: Outcome) -> Status:
     return "pass" if good else "fail"
 
 
+def judge_flips(grader: GraderSpec, pass_threshold: float) -> str | None:
+    """Why ``passed`` could depend on the judge (``None`` when code decides it), for ``tasks validate``.
+
+    A task's point must be checked by code; judged criteria may add quality points on top.  It
+    flips when a judge gate exists, or when every code check holding and every judged point going
+    against the agent leaves the score under the threshold (or when nothing positive is code-checked).
+    """
+    if any(g.check == "judge" for g in grader.gates):
+        return "a gate is judged: its verdict decides passed"
+    code = sum(c.points or 0 for c in grader.criteria if c.check != "judge" and (c.points or 0) > 0)
+    judged = sum(c.points or 0 for c in grader.criteria if c.check == "judge" and (c.points or 0) > 0)
+    penalties = -sum(c.points or 0 for c in grader.criteria if c.check == "judge" and (c.points or 0) < 0)
+    if not judged and not penalties:
+        return None
+    if code == 0 and not grader.gates:
+        return "nothing is checked by code: the judge alone decides passed"
+    worst = max(0.0, code - penalties) / (code + judged) if code + judged else 1.0
+    if worst < pass_threshold - 1e-9:
+        return (f"passed could flip on judged points: with every code check holding and the judge against it, "
+                f"the score is {worst:.3f} < threshold {pass_threshold:g}")
+    return None
+
+
 def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeContext) -> CheckResult:
     """Run one check; a broken grader (``SpecError``) becomes an ``error`` result, bugs propagate."""
     try:
@@ -110,6 +138,10 @@ def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeCo
         points=check.points if role == "criterion" else None, holds=outcome.holds, status=status,
         earned=earned, reason=outcome.reason, evidence=outcome.evidence,
     )
+
+
+def failed_gates(gates: list[CheckResult]) -> list[str]:
+    return [g.id for g in gates if g.status == "fail"]
 
 
 def score_of(gates: list[CheckResult], criteria: list[CheckResult]) -> tuple[float, float, float, list[str]]:
@@ -144,6 +176,7 @@ def grade(
     ctx = GradeContext(
         instruction=task.instruction, start=start, final=final, diff=final.diff(start, use_change_log=True),
         answer=answer, transcript=transcript or [], judge=judge, rubrics=task.rubrics,
+        facts=task.grader.facts,
     )
     gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
     criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]
@@ -158,10 +191,21 @@ def grade(
     gates_hold = all(g.status == "pass" for g in gates)
     if not gates_hold and not any(g.status == "fail" for g in gates):
         notes.append("not passed: a gate has no verdict")
-    passed = gates_hold and score >= task.pass_threshold - 1e-9
+    incomplete = errors > 0
+    if incomplete:
+        notes.append("incomplete: a check has no verdict (see the errors), so the episode cannot pass")
+    # A threshold below 1 says judged points are extra: unjudged ones count as not earned for the
+    # decision, so without a judge, as with one, the code-checked core alone has to reach it.
+    decisive = score
+    if task.pass_threshold < 1.0 and unjudged:
+        missing = sum(c.points or 0 for c in criteria if c.status == "unjudged" and (c.points or 0) > 0)
+        decisive = max(0.0, earned) / (possible + missing) if possible + missing else score
+        if failed_gates(gates):
+            decisive = 0.0
+    passed = gates_hold and decisive >= task.pass_threshold - 1e-9 and not incomplete
     return Grade(
         task_id=task.id, score=round(score, 6), passed=passed, pass_threshold=task.pass_threshold,
         earned=earned, possible=possible, gates=gates, criteria=criteria, unjudged=unjudged, errors=errors,
-        complete=not unjudged and not errors, answer=answer, notes=notes, task_hash=task.task_hash,
-        grader_hash=task.grader_hash,
+        complete=not unjudged and not errors, incomplete=incomplete, answer=answer, notes=notes,
+        task_hash=task.task_hash, grader_hash=task.grader_hash,
     )

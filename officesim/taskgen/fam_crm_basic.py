@@ -26,6 +26,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 
 CONTACT_TITLES = ["Head of Finance Systems", "Director of Analytics", "Data Platform Lead", "VP Operations",
                   "Procurement Lead", "Senior IT Manager", "Head of Business Intelligence", "Controller"]
@@ -96,13 +97,23 @@ class InvoiceTotalAnswer(Family):
             s.call("crm_search_invoices", account_id=found["accounts"][0]["id"], status="open")
             s.submit(f"{money(total)} ({len(wanted)} invoices)")
 
+        sheet = FactSheet()
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        left_out = []
+        for position, row in enumerate(sorted(rows, key=lambda r: r["number"]), start=1):
+            key = sheet.entity(row["number"], key=f"invoice_{position}", kind="invoice")
+            sheet.fact(key, "amount", row["amount"])
+            if row not in wanted:
+                left_out.append(key)
+        sheet.fact(acc, "outstanding", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
         return Draft(
             instruction=instruction,
             tools=toolset(["crm"], distractors=["crm"]),
             gates=[allowed_changes(READ_MARKS)],
-            criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The outstanding total.",
-                       "number": total, "tolerance": answer_tolerance(total, wrong)}],
-            solve=solve, variant=variant, max_steps=12,
+            criteria=[facts_check("total", 1, "answer", description="The outstanding total, one figure; invoices "
+                                  "that do not count named only as left out.", require=[f"{acc}.outstanding"],
+                                  subject=acc, exclude=left_out)],
+            solve=solve, variant=variant, max_steps=12, facts=sheet,
         )
 
 
@@ -190,6 +201,14 @@ RECAP_FACTS = [
     ("they asked for a 12-month price lock", "price lock"),
     ("their CTO joins the next demo", "demo"),
 ]
+# how notes may name each main point (the recap's words, or a colleague's)
+RECAP_ALIASES = {
+    "security review": ["SSO", "single sign-on", "single sign on"],
+    "order form": ["budget confirmed", "budget is confirmed", "budget approved", "confirmed budget", "budget"],
+    "DPA": ["redlines", "redline", "data processing agreement"],
+    "price lock": ["price lock", "12-month lock", "locked price", "price freeze", "12-month price"],
+    "demo": ["CTO", "chief technology officer"],
+}
 
 
 class LogCallFromMail(Family):
@@ -244,6 +263,13 @@ class LogCallFromMail(Family):
         if others:
             instruction += " Make sure it goes on the right deal."
 
+        sheet = FactSheet()
+        point = [a for a in RECAP_ALIASES[keyword] if a != keyword]
+        sheet.entity(RECAP_ALIASES[keyword][0], key="main_point", aliases=point, kind="point")
+        sheet.entity(keyword, key="next_step", aliases=[f"{keyword} follow-up", "follow-up", "follow up"],
+                     kind="next step")
+        sheet.entity("intro only", key="kickoff", aliases=["kickoff", "kick-off"], kind="other call")
+
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query="recap")
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
@@ -264,11 +290,15 @@ class LogCallFromMail(Family):
             criteria=[
                 {"id": "on_deal", "check": "changed", "points": 2, "table": "crm_activity", "op": "insert",
                  "description": "The call is on the right deal.", "match": {"deal_id": deal["id"], "kind": "call"}},
+                facts_check("notes", 2, "crm:crm_activity.body", traceable=False,
+                            description="The notes carry the call's main point and its next step (not the "
+                                        "kickoff's).", name=["main_point", "next_step"],
+                            exclude=["kickoff"] if variant == "two-calls-thread" else ()),
                 {"id": "with_contact", "check": "changed", "points": 1, "table": "crm_activity", "op": "insert",
                  "description": "The call is linked to the contact.",
                  "match": {"deal_id": deal["id"], "contact_id": contact["id"]}},
                 judge("notes_match_recap", 1, "no_fabrication", ["crm:crm_activity"], ["mail:recap"],
                       "The logged notes carry the recap's points and nothing invented."),
             ],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, facts=sheet,
         )
