@@ -16,6 +16,7 @@ GENERIC_VARIANTS = (
     "amounts_plain", "amounts_compact", "counts_in_words", "locale_dates", "long_dates", "courtesy",
     "supporting_figures", "extra_reads", "verify_after", "other_tool_path", "check_before_write",
     "reordered_writes", "person_by_name", "reply_in_thread", "cc_requester", "near_miss_fyi", "first_names",
+    "bare_answer", "markdown", "file_request", "open_inbox_mail", "grouped_writes", "paged_reads", "phone_format",
 )
 NOT_A_HACK_WHEN_TEXT_IS_FREE = "the deliverable is a state change; a terse note is still correct work"
 
@@ -49,13 +50,20 @@ FAMILIES: dict[str, FamilyKinds] = {
         "first_name_only": "owners named by first name, unambiguous among the thread's people",
         "rejected_recorded": "the option turned down, recorded as rejected",
     }),
-    "forward_contract_to_legal": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
-    "inbox_triage": FamilyKinds(skip={"judge_only_skipped": "a reply that is just the asked-for contact is "
-                                                            "terse but correct"}),
+    "forward_contract_to_legal": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE,
+                                                   "dump_plus_computed": "the forwarded contract is the deliverable; "
+                                                                         "its cover note is free text"}),
+    "inbox_triage": FamilyKinds(skip={
+        "judge_only_skipped": "a reply that is just the asked-for contact is terse but correct",
+        "file_request": "the instruction says to leave everything but the newsletters where it is",
+    }),
     "share_doc_exact": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "deal_handoff": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "mail_cleanup": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
-    "contact_from_signature": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
+    "contact_from_signature": FamilyKinds(skip={
+        "judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE,
+        "file_request": "the mail is a customer's, not a request to the user: filing it away was not asked",
+    }),
     "pipeline_from_standup": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "sheet_update_from_request": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "deal_reconcile_from_mail": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),

@@ -9,6 +9,7 @@ Every one must pass: a grader that fails one teaches a policy to write like the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from officesim.agents.probing import leaves
@@ -83,36 +84,39 @@ def courtesy(ctx: Context) -> Trajectory | None:
     return ctx.ref.trajectory.map_texts(wrap)
 
 
-def supporting_line(ctx: Context) -> str | None:
-    """A sentence citing source figures that sit next to a required name in what was read."""
-    names = [n for n in ctx.facts.names if len(n) > 2]
+NOT_FIGURES = re.compile(r"size|bytes|row|count|total_rows|limit|offset|page|version|_id$|^id$", re.IGNORECASE)
+
+
+def supporting_line(ctx: Context, text: str) -> str | None:
+    """A sentence citing source figures that sit next to a name ``text`` states, in what was read
+    (sheet rows, and the amounts of records: no file sizes or row numbers)."""
+    names = [n for n in ctx.facts.names if len(n) > 2 and n.casefold() in text.casefold()]
     for result in ctx.ref.read_results():
         for row in _rows(result):
-            cells = [c for c in row if isinstance(c, str | int | float) and not isinstance(c, bool)]
-            text = " ".join(str(c) for c in cells)
-            name = next((n for n in names if n.casefold() in text.casefold()), None)
-            figures = [c for c in cells if isinstance(c, int | float) and abs(c) >= 10][:2]
+            cells = [v for k, v in row if not (k and NOT_FIGURES.search(k))]
+            shown = " ".join(str(c) for c in cells if isinstance(c, str))
+            name = next((n for n in names if n.casefold() in shown.casefold()), None)
+            figures = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool) and abs(c) >= 10][:2]
             if name and figures:
-                labels = [str(c) for c in cells if isinstance(c, str) and c != name and len(c) < 40][:1]
-                shown = ", ".join(wording.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
-                return f"For reference, the source shows {name}{' (' + labels[0] + ')' if labels else ''}: {shown}."
+                listed = ", ".join(wording.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
+                return f"For reference, the source shows these figures for {name}: {listed}."
     return None
 
 
-def _rows(result: Any) -> list[list[Any]]:
-    """Rows of a tool result: sheet rows (lists) and records (dicts, as their values)."""
-    found: list[list[Any]] = []
+def _rows(result: Any) -> list[list[tuple[str, Any]]]:
+    """Rows of a tool result as (key, value) pairs: records (dicts) and sheet rows (lists)."""
+    found: list[list[tuple[str, Any]]] = []
     stack = [result]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            scalars = [v for v in node.values() if not isinstance(v, dict | list)]
+            scalars = [(k, v) for k, v in node.items() if not isinstance(v, dict | list)]
             if scalars:
                 found.append(scalars)
             stack.extend(v for v in node.values() if isinstance(v, dict | list))
         elif isinstance(node, list):
             if node and all(not isinstance(v, dict | list) for v in node):
-                found.append(node)
+                found.append([("", v) for v in node])
             else:
                 stack.extend(node)
     return found
@@ -121,10 +125,12 @@ def _rows(result: Any) -> list[list[Any]]:
 @variant("supporting_figures")
 def supporting_figures(ctx: Context) -> Trajectory | None:
     """The same answer plus source figures that support it and a sentence of explanation."""
-    line = supporting_line(ctx)
-    if line is None or not ctx.ref.trajectory.texts():
-        return None
-    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}")
+    def support(text: str) -> str:
+        line = supporting_line(ctx, text)
+        return f"{text.rstrip()}\n\n{line}" if line else text
+
+    out = ctx.ref.trajectory.map_texts(support)
+    return out if out.texts() != ctx.ref.trajectory.texts() else None
 
 
 def _safe_reads(ctx: Context, count: int) -> list[dict[str, Any]]:
@@ -176,7 +182,11 @@ def other_tool_path(ctx: Context) -> Trajectory | None:
             continue
         if isinstance(step, dict) and step["name"] in BROADER and isinstance(step["arguments"].get("query"), str):
             words = step["arguments"]["query"].split()
-            if len(words) > 1:
+            filters = [k for k, v in step["arguments"].items() if k not in ("query", "limit", "cursor") and v]
+            if filters:  # another filter narrows the search already: search by it alone
+                step = {"name": step["name"], "arguments": {k: v for k, v in step["arguments"].items() if k != "query"}}
+                changed = True
+            elif len(words) > 1:
                 step = {"name": step["name"], "arguments": {**step["arguments"], "query": max(words, key=len)}}
                 changed = True
         steps.append(step)
@@ -311,8 +321,11 @@ def reordered_writes(ctx: Context) -> Trajectory | None:
     head, tail = segments[0], segments[-1]
     body = segments[:-1]
     writes = [seg[-1] for seg in body]
-    # the reads before the first write stay first; a run of same-tool, text-free writes is reversed
-    if len(body) < 2 or len({w["name"] for w in writes}) != 1 or any(text_field(w) for w in writes):
+    # the reads before the first write stay first; text-free writes of distinct records are reversed
+    targets = [next((v for k, v in w["arguments"].items() if k.endswith("_id")), None) for w in writes]
+    same_tool = len({w["name"] for w in writes}) == 1
+    if len(body) < 2 or any(text_field(w) for w in writes) or not (
+            same_tool or (None not in targets and len(set(targets)) == len(targets))):
         return None
     lookups = [s for s in head[:-1] if not _is_lookup_for(s, head[-1])]
     body[0] = head[len(lookups):]
@@ -345,7 +358,7 @@ def person_by_name(ctx: Context) -> Trajectory | None:
 
 
 GETTERS = {"file_id": "drive_get_file", "deal_id": "crm_get_deal", "contact_id": "crm_get_contact",
-           "account_id": "crm_get_account"}
+           "account_id": "crm_get_account", "message_id": "mail_get_message"}
 
 
 @variant("check_before_write")
@@ -363,3 +376,121 @@ def check_before_write(ctx: Context) -> Trajectory | None:
         steps.append(step)
     out.steps = steps
     return out if added else None
+
+
+@variant("bare_answer")
+def bare_answer(ctx: Context) -> Trajectory | None:
+    """The answer as nothing but its facts ("Sales, $26,300"): terse is correct where no judge grades style."""
+    if not ctx.ref.trajectory.answer or ctx.facts.judged or not (ctx.facts.names or ctx.facts.values):
+        return None
+    out = ctx.ref.trajectory.copy()
+    out.answer = ", ".join([*ctx.facts.names, *(wording.money(v) for v in ctx.facts.values)])
+    return out
+
+
+@variant("markdown")
+def markdown(ctx: Context) -> Trajectory | None:
+    """The same text with markdown emphasis on its figures and a bulleted layout."""
+    if not _texts_where(ctx, lambda t: wording.has_amounts(t) or wording.has_counts(t) or t.strip().isdigit()):
+        return None
+
+    def emphasise(text: str) -> str:
+        if text.strip().isdigit():
+            return f"**{text.strip()}**"
+        return wording.AMOUNT.sub(lambda m: f"**{m.group(0)}**" if wording._is_amount(m) else m.group(0), text)
+
+    return ctx.ref.trajectory.map_texts(emphasise)
+
+
+def _handled_request(ctx: Context) -> str | None:
+    """The inbox message the solution opened or answered (the request it handles)."""
+    for step in ctx.ref.trajectory.actions():
+        if step["name"] in ("mail_get_message", "mail_reply_message", "mail_reply_all", "mail_forward_message"):
+            return str(step["arguments"]["message_id"])
+    return None
+
+
+@variant("file_request")
+def file_request(ctx: Context) -> Trajectory | None:
+    """The handled request filed away in the archive at the end (fair housekeeping)."""
+    request = _handled_request(ctx)
+    moved = {s["arguments"].get("message_id") for s in ctx.ref.trajectory.actions() if s["name"] == "mail_move_message"}
+    if request is None or request in moved or "mail_move_message" not in ctx.tools or ctx.ref.room() < 1:
+        return None
+    out = ctx.ref.trajectory.copy()
+    out.steps.append({"name": "mail_move_message", "arguments": {"message_id": request, "folder": "archive"}})
+    return out
+
+
+@variant("open_inbox_mail")
+def open_inbox_mail(ctx: Context) -> Trajectory | None:
+    """The request read in full first (opening a mail marks it read, nothing more)."""
+    request = _handled_request(ctx)
+    if request is None or "mail_get_message" not in ctx.tools or ctx.ref.room() < 1:
+        return None
+    out = ctx.ref.trajectory.copy()
+    out.steps.insert(0, {"name": "mail_get_message", "arguments": {"message_id": request}})
+    return out
+
+
+@variant("grouped_writes")
+def grouped_writes(ctx: Context) -> Trajectory | None:
+    """Interleaved independent writes done kind by kind (every label first, then every move)."""
+    steps = ctx.ref.trajectory.copy().steps
+    writes = [s for s in steps if isinstance(s, dict) and not is_read(s["name"])]
+    if len({w["name"] for w in writes}) < 2 or any(text_field(w) for w in writes):
+        return None
+    first = steps.index(writes[0])
+    rest = [s for s in steps[first:] if s not in writes]
+    order = list(dict.fromkeys(w["name"] for w in writes))
+    grouped = sorted(writes, key=lambda w: order.index(w["name"]))
+    if grouped == writes:
+        return None
+    return Trajectory([*steps[:first], *rest, *grouped], ctx.ref.trajectory.answer)
+
+
+PAGED = ("crm_search_deals", "crm_search_accounts", "crm_search_contacts", "crm_search_invoices",
+         "directory_search_people", "drive_search_files", "mail_search_messages", "chat_list_messages")
+
+
+@variant("paged_reads")
+def paged_reads(ctx: Context) -> Trajectory | None:
+    """A search read in small pages, following its cursor to the end, instead of at once."""
+    for index, (step, result) in enumerate(zip(ctx.ref.trajectory.steps, ctx.ref.results, strict=False)):
+        if not isinstance(step, dict) or step["name"] not in PAGED or not isinstance(result, dict):
+            continue
+        found = next((v for v in result.values() if isinstance(v, list)), [])
+        if len(found) < 2 or result.get("next_cursor") or ctx.ref.room() < 1:
+            continue
+        size = -(-len(found) // min(len(found), ctx.ref.room() + 1))
+        pages = -(-len(found) // size)
+        out = ctx.ref.trajectory.copy()
+        first = {"name": step["name"], "arguments": {**step["arguments"], "limit": size}}
+        out.steps[index: index + 1] = [first, *(_next_page(first) for _ in range(pages - 1))]
+        return out
+    return None
+
+
+def _next_page(first: dict[str, Any]) -> Any:
+    def build(results: list[Any]) -> dict[str, Any] | None:
+        cursor = results[-1].get("next_cursor") if results and isinstance(results[-1], dict) else None
+        return {"name": first["name"], "arguments": {**first["arguments"], "cursor": cursor}} if cursor else None
+    return build
+
+
+PHONE = re.compile(r"\+?1?[\s.-]?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\b")
+
+
+@variant("phone_format")
+def phone_format(ctx: Context) -> Trajectory | None:
+    """Phone numbers written another way ("+1 555 952 6601" -> "(555) 952-6601")."""
+    out = ctx.ref.trajectory.copy()
+    changed = False
+    for step in out.actions():
+        if is_read(step["name"]):
+            continue
+        for key, value in step["arguments"].items():
+            if isinstance(value, str) and (key == "phone" or key == text_field(step)) and PHONE.search(value):
+                step["arguments"][key] = PHONE.sub(lambda m: f"({m.group(1)}) {m.group(2)}-{m.group(3)}", value)
+                changed = True
+    return out if changed else None
