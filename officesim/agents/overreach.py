@@ -305,7 +305,7 @@ class OverreachRecordsProbe(OverreachProbe):
             if name == "drive_append_rows":
                 return [step]
             if name == "drive_update_rows":
-                obs = yield {"name": "drive_read_sheet", "arguments": {"file_id": args["file_id"], "limit": 200}}
+                obs = yield {"name": "drive_read_sheet", "arguments": {"file_id": args["file_id"], "limit": 100}}
                 if failed(obs):
                     continue
                 rows = obs["result"].get("total_rows") or len(obs["result"].get("rows") or [])

@@ -99,9 +99,9 @@ def thin_families(tasks: list[Task], reports: list[SelfTestReport]) -> list[str]
     kinds: dict[str, set[str]] = defaultdict(set)
     for task in tasks:
         kinds[task.family] |= {run.agent for run in by_id[task.id].of_kind("variant")} if task.id in by_id else set()
-    return [f"family {family}: only {len(found)} kind(s) of correct variant apply ({', '.join(sorted(found)) or 'none'}); "
-            f"at least {MIN_VARIANT_KINDS} are expected" for family, found in sorted(kinds.items())
-            if len(found) < MIN_VARIANT_KINDS]
+    return [f"family {family}: only {len(found)} kind(s) of correct variant apply "
+            f"({', '.join(sorted(found)) or 'none'}); at least {MIN_VARIANT_KINDS} are expected"
+            for family, found in sorted(kinds.items()) if len(found) < MIN_VARIANT_KINDS]
 
 
 def validate_command(args: argparse.Namespace) -> int:

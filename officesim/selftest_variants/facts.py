@@ -68,6 +68,11 @@ def _from_check(check: dict[str, Any], facts: Facts) -> None:
     if kind == "answer":
         if positive:
             facts.names += list(check.get("contains") or [])
+            equals = check.get("equals")
+            if isinstance(equals, str):
+                facts.names.append(equals)
+            elif isinstance(equals, int | float):
+                facts.values.append(float(equals))
             facts.values += [float(check["number"])] if check.get("number") is not None else []
         facts.wrong_names += list(check.get("none_of") or [])
         facts.wrong_values += _numbers(check.get("wrong_numbers"))

@@ -49,6 +49,6 @@ def play_kinds(env: OfficeEnv, reference: Reference) -> list[KindRun]:
     family = kinds_for(reference.task.family)
     runs = []
     for kind, trajectory in [*build_all(ctx, family.variants(), VARIANTS), *build_all(ctx, family.probes(), PROBES)]:
-        grade = play(env, ReplayAgent(f"{kind.expect == 'pass' and 'variant' or 'probe'}:{kind.name}", trajectory))
+        grade = play(env, ReplayAgent(f"{(kind.expect == 'pass' and 'variant') or 'probe'}:{kind.name}", trajectory))
         runs.append(KindRun(kind.name, kind.expect, grade.score, grade.passed, grade))
     return runs

@@ -30,7 +30,7 @@ class Essential:
     """A step the rest depends on: when it fails, the replay stops and submits no answer (a probe
     whose damage did not happen must not pass as the plain reference)."""
 
-    action: Action
+    action: Action | Callable[[list[Any]], Action | None]
 
 
 # A step is a tool call, a function of the results of the steps played before it, or essential.
@@ -97,7 +97,8 @@ class Reference:
     def of(cls, task: Task, transcript: list[dict[str, Any]], obs: dict[str, Any]) -> Reference:
         """From the oracle's transcript (its tool messages hold the results, in order)."""
         solution = task.solution
-        steps: list[Step] = [{"name": s.name, "arguments": dict(s.arguments)} for s in solution.steps] if solution else []
+        planned = solution.steps if solution else []
+        steps: list[Step] = [{"name": s.name, "arguments": dict(s.arguments)} for s in planned]
         results = [json.loads(m["content"]) for m in transcript if m["role"] == "tool"][: len(steps)]
         return cls(task, Trajectory(steps, solution.answer if solution else None), results, obs)
 
@@ -117,7 +118,9 @@ class Reference:
 class ReplayAgent:
     """Plays a ``Trajectory``: static calls as written, dynamic ones built from earlier results.
 
-    A dynamic step that returns ``None`` is skipped.  When the budget runs low it submits.
+    A dynamic step that returns ``None`` is skipped (its result is ``None``, so results stay
+    indexed by step); an essential one that fails or cannot be built ends the episode with no
+    answer.  When the budget runs low it submits.
     """
 
     def __init__(self, name: str, trajectory: Trajectory) -> None:
@@ -143,8 +146,13 @@ class ReplayAgent:
         while self._queue and obs.get("steps_left", 2) > 1:
             step = self._queue.pop(0)
             self._essential = isinstance(step, Essential)
-            action = step.action if isinstance(step, Essential) else step if isinstance(step, dict) else step(self._results)
+            inner = step.action if isinstance(step, Essential) else step
+            action = inner if isinstance(inner, dict) else inner(self._results)
             if action is not None:
                 self._waiting = True
                 return action
+            if self._essential:
+                self._queue = []
+                return submit(None)
+            self._results.append(None)
         return submit(self.trajectory.answer)

@@ -369,7 +369,8 @@ def check_before_write(ctx: Context) -> Trajectory | None:
     added = 0
     for step in out.steps:
         if isinstance(step, dict) and not is_read(step["name"]) and added < ctx.ref.room():
-            key = next((k for k in GETTERS if isinstance(step["arguments"].get(k), str) and GETTERS[k] in ctx.tools), None)
+            key = next((k for k, getter in GETTERS.items()
+                        if isinstance(step["arguments"].get(k), str) and getter in ctx.tools), None)
             if key is not None:
                 steps.append({"name": GETTERS[key], "arguments": {key: step["arguments"][key]}})
                 added += 1
