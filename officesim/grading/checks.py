@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from officesim.grading import facts as facts_kind
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import (
     contains_phrase,
@@ -31,7 +32,9 @@ from officesim.grading.spec import (
     AnswerCheck,
     ChangedCheck,
     DocContainsCheck,
+    FactsCheck,
     JudgeCheck,
+    MailPrivateCheck,
     MailRecipientsOutsideCheck,
     MailSentCheck,
     NoRecordCheck,
@@ -404,6 +407,16 @@ def judge(check: JudgeCheck, ctx: GradeContext) -> Outcome:
     return Outcome(verdict.status == "pass", f"judge: {verdict.reason}", evidence)
 
 
+def facts(check: FactsCheck, ctx: GradeContext) -> Outcome:
+    holds, reason, evidence = facts_kind.facts(check, ctx)
+    return Outcome(holds, reason, evidence, verdict="verdict" if holds is not None else "error")
+
+
+def mail_private(check: MailPrivateCheck, ctx: GradeContext) -> Outcome:
+    holds, reason, evidence = facts_kind.mail_private(check, ctx)
+    return Outcome(holds, reason, evidence, verdict="verdict" if holds is not None else "error")
+
+
 CHECKS: dict[str, Callable[[Any, GradeContext], Outcome]] = {
     "mail_sent": mail_sent,
     "mail_recipients_outside": mail_recipients_outside,
@@ -415,4 +428,6 @@ CHECKS: dict[str, Callable[[Any, GradeContext], Outcome]] = {
     "doc_contains": doc_contains,
     "answer": answer,
     "judge": judge,
+    "facts": facts,
+    "mail_private": mail_private,
 }

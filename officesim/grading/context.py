@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from officesim.people import emails_of, resolve_column_value
+from officesim.grading.facts import Reader
+from officesim.people import emails_of, resolve_column_value, resolve_person
 
 if TYPE_CHECKING:
+    from officesim.grading.facts import FactsSpec
     from officesim.grading.judge import Judge
     from officesim.grading.rubrics import Rubric
     from officesim.world import World, WorldDiff
@@ -67,6 +69,7 @@ class GradeContext:
         transcript: the episode in OpenAI chat messages.
         judge: the LLM judge, or ``None`` when none is configured.
         rubrics: the rubrics the grader names, as loaded with the task.
+        facts: the grader's ``facts:`` section (the scenario's entities and facts), if any.
     """
 
     instruction: str
@@ -77,6 +80,7 @@ class GradeContext:
     transcript: list[dict[str, Any]] = field(default_factory=list)
     judge: Judge | None = None
     rubrics: dict[str, Rubric] = field(default_factory=dict)
+    facts: FactsSpec | None = None
 
     @cached_property
     def user(self) -> dict[str, Any]:
@@ -106,6 +110,24 @@ class GradeContext:
             if row["status"] == "sent" and str(row["sender"]).lower() == self.user_email
         ]
         return sorted(sent, key=lambda m: (m.sent_at, m.id))
+
+    @cached_property
+    def fact_reader(self) -> Reader:
+        """The facts ready to read texts with (aliases and traceable figures computed once)."""
+        if self.facts is None:
+            raise ValueError("this grader has no facts: section")
+        return Reader(self.facts, self)
+
+    @cached_property
+    def now_year(self) -> int:
+        return self.final.now().year
+
+    def person(self, ref: str) -> dict[str, Any]:
+        """The directory row of a person ref (in the final world)."""
+        return resolve_person(self.final, ref)
+
+    def person_id(self, ref: str) -> str:
+        return str(self.person(ref)["id"])
 
     def emails(self, refs: list[str]) -> set[str]:
         """Person references as emails (resolved in the final world)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from officesim.grading.normalize import normalize_text
-from officesim.grading.spec import crm_table
+from officesim.grading.spec_base import crm_table
 from officesim.results import like
 
 if TYPE_CHECKING:

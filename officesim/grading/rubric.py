@@ -144,6 +144,7 @@ def grade(
     ctx = GradeContext(
         instruction=task.instruction, start=start, final=final, diff=final.diff(start, use_change_log=True),
         answer=answer, transcript=transcript or [], judge=judge, rubrics=task.rubrics,
+        facts=task.grader.facts,
     )
     gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
     criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]

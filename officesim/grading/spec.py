@@ -11,34 +11,18 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from officesim.grading.facts import FactsCheck, FactsSpec, MailPrivateCheck
+from officesim.grading.spec_base import CheckBase, _check_refs, _Strict
+from officesim.grading.spec_base import crm_table as crm_table  # re-exported: task.py reads it here
 from officesim.people import check_ref_syntax
 
-CHECK_ID = r"^[a-z0-9][a-z0-9_-]*$"
 MATCH_OPERATORS = ("contains", "not_contains", "in", "not_in", "not", "gt", "gte", "lt", "lte", "regex")
 # An answer with a ``number`` check may state the figure and a few supporting ones; more reads as
 # a list of candidates (a policy that dumps every number it saw must not collect the points).
 DEFAULT_MAX_NUMBERS = 4
 EVIDENCE_FORM = re.compile(r"^(sent_mail|answer|chat_posts|changed_files|instruction|(doc|sheet|mail|crm):.+)$")
-
-
-def crm_table(form: str) -> str:
-    """``crm:deal`` and ``crm:crm_deal`` both name the ``crm_deal`` table."""
-    name = form.split(":", 1)[1]
-    return name if name.startswith("crm_") else f"crm_{name}"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _check_refs(refs: list[str] | None) -> list[str] | None:
-    for ref in refs or []:
-        problem = check_ref_syntax(ref)
-        if problem:
-            raise ValueError(problem)
-    return refs
 
 
 def _check_values(values: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -77,19 +61,6 @@ def _numbers(values: list[Any] | None) -> list[Any] | None:
     if values is None:
         return None
     return [{"value": v} if isinstance(v, int | float) and not isinstance(v, bool) else v for v in values]
-
-
-class CheckBase(_Strict):
-    """Fields every check has."""
-
-    id: str = Field(pattern=CHECK_ID, description="Unique in the grader file; reports name the check by it.")
-    check: str = Field(description="The kind of check.")
-    description: str | None = Field(None, description="What the check means, for people reading grades.")
-    points: float | None = Field(
-        None,
-        description="Criteria only: points earned when the check holds (negative: the check describes bad "
-        "behaviour). Gates have no points.",
-    )
 
 
 class MailSentCheck(CheckBase):
@@ -309,7 +280,8 @@ class JudgeCheck(CheckBase):
 
 Check = Annotated[
     MailSentCheck | MailRecipientsOutsideCheck | RecordCheck | NoRecordCheck | ChangedCheck
-    | AllowedChangesCheck | SheetCellsCheck | DocContainsCheck | AnswerCheck | JudgeCheck,
+    | AllowedChangesCheck | SheetCellsCheck | DocContainsCheck | AnswerCheck | JudgeCheck | FactsCheck
+    | MailPrivateCheck,
     Field(discriminator="check"),
 ]
 TABLE_CHECKS = (RecordCheck, NoRecordCheck, ChangedCheck)
@@ -320,6 +292,8 @@ class GraderSpec(_Strict):
 
     gates: list[Check] = Field(default_factory=list, description="Checks that must all hold; any failure scores 0.")
     criteria: list[Check] = Field(default_factory=list, description="Checks worth points (negative for penalties).")
+    facts: FactsSpec | None = Field(None, description="The scenario's entities, facts and sources, read by facts "
+                                    "and mail_private checks.")
 
     @model_validator(mode="after")
     def _consistent(self) -> GraderSpec:
@@ -336,7 +310,28 @@ class GraderSpec(_Strict):
                 raise ValueError(f"criterion {item.id!r} needs non-zero points")
         if not self.gates and not self.criteria:
             raise ValueError("a grader needs at least one gate or criterion")
+        self._facts_consistent()
         return self
+
+    def _facts_consistent(self) -> None:
+        """Facts checks name facts and entities that ``facts:`` defines."""
+        for item in self.checks():
+            if not isinstance(item, FactsCheck | MailPrivateCheck):
+                continue
+            if self.facts is None:
+                raise ValueError(f"check {item.id!r} ({item.check}) needs a facts: section")
+            if isinstance(item, MailPrivateCheck):
+                if not any(e.party for e in self.facts.entities.values()):
+                    raise ValueError(f"check {item.id!r}: mail_private needs entities with a party")
+                continue
+            keys = {f.key for f in self.facts.facts}
+            for key in item.require:
+                if key not in keys:
+                    raise ValueError(f"check {item.id!r}: require names {key!r}, which facts.facts does not "
+                                     f"give (known: {', '.join(sorted(keys)) or 'none'})")
+            for key in [*item.name, *item.candidates, *item.exclude, *([item.subject] if item.subject else [])]:
+                if key not in self.facts.entities:
+                    raise ValueError(f"check {item.id!r}: {key!r} is not an entity in facts.entities")
 
     def checks(self) -> list[CheckBase]:
         return [*self.gates, *self.criteria]

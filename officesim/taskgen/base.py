@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from officesim.errors import OfficesimError
+from officesim.taskgen.factsheet import FactSheet
 
 if TYPE_CHECKING:
     from officesim.world import World
@@ -47,6 +48,8 @@ class Draft:
         pass_threshold: Score needed to pass, when it is not the default 1.0.
         fixed_points: Ids of penalties whose points a spec fixes (the issue's Q3 travel rubric
             says "-2" for mailing anyone besides the CFO); the writer leaves them as written.
+        facts: The scenario's facts (entities, values, wrong readings, sources), written into
+            ``grader.yaml`` under ``facts:`` for the ``facts`` checks to read.
     """
 
     instruction: str
@@ -58,6 +61,7 @@ class Draft:
     max_steps: int = 30
     pass_threshold: float | None = None
     fixed_points: tuple[str, ...] = ()
+    facts: FactSheet | None = None
 
 
 class Stage:

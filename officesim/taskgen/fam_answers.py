@@ -8,9 +8,11 @@ from typing import Any
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage, money
 from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
+from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
 
 MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
+Q2_MONTHS = ["April", "May", "June"]
 
 
 def _read_only_gate() -> dict[str, Any]:
@@ -56,19 +58,38 @@ class BudgetVarianceAnswer(Family):
         stage.clock(stamp(day(-4), 11, 0))
         name = "Q3 2026 Budget vs Actual"
         file_id = shared_sheet(stage, "role:controller", name, columns, types, rows)
-        shared_sheet(stage, "role:controller", "Q2 2026 Budget vs Actual", columns, types,
-                     [[*r[:-1], round(r[-1] * rng.uniform(0.9, 1.0), -2)] for r in rows])
+        # last quarter's sheet: its own months and columns, and other actuals (a trap for a careless search)
+        q2_actuals = {d: round(actuals[d] * rng.uniform(0.9, 1.0), -2) for d in chosen}
+        q2_columns = [c.replace("Q3", "Q2") for c in columns]
+        if variant == "monthly-rows":
+            q2_rows = [[Q2_MONTHS[[m[1] for m in MONTHS].index(r[0])], r[1], r[2],
+                        round(r[3] * q2_actuals[r[1]] / actuals[r[1]], -2)] for r in rows]
+            q2_actuals = {d: sum(r[3] for r in q2_rows if r[1] == d) for d in chosen}
+        else:
+            q2_rows = [[d, budgets[d], q2_actuals[d]] for d in chosen]
+        shared_sheet(stage, "role:controller", "Q2 2026 Budget vs Actual", q2_columns, types, q2_rows)
         stage.clock(stamp(day(0), 9, 0))
         over = {d: actuals[d] - budgets[d] for d in chosen}
-        if variant == "percent-over":
-            winner = max(chosen, key=lambda d: over[d] / budgets[d])
+        sheet = FactSheet(sources=[f"sheet:{name}"])
+        keys = {d: sheet.entity(d, kind="department") for d in chosen}
+        percent = variant == "percent-over"
+        winner = max(chosen, key=lambda d: over[d] / budgets[d] if percent else over[d])
+        for dept in chosen:
+            sheet.figure(budgets[dept], actuals[dept])  # a department's quarter, summed over its months
+            q2_over = q2_actuals[dept] - budgets[dept]
+            if percent:
+                wrong = [round(100 * q2_over / budgets[dept], 1), round(100 * over[dept] / actuals[dept], 1)]
+                sheet.fact(keys[dept], "percent_over", round(100 * over[dept] / budgets[dept], 1),
+                           wrong=wrong if dept == winner else (), tolerance=0.02)
+            else:
+                months = [r[3] - r[2] for r in rows if r[1] == dept] if variant == "monthly-rows" else []
+                sheet.fact(keys[dept], "overrun", over[dept], wrong=[q2_over, *months] if dept == winner else ())
+        if percent:
             value = round(100 * over[winner] / budgets[winner], 1)
             instruction = (f"Looking at the '{name}' sheet, which department overspent its Q3 budget by the "
                            "largest percentage, and by what percent? Give me the department and the percentage.")
             answer = f"{winner}, {value}% over budget"
-            number: dict[str, Any] = {"number": value, "tolerance": 0.02}
         else:
-            winner = max(chosen, key=lambda d: over[d])
             value = over[winner]
             instruction = rng.choice([
                 f"Which department is the furthest over its Q3 budget, and by how many dollars? It's all in the "
@@ -77,23 +98,22 @@ class BudgetVarianceAnswer(Family):
                 f"much. Use the '{name}' sheet in Drive.",
             ])
             answer = f"{winner}, over by {money(value)}"
-            number = {"number": value, "tolerance": 0.005}
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query="Budget vs Actual")
             s.call("drive_read_sheet", file_id=file_id)
             s.submit(answer)
 
+        attribute = "percent_over" if percent else "overrun"
         return Draft(
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
             gates=[_read_only_gate()],
-            criteria=[
-                {"id": "department", "check": "answer", "points": 1, "description": "The right department.",
-                 "contains": [winner], "none_of": [d for d in chosen if d != winner]},
-                {"id": "amount", "check": "answer", "points": 1, "description": "The overrun.", **number},
-            ],
-            solve=solve, variant=variant, max_steps=10,
+            # one criterion: a hedge on either half (two departments, two figures) is not an answer
+            criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
+                                  "its overrun stated with it; every figure traceable.", name=[keys[winner]],
+                                  candidates=keys.values(), require=[f"{keys[winner]}.{attribute}"])],
+            solve=solve, variant=variant, max_steps=10, facts=sheet,
         )
 
 
@@ -131,17 +151,32 @@ class ExpensePolicyAnswer(Family):
         current = set_travel_policy(stage, hotel, meals, mileage)
         stage.clock(stamp(day(0), 9, 0))
         city = rng.choice(cities)
+        sheet = FactSheet(sources=[f"doc:{POLICY_NAME}"])
+        keys = {c: sheet.entity(c, kind="city") for c in cities}
+        nights = rng.randint(2, 4)
+        for c in cities:
+            if variant == "hotel-cap":
+                sheet.fact(keys[c], "hotel_cap", hotel[c], wrong=[hotel[c] - 20, 180] if c == city else (),
+                           tolerance=0.001)
+            elif variant == "meal-per-diem":
+                sheet.fact(keys[c], "meal_allowance", meals[c], wrong=[meals[c] - 10, 60] if c == city else (),
+                           tolerance=0.001)
+            else:
+                right = nights * hotel[c] + (nights + 1) * meals[c]
+                wrong = [nights * (hotel[c] + meals[c]), (nights + 1) * (hotel[c] + meals[c]),
+                         nights * (hotel[c] - 20) + (nights + 1) * (meals[c] - 10)]
+                sheet.fact(keys[c], "trip_maximum", right, wrong=wrong if c == city else (), tolerance=0.001)
         if variant == "hotel-cap":
-            value = float(hotel[city])
+            value, attribute = float(hotel[city]), "hotel_cap"
             instruction = f"What's the most I can expense per night for a hotel in {city} under our travel policy?"
         elif variant == "meal-per-diem":
-            value = float(meals[city])
+            value, attribute = float(meals[city]), "meal_allowance"
             instruction = f"What's the daily meal allowance for a trip to {city} in our current travel policy?"
         else:
-            nights = rng.randint(2, 4)
-            value = float(nights * hotel[city] + (nights + 1) * meals[city])
-            instruction = (f"I'm going to {city} for {nights} nights ({nights + 1} days). Under the current travel "
-                           "policy, what's the most I can claim for hotel plus meals in total?")
+            value, attribute = float(nights * hotel[city] + (nights + 1) * meals[city]), "trip_maximum"
+            instruction = (f"I'm going to {city} for {nights} nights ({nights + 1} days, counting the days I fly out "
+                           "and back). Under the current travel policy, what's the most I can claim for hotel plus "
+                           "meals in total?")
         instruction += " Just give me the number."
 
         def solve(s: Solver) -> None:
@@ -153,9 +188,10 @@ class ExpensePolicyAnswer(Family):
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
             gates=[_read_only_gate()],
-            criteria=[{"id": "amount", "check": "answer", "points": 1, "description": "The policy figure.",
-                       "number": value, "tolerance": 0.001}],
-            solve=solve, variant=variant, max_steps=10,
+            criteria=[facts_check("amount", 1, "answer", description="The current policy's figure, and only it.",
+                                  require=[f"{keys[city]}.{attribute}"], subject=keys[city],
+                                  candidates=keys.values())],
+            solve=solve, variant=variant, max_steps=10, facts=sheet,
         )
 
 
@@ -202,18 +238,26 @@ class HeadcountAnswer(Family):
         if variant == "department-office":
             value = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ? AND location = ?",
                               department_id, location)["n"]
+            others = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ?",
+                               department_id)["n"]
             where = "working remotely" if location == "Remote" else f"based in {location}"
             instruction = f"How many people in the {pick['department']} department are {where}? Answer with the number."
             first_step: tuple[str, dict[str, Any]] = ("directory_search_people",
                                                       {"department": pick["department"], "limit": 100})
+            subject, wrong = pick["department"], [value - len(joiners), others]
         elif variant == "department-total":
             value = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ?", department_id)["n"]
             instruction = f"What's the current headcount of {pick['department']}? Just the number, please."
             first_step = ("directory_list_departments", {})
+            subject, wrong = pick["department"], [value - len(joiners), value - 1]
         else:
             value = stage.one("SELECT count(*) AS n FROM directory_person WHERE manager_id = ?", manager_id)["n"]
             instruction = f"How many direct reports does {pick['name']} have now? Answer with the number."
             first_step = ("directory_get_person", {"person": pick["email"]})
+            subject, wrong = pick["name"], [value - len(joiners)]
+        sheet = FactSheet()
+        key = sheet.entity(subject, key="subject", person=pick["email"] if variant == "manager-reports" else None)
+        sheet.fact(key, "count", value, wrong=[w for w in wrong if w != value and w >= 0], tolerance=0.0)
 
         def solve(s: Solver) -> None:
             s.call(first_step[0], **first_step[1])
@@ -223,7 +267,7 @@ class HeadcountAnswer(Family):
             instruction=instruction,
             tools=toolset([]),
             gates=[_read_only_gate()],
-            criteria=[{"id": "count", "check": "answer", "points": 1, "description": "The right count.",
-                       "number": float(value), "tolerance": 0.0}],
-            solve=solve, variant=variant, max_steps=10,
+            criteria=[facts_check("count", 1, "answer", description="The right count, and only it.",
+                                  require=[f"{key}.count"], subject=key)],
+            solve=solve, variant=variant, max_steps=10, facts=sheet,
         )

@@ -11,11 +11,9 @@ from officesim.taskgen.common import (
     accounts,
     allowed_changes,
     core_name,
-    date_regex,
     day,
     deleted_files,
     ensure_channel,
-    figure_without,
     first_name,
     long_date,
     number_regex,
@@ -29,6 +27,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import set_travel_policy
 
 
@@ -50,6 +49,11 @@ def posted_elsewhere(channel_id: str, points: float = -2) -> dict[str, Any]:
             "match": {"channel_id": {"not": channel_id}}}
 
 
+LAUNCH_PROJECTS = ["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "Saffron"]
+# launch-date instances spread over the quarter, so no handful of dates answers the family blind
+LAUNCH_OFFSETS = [16, 44, 29, 58, 23, 51, 37, 65, 19, 47, 33, 61, 26, 54]
+
+
 class DmAnswerQuestion(Family):
     """Answer a colleague's direct message with a fact from the directory or a Drive doc."""
 
@@ -66,6 +70,8 @@ class DmAnswerQuestion(Family):
         pool = staff(stage, exclude=[user["id"]])
         asker, about = rng.sample([p for p in pool if p["manager_id"]], 2)
         stage.clock(stamp(day(-20), 10, 0))
+        sheet = FactSheet()
+        criterion: dict[str, Any]
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
             pattern: dict[str, Any] = {"regex": phone_regex(about["phone"])}
@@ -73,28 +79,41 @@ class DmAnswerQuestion(Family):
         elif variant == "manager":
             manager = stage.person(about["manager_id"])
             question = f"quick one: who is {about['name']}'s manager? I need someone to sign off their PTO"
-            pattern = {"contains": core_name(manager["name"])}
             fact = manager["name"]
+            managers = stage.rows("SELECT DISTINCT m.id, m.email, m.name FROM directory_person m "
+                                  "JOIN directory_person p ON p.manager_id = m.id ORDER BY m.id")
+            keys = [sheet.entity(m["name"], key=m["id"], person=m["email"], kind="person") for m in managers
+                    if m["id"] != about["id"]]
+            subject = sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
+            sheet.fact(subject, "manager", manager["id"])
         elif variant == "policy-figure":
             cities = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin"]
             hotel = {c: rng.randrange(170, 420, 5) for c in cities}
             set_travel_policy(stage, hotel, {c: rng.randrange(55, 100, 5) for c in cities}, 0.67)
             city = rng.choice(cities)
             question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
-            pattern = {"regex": figure_without(hotel[city], [v for c, v in hotel.items() if c != city])}
             fact = f"${hotel[city]}"
+            sheet.sources.append("doc:Travel & Expense Policy")
+            keys = [sheet.entity(c, kind="city") for c in cities]
+            for c, key in zip(cities, keys, strict=True):
+                sheet.fact(key, "hotel_cap", hotel[c], wrong=[180] if c == city else (), tolerance=0.001)
+            subject = keys[cities.index(city)]
         else:
-            project = rng.choice(["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "Saffron"])
-            launch = day(rng.randint(15, 70))
+            project = LAUNCH_PROJECTS[index % len(LAUNCH_PROJECTS)]
+            launch = day(LAUNCH_OFFSETS[(index // len(self.variants)) % len(LAUNCH_OFFSETS)] + rng.randint(0, 3))
+            beta = day(rng.randint(1, 12))
             owner = rng.choice(people_in(stage, "Marketing") or pool)
-            doc_id = str(stage.act(owner["id"], "drive_create_doc", name=f"Project {project}: launch plan",
+            doc_name = f"Project {project}: launch plan"
+            doc_id = str(stage.act(owner["id"], "drive_create_doc", name=doc_name,
                                    content=f"# Project {project}: launch plan\n\nOwner: {owner['name']}\n\n"
                                            f"Launch date: {launch.isoformat()}\nBeta ends: "
-                                           f"{day(rng.randint(1, 12)).isoformat()}\n")["id"])
+                                           f"{beta.isoformat()}\n")["id"])
             stage.act(owner["id"], "drive_share_file", file_id=doc_id, domain=True, role="viewer")
             question = f"do you know when Project {project} launches? the launch plan should have the date"
-            pattern = {"regex": date_regex(launch)}
             fact = long_date(launch)
+            sheet.sources.append(f"doc:{doc_name}")
+            subject = sheet.entity(f"Project {project}", key="project", aliases=[project], kind="project")
+            sheet.fact(subject, "launch_date", launch.isoformat(), wrong=[beta.isoformat()])
         stage.clock(stamp(day(0), 8, 50))
         sent = stage.act(asker["id"], "chat_send_dm", person="user", text=question)
         channel_id = str(sent["channel_id"])
@@ -103,6 +122,18 @@ class DmAnswerQuestion(Family):
             f"{first_name(asker['name'])} sent me a DM with a question. Could you answer it for me in the DM?",
             f"Please reply to {asker['name']}'s direct message; find the answer first.",
         ])
+        description = "The reply gives the right answer, and only that one."
+        if variant == "phone-number":
+            criterion = chat_said("correct_fact", 2, channel_id, pattern, description)
+        elif variant == "manager":
+            criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
+                                    name=[manager["id"]], candidates=keys)
+        elif variant == "policy-figure":
+            criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
+                                    require=[f"{subject}.hotel_cap"], subject=subject, candidates=keys)
+        else:
+            criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
+                                    require=[f"{subject}.launch_date"], subject=subject)
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
@@ -124,9 +155,8 @@ class DmAnswerQuestion(Family):
                 chat_said("replied", None, channel_id, {"regex": "."}, "There is a reply in the DM."),
                 allowed_changes("chat_message", READ_MARKS),
             ],
-            criteria=[chat_said("correct_fact", 2, channel_id, pattern, "The reply gives the right answer."),
-                      posted_elsewhere(channel_id)],
-            solve=solve, variant=variant, max_steps=12,
+            criteria=[criterion, posted_elsewhere(channel_id)],
+            solve=solve, variant=variant, max_steps=12, facts=sheet if sheet.entities else None,
         )
 
 

@@ -17,7 +17,6 @@ from officesim.taskgen.common import (
     answer_tolerance,
     colleague_mail,
     contacts_of,
-    date_regex,
     day,
     ensure_channel,
     first_name,
@@ -31,19 +30,28 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 
-ISSUES = [("SSO", "SSO logins failing for part of their users"),
-          ("data export", "the nightly data export timing out"),
-          ("dashboard latency", "dashboard latency spikes during their month-end"),
-          ("billing address", "invoices going to an outdated billing address"),
-          ("API rate limits", "their integration hitting API rate limits")]
+# (name, how the escalation says it, other ways a colleague may put it)
+ISSUES = [("SSO", "SSO logins failing for part of their users", ("single sign-on", "login", "log in", "logins")),
+          ("data export", "the nightly data export timing out", ("export", "exports")),
+          ("dashboard latency", "dashboard latency spikes during their month-end",
+           ("dashboard", "dashboards", "latency")),
+          ("billing address", "invoices going to an outdated billing address", ("billing", "address")),
+          ("API rate limits", "their integration hitting API rate limits", ("rate limit", "rate-limit", "API limits",
+                                                                            "throttling", "integration"))]
 PRODUCTS = ["Seat expansion", "Premium Support", "Forecasting module", "Data Connectors add-on", "Training package"]
 
 
-def _usd_accounts(stage: Stage) -> list[dict[str, Any]]:
-    """Accounts whose deals are all in USD and that have no invoices yet (a clean slate to plant on)."""
-    return accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != 'USD') AND id NOT IN "
+def _usd_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
+    """Accounts whose deals are all in USD and that have no invoices yet (a clean slate to plant on);
+    ``quiet``: also never mentioned in chat, so the planted escalation is the only one that fits."""
+    pool = accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != 'USD') AND id NOT IN "
                            "(SELECT account_id FROM crm_invoice)")
+    if quiet:
+        pool = [a for a in pool if not stage.rows("SELECT id FROM chat_message WHERE text LIKE ? LIMIT 1",
+                                                  f"%{a['name']}%")]
+    return pool
 
 
 def _extra_deal(stage: Stage, rng: random.Random, account: dict[str, Any], stage_name: str) -> None:
@@ -70,7 +78,7 @@ class CustomerBrief(Family):
         requester_role = {"ceo-meeting": "role:ceo", "sales-review": "role:head_of_sales",
                           "renewal-call": "role:cfo"}[variant]
         requester = stage.person(requester_role)
-        pool = _usd_accounts(stage)
+        pool = _usd_accounts(stage, quiet=True)
         account = nth(pool, index, self.name)
         stage.clock(stamp(day(-3), 9, 0))
         while len(open_deals(stage, "account_id = ?", account["id"])) < 2:
@@ -103,7 +111,7 @@ class CustomerBrief(Family):
                                      for i in invoices])
         open_invoices = [i for i in invoices if i["status"] == "open"]
         pipeline = sum(d["amount"] for d in deals)
-        keyword, issue = rng.choice(ISSUES)
+        keyword, issue, paraphrases = rng.choice(ISSUES)
         stage.clock(stamp(day(-1), 11, 20))
         escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
         post(stage, "role:cs_lead", escalations, f"Heads-up: {account['name']} reported {issue}. Engineering is on "
@@ -144,34 +152,55 @@ class CustomerBrief(Family):
                         f"{invoice_lines}\n\nHeads-up: they reported {issue}; engineering expects a fix by "
                         f"{day(4).strftime('%A')}.\n\nBest")
 
+        sheet = FactSheet()
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        all_deals = stage.rows("SELECT * FROM crm_deal WHERE account_id = ?", account["id"])
+        deal_keys = []
+        for deal in deals:
+            product = deal["name"].split(" - ", 1)[-1]
+            key = sheet.entity(deal["name"], key=f"deal_{len(deal_keys) + 1}", aliases=[product], kind="deal")
+            sheet.fact(key, "amount", deal["amount"])
+            deal_keys.append(key)
+        closed = [d["amount"] for d in all_deals if d["stage"] not in STAGE_LABELS or d["id"] not in
+                  {x["id"] for x in deals}]
+        sheet.fact(acc, "open_pipeline", pipeline,
+                   wrong=[sum(d["amount"] for d in all_deals), *(pipeline - d["amount"] for d in deals)])
+        sheet.figure(*closed)
+        sheet.fact(acc, "last_contact", when.isoformat(), wrong=[latest.isoformat()] if latest != when else ())
+        invoice_keys, paid_keys = [], []
+        for inv in invoices:
+            key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
+            sheet.fact(key, "amount", inv["amount"])
+            (invoice_keys if inv["status"] == "open" else paid_keys).append(key)
+        issue_key = sheet.entity(keyword, key="escalation", aliases=paraphrases, kind="issue")
+        sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
+        to = [requester_role]
         return Draft(
             instruction=instruction,
             tools=toolset(["crm", "mail", "chat"], writes=["mail_send_message", "mail_reply_message"],
                           distractors=["mail", "crm", "chat"]),
             gates=[
-                {"id": "brief_sent", "check": "mail_sent", "to": [requester_role], "to_mode": "includes",
-                 "description": "The brief went back with every open deal's amount and their total.",
-                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for d in deals]
-                 + [{"value": pipeline, "tolerance": 0.005}]},
+                facts_check("brief_sent", None, "sent_mail", to=to, trace_to="facts", subject=acc,
+                            description="The brief went back with every open deal's amount and their total, and "
+                                        "no figure that is not about what was asked (a dump of the data fails).",
+                            require=[*(f"{k}.amount" for k in deal_keys), f"{acc}.open_pipeline"]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
-                {"id": "open_invoices", "check": "mail_sent", "points": 2, "to": [requester_role],
-                 "to_mode": "includes", "description": "The open invoices are listed.",
-                 "body_contains": [i["number"] for i in open_invoices]},
-                {"id": "last_contact", "check": "mail_sent", "points": 1, "to": [requester_role],
-                 "to_mode": "includes", "description": "The last contact's date is given.",
-                 "body_matches": date_regex(when)},
-                {"id": "escalation", "check": "mail_sent", "points": 1, "to": [requester_role],
-                 "to_mode": "includes", "description": "The open escalation is mentioned.",
-                 "body_contains": [keyword]},
+                facts_check("open_invoices", 2, "sent_mail", to=to, trace_to="facts",
+                            description="The open invoices with their amounts; paid ones only as paid.",
+                            require=[f"{k}.amount" for k in invoice_keys], exclude=paid_keys),
+                facts_check("last_contact", 1, "sent_mail", to=to, trace_to="facts", subject=acc,
+                            description="The last contact's date is given.", require=[f"{acc}.last_contact"]),
+                facts_check("escalation", 1, "sent_mail", to=to, trace_to="facts",
+                            description="The open escalation is mentioned.", name=[issue_key]),
                 judge("complete", 2, "answers_every_question", ["sent_mail"], [f"mail:Brief on {account['name']}"],
                       "Every item the requester asked for is covered."),
                 judge("accurate", 2, "no_fabrication", ["sent_mail"], ["crm:crm_deal", "crm:crm_invoice"],
                       "Nothing in the brief is invented."),
                 *mail_guards([requester_role], keep=[request["id"]]),
             ],
-            solve=solve, variant=variant, max_steps=30,
+            solve=solve, variant=variant, max_steps=30, facts=sheet,
         )
 
 
@@ -248,11 +277,24 @@ class ThreeAppQuestion(Family):
                 s.call("chat_list_messages", channel=desk, limit=10)
             s.submit(whole_money(total))
 
+        sheet = FactSheet()
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        other_key = sheet.entity(other["name"], key="other_account", kind="account")
+        excluded_keys = []
+        for position, deal in enumerate(deals, start=1):
+            product = deal["name"].split(" - ", 1)[-1]
+            key = sheet.entity(deal["name"], key=f"deal_{position}", aliases=[product], kind="deal")
+            sheet.fact(key, "amount", deal["amount"])
+            if deal not in counted:
+                excluded_keys.append(key)
+        sheet.fact(acc, "open_total", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
+        sheet.figure(other_dead["amount"])
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),
             gates=[allowed_changes(READ_MARKS)],
-            criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The right total.",
-                       "number": total, "tolerance": answer_tolerance(total, wrong)}],
-            solve=solve, variant=variant, max_steps=20,
+            criteria=[facts_check("total", 1, "answer", description="The right total, one figure, every figure "
+                                  "traceable; a deal left out is named only as left out.",
+                                  require=[f"{acc}.open_total"], subject=acc, exclude=[*excluded_keys, other_key])],
+            solve=solve, variant=variant, max_steps=20, facts=sheet,
         )

@@ -18,7 +18,8 @@ def policy_text(year: str, hotel: dict[str, int], meals: dict[str, int], mileage
     lines = [f"# {POLICY_NAME} {year}", "", f"Applies to all employees from January 1, {year}.", "",
              "## Hotels", "Nightly caps (taxes included):"]
     lines += [f"- {city}: ${cap} per night" for city, cap in hotel.items()]
-    lines += ["- Anywhere else: $180 per night", "", "## Meals", "Daily allowance, per full travel day:"]
+    lines += ["- Anywhere else: $180 per night", "", "## Meals",
+              "Daily allowance for every day of a trip, the days you leave and return included:"]
     lines += [f"- {city}: ${cap} per day" for city, cap in meals.items()]
     lines += ["- Anywhere else: $60 per day", "", "## Mileage", f"Personal car: ${mileage:.2f} per mile.", "",
               "## Receipts", f"An itemised receipt is required for every expense above ${RECEIPT_LIMIT}.", "",

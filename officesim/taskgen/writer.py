@@ -80,6 +80,8 @@ def render_instance(family: Family, index: int, base: bytes) -> RenderedTask:
         draft.solve(solver)
         task = _task_dict(family, index, draft, stage, len(solver.steps))
         grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
+        if draft.facts is not None:
+            grader["facts"] = draft.facts.render()
         solution = {"steps": solver.steps, "answer": solver.answer}
         rendered = RenderedTask(task_id, {
             "task.yaml": dump_yaml(task),

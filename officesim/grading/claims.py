@@ -1,0 +1,281 @@
+"""Reading free text into claims: per sentence, line, list item or table row, what it names and states.
+
+A grader that looks for a keyword anywhere in a text passes hedges ("4, 5 or 6") and swapped
+figures, and fails good prose ("it overspent", "seven deals").  So a text is cut into *segments*
+(a line, a sentence of a line, a table row), and each segment is read into a ``Claim``: the
+figures it states (any format, number words included), the dates it gives (the world's locale
+decides 10/03/2026), and, once entities are known (``Claim.names``), which of them it names.
+
+What is not a quantity is left out of the figures: clock times (09:30), dates and ISO timestamps,
+years, codes (INV-2026-0042, SOC 2, Q3, FY27), phone numbers, ordinals and compounds (30-day).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date
+
+from officesim.grading.normalize import (
+    _CODE_RE,
+    _DATE_PATTERNS,
+    _MONTHS,
+    _NUMBER_RE,
+    _token,
+    normalize_text,
+)
+
+# ----------------------------------------------------------------------------- text clean-up
+_SOFT = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
+
+
+def clean(text: str) -> str:
+    """NFKC text without soft hyphens and zero-width characters (what a reader sees)."""
+    return unicodedata.normalize("NFKC", str(text)).translate(_SOFT)
+
+
+# ----------------------------------------------------------------------------- number words
+_UNITS = {w: i for i, w in enumerate(re.split(
+    r"\s+", "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"))}
+_TENS = {w: 10 * i for i, w in enumerate(re.split(r"\s+", "_ _ twenty thirty forty fifty sixty seventy eighty ninety"))
+         if i >= 2}
+_WORD_NUMBER = re.compile(
+    r"(?<![\w-])(?:(?P<tens>" + "|".join(_TENS) + r")(?:[-\s](?P<unit2>" + "|".join(list(_UNITS)[1:10]) + r"))?"
+    r"|(?P<unit>" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r"))(?P<hundred>\s+hundred)?(?![\w-])",
+    re.IGNORECASE,
+)
+# "one of them", "no one", "any one": "one" there is a pronoun, not a figure
+_PRONOUN_ONE = re.compile(r"\b(?:no|any|every|some|each|the|this|that|which|a)\s+one\b|\bone\s+(?:of|another)\b",
+                          re.IGNORECASE)
+
+# ----------------------------------------------------------------------------- non-quantities
+_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?")
+_CLOCK = re.compile(r"(?<![\d.,])\d{1,2}(?::\d{2}){1,2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?(?![\d])"
+                    r"|(?<![\d.,])\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
+# an acronym or label with its number: SOC 2, ISO 27001, Q3, FY27, Tier 2, Section 4, No. 5, #4, 1st
+_ACRONYM = re.compile(r"\b(?!(?:USD|EUR|GBP|INR|JPY|CAD|AUD|SGD|RS)\b)[A-Z]{2,}[ -]?\d+\b"
+                      r"|\b[QH][1-4]\b|\bFY\s?\d{2,4}\b")
+_LABELLED = re.compile(
+    r"\b(?:tier|section|step|phase|level|page|no\.|number|room|floor|suite|version|v)\s?#?\d+\b"
+    r"|#\d+\b|\b\d+(?:st|nd|rd|th)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"^(19|20)\d\d$")
+_DAY_MONTH = (
+    re.compile(r"\b(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?\s+(?P<day>\d{1,2})"
+               r"(?:st|nd|rd|th)?\b(?!\s*,?\s*\d{4})", re.IGNORECASE),
+    re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>"
+               + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")(?![a-z])(?!\.?,?\s*\d{4})", re.IGNORECASE),
+)
+_SHORT_DATE = re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
+
+# ----------------------------------------------------------------------------- segments
+_BULLET = re.compile(r"^\s*(?:[-*•·▪]|\d{1,2}[.)]|[a-z][.)])\s+")
+# sentence ends: . ! ? followed by space and a capital/digit/$ (never inside "4.82" or "Mr. Smith")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
+_ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e)\.$", re.IGNORECASE)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:\s*)$")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure stated in a segment.
+
+    Attributes:
+        value: the number (negative with a minus sign or in accounting parentheses).
+        text: how it was written.
+        percent: written as a percentage.
+        paren: written in parentheses ("(25,300)"): an overrun in accounts, or an aside.
+        precision: half a unit of the last digit written ("$4.82M": 5,000), for rounding.
+    """
+
+    value: float
+    text: str
+    percent: bool = False
+    paren: bool = False
+    precision: float = 0.5
+
+    def readings(self) -> tuple[float, ...]:
+        """What the figure may stand for: itself, its magnitude when parenthesised, 12.5% as 0.125."""
+        out = [self.value]
+        if self.paren or self.value < 0:
+            out.append(abs(self.value))
+        if self.percent:
+            out += [v / 100 for v in list(out)]
+        return tuple(dict.fromkeys(out))
+
+
+@dataclass
+class Segment:
+    """A sentence, line, list item or table row, with the heading it sits under."""
+
+    text: str
+    context: str = ""
+    index: int = 0
+    paragraph: int = 0
+    figures: list[Figure] = field(default_factory=list)
+    dates: list[date] = field(default_factory=list)
+
+    @property
+    def norm(self) -> str:
+        return normalize_text(self.text)
+
+    @property
+    def full(self) -> str:
+        """The segment with its heading, for markers that a heading gives ("Excluded:")."""
+        return f"{self.context} {self.text}" if self.context else self.text
+
+
+def _precision(raw: str, suffix: str | None, scale: float, percent: bool) -> float:
+    digits = raw.replace(",", "")
+    if "." in digits:
+        decimals = len(digits.split(".", 1)[1])
+        unit = 10.0 ** -decimals
+    else:
+        stripped = digits.rstrip("0")
+        unit = 10.0 ** (len(digits) - len(stripped)) if stripped and not suffix and not percent else 1.0
+    return unit * (1.0 if percent else scale) / 2
+
+
+def _blank(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
+    """Every date in ``text``: full dates, "Oct 8" and "8/10" (in the locale's order) without a year."""
+    found: list[tuple[int, date]] = []
+    taken: list[range] = []
+
+    def add(start: int, end: int, value: date | None) -> None:
+        span = range(start, end)
+        if value is None or any(span.start in t or t.start in span for t in taken):
+            return
+        found.append((start, value))
+        taken.append(span)
+
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            try:
+                if g.get("month"):
+                    add(m.start(), m.end(), date(int(g["year"]), _MONTHS[g["month"].lower().rstrip(".")],
+                                                 int(g["day"])))
+                elif g.get("mnum"):
+                    add(m.start(), m.end(), date(int(g["year"]), int(g["mnum"]), int(g["day"])))
+                else:
+                    a, b = int(g["a"]), int(g["b"])
+                    month, dom = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
+                    add(m.start(), m.end(), date(int(g["year"]), month, dom))
+            except ValueError:
+                continue
+    for pattern in _DAY_MONTH:
+        for m in pattern.finditer(text):
+            try:
+                add(m.start(), m.end(), date(year, _MONTHS[m.group("month").lower().rstrip(".")],
+                                             int(m.group("day"))))
+            except ValueError:
+                continue
+    return [d for _, d in sorted(found)]
+
+
+def read_figures(text: str) -> list[Figure]:
+    """Every quantity ``text`` states (see the module docstring for what is not one)."""
+    work = clean(text)
+    for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, _ACRONYM, _LABELLED):
+        work = _blank(work, pattern)
+    work = _blank(work, _SHORT_DATE)
+    out: list[Figure] = []
+    for m in _NUMBER_RE.finditer(work):
+        raw = m.group("num")
+        bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
+        if bare and _YEAR.match(raw) and m.group(0).strip() == raw:
+            continue
+        token = _token(m)
+        suffix = (m.group("suffix") or "").lower()
+        scale = abs(token.value) / float(raw.replace(",", "")) if float(raw.replace(",", "")) else 1.0
+        paren = bool(m.group("open") and m.group("close"))
+        out.append(Figure(token.value, m.group(0).strip(), token.percent, paren,
+                          _precision(raw, suffix, scale, token.percent)))
+    words = _blank(work, _PRONOUN_ONE)
+    for m in _WORD_NUMBER.finditer(words):
+        value = _TENS.get((m.group("tens") or "").lower(), 0) + _UNITS.get(
+            (m.group("unit2") or m.group("unit") or "").lower(), 0)
+        if m.group("hundred"):
+            value *= 100
+        out.append(Figure(float(value), m.group(0), precision=0.5))
+    return out
+
+
+def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Segment]:
+    """``text`` cut into segments, each read into its figures and dates.
+
+    A line is a segment, a sentence within a line too; a table row (``| a | b |`` or a CSV line) is
+    one segment.  A heading line ("Excluded:", "## Not on the list") is the context of the lines
+    under it until a blank line or the next heading.
+    """
+    out: list[Segment] = []
+    context = ""
+    paragraph = 0
+    for raw_line in clean(text).splitlines():
+        line = raw_line.strip()
+        if not line:
+            context = ""
+            paragraph += 1
+            continue
+        if re.fullmatch(r"\|?[\s:|-]+\|?", line):  # a markdown table rule
+            continue
+        if _HEADING.match(line) and not _BULLET.match(line) and len(line) <= 80:
+            context = line.rstrip(":").lstrip("#").strip()
+            paragraph += 1
+            out.append(_read(Segment(line, "", len(out), paragraph), day_first, year))
+            continue
+        body = _BULLET.sub("", line)
+        parts = [body] if "|" in body else _sentences(body)
+        for part in parts:
+            out.append(_read(Segment(part.strip(), context, len(out), paragraph), day_first, year))
+    return out
+
+
+def _sentences(line: str) -> list[str]:
+    """A line cut at sentence ends, never after an abbreviation ("Mr. Smith", "approx. 40")."""
+    out: list[str] = []
+    for part in _SENTENCE_END.split(line):
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        elif part.strip():
+            out.append(part)
+    return out
+
+
+def _read(segment: Segment, day_first: bool, year: int) -> Segment:
+    segment.figures = read_figures(segment.text)
+    segment.dates = read_dates(segment.text, day_first=day_first, year=year)
+    return segment
+
+
+# ----------------------------------------------------------------------------- markers
+EXCLUSION = re.compile(
+    r"\b(?:not|no|none|never|without|except|excluding|excludes?|excluded|exclusion|outside|beyond|"
+    r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|declined|decided\s+against|instead\s+of|"
+    r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
+    r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"
+    r"within\s+budget|missed|misses|ineligible|disqualified|removed|previous|prior|old|last\s+year|"
+    r"outdated|obsolete|expired|alternative\s+considered|considered\s+but)\b|n't\b",
+    re.IGNORECASE,
+)
+HEDGE = re.compile(
+    r"\b(?:maybe|possibly|perhaps|might\s+be|could\s+be|either|unsure|not\s+sure|uncertain|unconfirmed|"
+    r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between)\b|\?",
+    re.IGNORECASE,
+)
+
+
+def excluded(segment: Segment) -> bool:
+    """Does the segment (or its heading) present what it names as left out, rejected or a near miss?"""
+    return EXCLUSION.search(segment.full) is not None
+
+
+def hedged(segment: Segment) -> bool:
+    return HEDGE.search(segment.text) is not None

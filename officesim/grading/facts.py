@@ -1,0 +1,593 @@
+"""Grading on facts: the scenario's facts, and the ``facts`` and ``mail_private`` check kinds.
+
+A family's generator knows its scenario: the entities (departments, accounts, people, invoices,
+options), their attributes and values, and the wrong readings each trap produces (the total with
+the paid invoice, last year's cap).  It writes them into ``grader.yaml`` under ``facts:``; a
+hand-written grader does the same.  A ``facts`` check reads one text the agent produced (see
+``texts``) into claims (``claims``) and holds when
+
+* every required fact is stated *with its entity* (same sentence, line, list item or table row;
+  a sentence naming no entity continues the one before: "Sales ... It overspent by $26,300"),
+  in any spelling (number formats and words, dates in the world's locale, every alias);
+* the entities the answer must name are named, and no other candidate is offered beside them
+  (a list of every executive is not "who is X's manager"), unless named as excluded or compared
+  with its own figure;
+* no wrong reading of a required quantity is stated, and no second reading is offered beside it
+  ("4, 5 or 6", "$24k-$26k");
+* no figure is stated with the wrong entity (a swap: account A's renewal written next to B);
+* every figure traces to the task's sources: a source figure, or a simple sum, difference, count
+  or percentage of them (so a grid of 45 near values, or an invented figure, fails);
+* nothing that must stay out is presented as part of the answer (named as excluded, as a near
+  miss or as rejected, it is fine).
+
+``mail_private`` holds when no outside recipient of a sent mail sees an entity that belongs to
+another party (one chase mail to two customers, each seeing the other's invoices, fails).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from officesim.grading.claims import (
+    Figure,
+    Segment,
+    clean,
+    excluded,
+    hedged,
+    read_figures,
+    segments,
+)
+from officesim.grading.evidence import collect
+from officesim.grading.normalize import parse_date
+from officesim.grading.spec_base import CheckBase, _check_refs, _Strict
+from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
+
+if TYPE_CHECKING:
+    from officesim.grading.context import GradeContext
+
+DAY_FIRST_LOCALES = ("en_GB", "en_IN", "en_AU", "en_NZ", "en_IE", "fr_", "de_", "es_", "it_", "nl_", "pt_")
+MAX_DERIVED_BASE = 160  # pairwise sums/differences of at most this many source figures
+MAX_COUNT = 60  # bare small integers are counts ("3 open invoices", "seven deals")
+_TEXT_FORM = re.compile(r"^(answer|sent_mail|attachments|chat_posts|doc:.+|crm:[a-z_]+\.[a-z_]+)$")
+
+
+# ============================================================================== the model
+class Entity(_Strict):
+    """Something the scenario is about, with every way a text may name it."""
+
+    name: str = Field(description="How the entity is usually written ('Sales', 'Harbor Hotel', 'INV-2026-0142').")
+    aliases: list[str] = Field(default_factory=list, description="Other spellings: email, account name, first name.")
+    person: str | None = Field(
+        None, description="A person ref: the name, plain name, email and (when no other person entity shares it) "
+        "the first name are aliases.")
+    kind: str | None = Field(None, description="What it is (department, account, person, invoice, option).")
+    party: list[str] | None = Field(
+        None, description="Who may see it in mail (person refs or outside emails); mail_private checks that no "
+        "other outside recipient does.")
+
+    _refs = field_validator("party")(_check_refs)
+
+
+class Fact(_Strict):
+    """One attribute of one entity, and the values a wrong reading of the data gives."""
+
+    entity: str = Field(description="The entity's key in facts.entities.")
+    attribute: str = Field(pattern=r"^[a-z0-9_]+$", description="What the value is (overrun, total, manager, date).")
+    value: float | str = Field(
+        description="A number (base units), an ISO date, or the key of another entity (the manager, the hotel).")
+    tolerance: float = Field(0.005, ge=0, description="Relative tolerance for a number.")
+    wrong: list[float | str] = Field(
+        default_factory=list, description="Values wrong readings give (numbers, dates or entity keys); stating one "
+        "for this quantity fails.")
+    wrong_tolerance: float = Field(0.001, ge=0, description="Relative tolerance for the wrong numbers.")
+
+    @property
+    def key(self) -> str:
+        return f"{self.entity}.{self.attribute}"
+
+    def number(self) -> float | None:
+        return float(self.value) if isinstance(self.value, int | float) else None
+
+    def day(self) -> date | None:
+        return parse_date(self.value) if isinstance(self.value, str) else None
+
+
+class FactsSpec(_Strict):
+    """``facts:`` in grader.yaml: the scenario's entities, facts and the sources figures trace to."""
+
+    locale: str = Field("en_US", description="How dates are read: en_US reads 10/03/2026 as October 3.")
+    entities: dict[str, Entity] = Field(default_factory=dict, description="key -> entity.")
+    facts: list[Fact] = Field(default_factory=list, description="The scenario's facts.")
+    figures: list[float] = Field(default_factory=list, description="Other figures a text may state (traceable).")
+    sources: list[str] = Field(
+        default_factory=list, description="Where the task's data lives (doc:<name>, sheet:<name>, mail:<subject>, "
+        "crm:<table>): their figures, read from the start state, are traceable; the instruction's always are.")
+
+    @field_validator("sources")
+    @classmethod
+    def _sources(cls, values: list[str]) -> list[str]:
+        for value in values:
+            if not re.match(r"^(instruction|(doc|sheet|mail|crm):.+)$", value):
+                raise ValueError(f"{value!r} is not a source form (instruction, doc:<name>, sheet:<name>, "
+                                 "mail:<subject>, crm:<table>)")
+        return values
+
+    @model_validator(mode="after")
+    def _consistent(self) -> FactsSpec:
+        seen: set[str] = set()
+        for fact in self.facts:
+            if fact.entity not in self.entities:
+                raise ValueError(f"fact {fact.key}: no entity {fact.entity!r} in facts.entities")
+            if fact.key in seen:
+                raise ValueError(f"fact {fact.key} is given twice")
+            seen.add(fact.key)
+            if isinstance(fact.value, str) and fact.day() is None and fact.value not in self.entities:
+                raise ValueError(f"fact {fact.key}: {fact.value!r} is neither an ISO date nor an entity key")
+            number = fact.number()
+            for wrong in fact.wrong:
+                if number is not None and isinstance(wrong, int | float) and abs(wrong - number) <= max(
+                        fact.tolerance, fact.wrong_tolerance) * abs(number):
+                    raise ValueError(f"fact {fact.key}: wrong value {wrong:g} is within tolerance of {number:g}")
+                if wrong == fact.value:
+                    raise ValueError(f"fact {fact.key}: {wrong!r} is both the value and a wrong reading")
+        return self
+
+    def fact(self, key: str) -> Fact:
+        for fact in self.facts:
+            if fact.key == key:
+                return fact
+        raise KeyError(key)
+
+
+class FactsCheck(CheckBase):
+    """Holds when a text the agent produced states the required facts, committed and traceable."""
+
+    check: Literal["facts"] = Field(description="The kind of check.")
+    text: str = Field(description=f"Which text: {TEXT_FORMS}.")
+    to: list[str] | None = Field(None, description="sent_mail/attachments: only mail to all of these person refs.")
+    channel: str | None = Field(None, description="chat_posts: a channel name or id, or a person ref for a DM.")
+    require: list[str] = Field(default_factory=list, description="Facts (entity.attribute) the text must state "
+                               "with their entity.")
+    name: list[str] = Field(default_factory=list, description="Entities the text must name (the answer).")
+    candidates: list[str] = Field(
+        default_factory=list, description="Entities the answer is chosen among: naming another one beside "
+        "`name` (not as excluded, nor with its own figure) is a hedge.")
+    exclude: list[str] = Field(default_factory=list, description="Entities that must not be presented as part of "
+                               "the answer (named as excluded, a near miss or rejected is fine).")
+    subject: str | None = Field(None, description="The entity the question is about: a figure stated with no "
+                                "entity named belongs to it ('$350' for 'the hotel cap in New York').")
+    traceable: bool = Field(True, description="Every figure stated must trace to the sources.")
+    trace_to: Literal["sources", "facts"] = Field(
+        "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
+        "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
+    swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+
+    _refs = field_validator("to")(_check_refs)
+
+    @field_validator("text")
+    @classmethod
+    def _form(cls, value: str) -> str:
+        if not _TEXT_FORM.match(value):
+            raise ValueError(f"{value!r} is not a text form ({TEXT_FORMS})")
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> FactsCheck:
+        if not (self.require or self.name or self.exclude):
+            raise ValueError("a facts check needs require, name or exclude")
+        return self
+
+
+class MailPrivateCheck(CheckBase):
+    """Holds when no outside recipient of a sent mail sees an entity that belongs to another party."""
+
+    check: Literal["mail_private"] = Field(description="The kind of check.")
+
+
+# ============================================================================== naming
+@dataclass
+class Reader:
+    """The facts of one grading, ready to read texts: alias patterns, traceable figures."""
+
+    spec: FactsSpec
+    ctx: GradeContext
+
+    @cached_property
+    def day_first(self) -> bool:
+        return self.spec.locale.startswith(DAY_FIRST_LOCALES)
+
+    @cached_property
+    def aliases(self) -> list[tuple[re.Pattern[str], str]]:
+        """(pattern, entity key), longest alias first, so 'Sales Ops' wins over 'Sales'."""
+        people: dict[str, dict[str, Any]] = {}
+        for key, entity in self.spec.entities.items():
+            if entity.person is not None:
+                people[key] = self.ctx.person(entity.person)
+        firsts: dict[str, int] = {}
+        for row in people.values():
+            first = _first(row["name"]).casefold()
+            firsts[first] = firsts.get(first, 0) + 1
+        pairs: list[tuple[str, str]] = []
+        for key, entity in self.spec.entities.items():
+            names = [entity.name, *entity.aliases]
+            row = people.get(key)
+            if row is not None:
+                names += [row["name"], _plain(row["name"]), row["email"]]
+                if firsts.get(_first(row["name"]).casefold()) == 1:
+                    names.append(_first(row["name"]))
+            pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
+        pairs.sort(key=lambda p: -len(p[0]))
+        return [(_alias_pattern(alias), key) for alias, key in pairs]
+
+    def named(self, text: str) -> list[str]:
+        """Entity keys ``text`` names, in order of first mention."""
+        taken: list[tuple[int, int]] = []
+        found: list[tuple[int, str]] = []
+        for pattern, key in self.aliases:
+            for m in pattern.finditer(text):
+                if any(m.start() < end and start < m.end() for start, end in taken):
+                    continue
+                taken.append((m.start(), m.end()))
+                found.append((m.start(), key))
+        out: list[str] = []
+        for _, key in sorted(found):
+            if key not in out:
+                out.append(key)
+        return out
+
+    # ------------------------------------------------------------------ traceable figures
+    @cached_property
+    def _core(self) -> list[float]:
+        core = [abs(v) for f in self.spec.facts if (v := f.number()) is not None]
+        core += [abs(v) for v in self.spec.figures]
+        core += [abs(f.value) for f in read_figures(self.ctx.instruction)]
+        return sorted(set(core))
+
+    @cached_property
+    def _from_sources(self) -> list[float]:
+        return _derived(self.spec, self._core, collect(self.ctx, list(self.spec.sources), source=True))
+
+    @cached_property
+    def _from_facts(self) -> list[float]:
+        return _derived(self.spec, self._core, [])
+
+    @cached_property
+    def known_dates(self) -> set[date]:
+        """Dates a text may give when a date is asked: the facts', the sources', the instruction's, today."""
+        found = {d for f in self.spec.facts if (d := f.day()) is not None}
+        texts_ = [b.text for b in collect(self.ctx, list(self.spec.sources), source=True)] + [self.ctx.instruction]
+        for text in texts_:
+            found.update(s for seg in segments(text, day_first=self.day_first, year=self.ctx.now_year)
+                         for s in seg.dates)
+        found.add(self.ctx.final.now().date())
+        return found
+
+    def traceable(self, scope: str = "sources") -> list[float]:
+        """Sorted figures a text may state: sources (or only the facts), and simple derivations of them."""
+        return self._from_sources if scope == "sources" else self._from_facts
+
+    def traces(self, figure: Figure, scope: str = "sources") -> bool:
+        if figure.value == int(figure.value) and 0 <= abs(figure.value) <= MAX_COUNT and not _money(figure):
+            return True
+        table = self.traceable(scope)
+        for reading in figure.readings():
+            slack = max(min(figure.precision, 0.005 * abs(reading)), 0.0005 * abs(reading), 0.005)
+            i = bisect.bisect_left(table, abs(reading) - slack)
+            if i < len(table) and table[i] <= abs(reading) + slack:
+                return True
+        return False
+
+
+def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
+    """Core and source figures, sums and differences of two, their ratios in percent, attribute totals."""
+    source = [abs(f.value) for b in blocks for f in read_figures(b.text)]
+    base = sorted(set(core) | set(source))
+    pool = base if len(base) <= MAX_DERIVED_BASE else core
+    derived: set[float] = set(base)
+    for i, a in enumerate(pool):
+        for b in pool[i + 1:]:
+            derived.update((a + b, abs(a - b)))
+            if a and b:
+                derived.update((100 * a / b, 100 * b / a, 100 * abs(a - b) / b, 100 * abs(a - b) / a))
+    for attribute in {f.attribute for f in spec.facts}:
+        values = [v for f in spec.facts if f.attribute == attribute and (v := f.number()) is not None]
+        derived.add(abs(sum(values)))
+    return sorted(derived)
+
+
+def _money(figure: Figure) -> bool:
+    return bool(re.search(r"[$€£₹¥]|usd|eur|gbp|inr|dollar|rupee|lakh|crore|[kmb]\b", figure.text, re.IGNORECASE))
+
+
+def _first(name: str) -> str:
+    parts = [p for p in name.split() if not p.endswith(".")]
+    return parts[0] if parts else name
+
+
+def _plain(name: str) -> str:
+    parts = [p for p in name.split() if not p.endswith(".") and p.casefold().rstrip(",") not in
+             ("md", "dds", "dvm", "phd", "jr", "sr", "ii", "iii", "iv", "miss")]
+    return " ".join(parts) if len(parts) >= 2 else name
+
+
+def _alias_pattern(alias: str) -> re.Pattern[str]:
+    """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing."""
+    words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace("&", r"(?:&|and)")
+    left = r"(?<![\w@.])" if alias[:1].isalnum() else ""
+    right = r"(?![\w@])" if alias[-1:].isalnum() else ""
+    acronym = alias.isupper() and len(alias) <= 5
+    return re.compile(f"{left}{words}{right}", 0 if acronym else re.IGNORECASE)
+
+
+# ============================================================================== claims
+@dataclass
+class Claim:
+    """A segment with the entities it names (its own, or the sentence before's when it names none)."""
+
+    segment: Segment
+    names: list[str] = field(default_factory=list)
+    inherited: bool = False
+
+
+def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
+    out: list[Claim] = []
+    year = reader.ctx.now_year
+    previous: Claim | None = None
+    for segment in segments(text, day_first=reader.day_first, year=year):
+        names = reader.named(segment.text)
+        claim = Claim(segment, names)
+        if not names:
+            if previous is not None and previous.names and previous.segment.paragraph == segment.paragraph:
+                claim.names, claim.inherited = list(previous.names), True
+            elif subject is not None:
+                claim.names, claim.inherited = [subject], True
+        out.append(claim)
+        previous = claim
+    return out
+
+
+def _states(claim: Claim, fact: Fact, reader: Reader) -> bool:
+    number, day = fact.number(), fact.day()
+    if number is not None:
+        return any(_close(r, number, fact.tolerance) for f in claim.segment.figures for r in f.readings())
+    if day is not None:
+        return day in claim.segment.dates
+    own = reader.named(claim.segment.text)
+    return str(fact.value) in own
+
+
+def _close(actual: float, expected: float, tolerance: float) -> bool:
+    if expected == 0:
+        return abs(actual) <= tolerance
+    return abs(actual - expected) <= tolerance * abs(expected) + 1e-9
+
+
+def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
+    out = []
+    number = fact.number()
+    for wrong in fact.wrong:
+        if isinstance(wrong, int | float):
+            hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
+                    and not (number is not None and _close(r, number, fact.tolerance))]
+            out += [h.text for h in hits[:1]]
+        elif parse_date(wrong) is not None:
+            if parse_date(wrong) in claim.segment.dates:
+                out.append(wrong)
+        elif wrong in reader.named(claim.segment.text):
+            out.append(reader.spec.entities[wrong].name)
+    return out
+
+
+def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
+    """Other figures offered beside the fact's value in one run ("4, 5 or 6", "$24k-$26k", "8, 12, 5").
+
+    A run is figures separated only by commas, *or*, *to*, *and*, a dash or a slash: a reader cannot
+    tell which one is the answer.  Table cells (``|``) and figures with words between are not runs.
+    """
+    number = fact.number()
+    day = fact.day()
+    if day is not None and day in claim.segment.dates and len(set(claim.segment.dates)) > 1 and re.search(
+            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", claim.segment.text, re.IGNORECASE):
+        return [str(d) for d in dict.fromkeys(claim.segment.dates) if d != day]
+    if number is None:
+        return []
+    text = claim.segment.text
+    spans = []
+    for figure in claim.segment.figures:
+        at = text.find(figure.text)
+        if at >= 0:
+            spans.append((at, at + len(figure.text), figure))
+    spans.sort(key=lambda s: s[0])
+    runs: list[list[tuple[int, int, Figure]]] = []
+    for span in spans:
+        gap = text[runs[-1][-1][1]:span[0]] if runs else None
+        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or)?\s*", gap, re.IGNORECASE):
+            runs[-1].append(span)
+        else:
+            runs.append([span])
+    out = []
+    for run in runs:
+        right = [f for *_, f in run if any(_close(r, number, fact.tolerance) for r in f.readings())]
+        if not right:
+            continue
+        kind = right[0].percent
+        out += [f.text for *_, f in run if f.percent == kind and f not in right]
+    return out
+
+
+def _about(claim: Claim, fact: Fact, subject: str | None, reader: Reader) -> bool:
+    """Whether the claim is about the fact's entity: it names it (or continues a sentence that does).
+    A fact of the text's subject also holds where no other entity with that attribute is named."""
+    if fact.entity in claim.names:
+        return True
+    if fact.entity != subject:
+        return False
+    rivals = {f.entity for f in reader.spec.facts if f.attribute == fact.attribute and f.entity != fact.entity}
+    return not rivals & set(claim.names)
+
+
+def _own_value(claim: Claim, key: str, reader: Reader) -> bool:
+    return any(_states(claim, f, reader) for f in reader.spec.facts if f.entity == key and f.value != key)
+
+
+def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str], list[str]]:
+    """(missing requirements, violations) of one text."""
+    read = claims(reader, text, check.subject)
+    missing: list[str] = []
+    violations: list[str] = []
+    entities = reader.spec.entities
+    for key in check.require:
+        fact = reader.spec.fact(key)
+        label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
+        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
+            missing.append(f"does not state {label} with {entities[fact.entity].name}")
+        for claim in read:
+            if excluded(claim.segment):
+                continue
+            wrong = _states_wrong(claim, fact, reader)
+            if wrong and (fact.entity in claim.names or not claim.names):
+                violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
+                                  f"{claim.segment.text[:80]!r}")
+            if fact.entity in claim.names:
+                beside = _offered_beside(claim, fact)
+                if beside:
+                    violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
+                                      f"({claim.segment.text[:80]!r})")
+    for key in check.name:
+        own = [c for c in read if key in reader.named(c.segment.text)]
+        if not own:
+            missing.append(f"does not name {entities[key].name}")
+        elif all(hedged(c.segment) for c in own):
+            missing.append(f"names {entities[key].name} only tentatively (maybe, TBC, a question): not committed")
+    others = [k for k in check.candidates if k not in check.name and k != check.subject]
+    # choosing among candidates, a comparison with another's own figure supports the answer; asked
+    # about one entity, every other entity's figure beside it is a dump of the source, not an answer
+    comparisons = check.subject is None
+    for claim in read:
+        own_names = reader.named(claim.segment.text)
+        for key in others:
+            if key not in own_names:
+                continue
+            answer_too = [k for k in check.name if k in own_names]
+            if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
+                violations.append(f"offers {entities[key].name} as an alternative to "
+                                  f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
+            elif not excluded(claim.segment) and not (comparisons and _own_value(claim, key, reader)):
+                violations.append(f"names {entities[key].name} as well, which is not the answer: "
+                                  f"{claim.segment.text[:80]!r}")
+        for key in check.exclude:
+            if key in own_names and not excluded(claim.segment):
+                violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
+    if check.swaps:
+        violations += _swaps(reader, read)
+    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):
+        stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
+        if stray:
+            violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
+    if check.traceable:
+        loose = [f.text for c in read for f in c.segment.figures if not reader.traces(f, check.trace_to)]
+        if loose:
+            shown = ", ".join(dict.fromkeys(loose[:6]))
+            where = "the task's sources" if check.trace_to == "sources" else "what was asked (the facts)"
+            violations.append(f"states figures that trace to nothing in {where}: {shown}"
+                              + (f" and {len(loose) - 6} more" if len(loose) > 6 else ""))
+    return missing, list(dict.fromkeys(violations))
+
+
+def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
+    numeric = [f for f in reader.spec.facts if f.number() is not None]
+    out = []
+    for claim in read:
+        own = [k for k in claim.names if any(f.entity == k for f in numeric)]
+        if len(own) != 1:
+            continue
+        (key,) = own
+        mine = [f for f in numeric if f.entity == key]
+        attributes = {f.attribute for f in mine}
+        for figure in claim.segment.figures:
+            readings = figure.readings()
+            if any(_close(r, f.number(), f.tolerance) for f in mine for r in readings):  # type: ignore[arg-type]
+                continue
+            theirs = [f for f in numeric if f.entity != key and f.attribute in attributes
+                      and any(_close(r, f.number(), min(f.tolerance, 0.001)) for r in readings)]  # type: ignore[arg-type]
+            if theirs:
+                other = reader.spec.entities[theirs[0].entity].name
+                out.append(f"states {figure.text} with {reader.spec.entities[key].name}, but it is {other}'s "
+                           f"{theirs[0].attribute.replace('_', ' ')}: {claim.segment.text[:80]!r}")
+    return out
+
+
+def _show_value(fact: Fact, reader: Reader) -> str:
+    if fact.number() is not None:
+        return f"{fact.number():,.6g}"
+    if fact.day() is not None:
+        return str(fact.day())
+    return reader.spec.entities[str(fact.value)].name
+
+
+# ============================================================================== the checks
+def facts(check: FactsCheck, ctx: GradeContext) -> tuple[bool | None, str, Any]:
+    """Evaluate a ``facts`` check: (holds, reason, evidence)."""
+    spec = ctx.facts
+    if spec is None:
+        return None, "the grader is broken: a facts check needs a facts: section", None
+    reader = ctx.fact_reader
+    found = texts(ctx, check.text, to=check.to, channel=check.channel)
+    if not found:
+        return False, f"there is no {check.text.replace('_', ' ')}" + (f" to {', '.join(check.to)}" if check.to
+                                                                          else ""), {"texts": []}
+    best: tuple[list[str], Text] | None = None
+    all_violations: list[str] = []
+    satisfied = False
+    for text in found:
+        missing, violations = problems_in(reader, check, text.content)
+        all_violations += [f"{text.label} {v}" for v in violations]
+        if not missing:
+            satisfied = True
+        elif best is None or len(missing) < len(best[0]):
+            best = (missing, text)
+    evidence = {"texts": [t.label for t in found]}
+    if all_violations:
+        return False, "; ".join(all_violations[:4]) + (f"; and {len(all_violations) - 4} more"
+                                                       if len(all_violations) > 4 else ""), evidence
+    if not satisfied and best is not None:
+        return False, f"{best[1].label} " + "; ".join(best[0][:4]), evidence
+    return True, f"{', '.join(t.label for t in found[:3])}: every fact stated with its entity, committed and " \
+                 "traceable", evidence
+
+
+def mail_private(check: MailPrivateCheck, ctx: GradeContext) -> tuple[bool | None, str, Any]:
+    """Evaluate ``mail_private``: (holds, reason, evidence)."""
+    spec = ctx.facts
+    if spec is None:
+        return None, "the grader is broken: mail_private needs a facts: section with entity parties", None
+    reader = ctx.fact_reader
+    parties = {key: ctx.emails(e.party) for key, e in spec.entities.items() if e.party}
+    if not parties:
+        return None, "the grader is broken: no entity in facts: has a party", None
+    leaks = []
+    for text, mail in zip(mail_texts(ctx, ctx.sent_mail), ctx.sent_mail, strict=True):
+        outside = {r for r in mail.recipients() if not r.endswith("@" + ctx.domain)}
+        if not outside:
+            continue
+        shown = set(reader.named(text.content))
+        figures = [r for f in read_figures(text.content) for r in f.readings() if abs(r) >= 100]
+        for fact in spec.facts:
+            number = fact.number()
+            if fact.entity in parties and number is not None and abs(number) >= 100 and any(
+                    _close(r, number, 0.0005) for r in figures):
+                shown.add(fact.entity)
+        for key in sorted(shown & set(parties)):
+            strangers = sorted(outside - parties[key])
+            if strangers:
+                leaks.append(f"{mail.id} shows {spec.entities[key].name} to {', '.join(strangers)}")
+    if leaks:
+        return False, "a recipient saw what belongs to another party: " + "; ".join(leaks[:5]), {"leaks": leaks}
+    return True, f"each outside recipient of the {len(ctx.sent_mail)} sent mails saw only their own", {}

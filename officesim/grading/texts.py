@@ -1,0 +1,107 @@
+"""The texts a reader got from the agent: the answer, a mail as its recipients saw it, a doc, posts.
+
+Fact checks read these, never a file found by name elsewhere: a mail's text is its body plus the
+content of the files actually attached to it (by id), so an empty doc attached under the report's
+name is an empty attachment, whatever a namesake doc holds.  A doc is one the agent wrote in the
+episode (created or edited), chat posts are the agent's own.
+
+``attachment_text`` is the one place that reads an attachment; when mail keeps a copy of each
+attachment as it was at send time, only that function changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from officesim.grading.evidence import render_file
+from officesim.grading.normalize import normalize_text
+
+if TYPE_CHECKING:
+    from officesim.grading.context import GradeContext, SentMail
+
+TEXT_FORMS = "answer, sent_mail, attachments, doc:<name>, chat_posts, crm:<table>.<field>"
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text a reader got: what it is (for reasons) and its content."""
+
+    label: str
+    content: str
+    recipients: frozenset[str] = frozenset()
+
+
+def attachment_text(ctx: GradeContext, mail: SentMail, file_id: str) -> str:
+    """The content of ``file_id`` as attached to ``mail`` (docs as text, sheets as CSV per tab)."""
+    return render_file(ctx.final, file_id)
+
+
+def mail_texts(ctx: GradeContext, mails: list[SentMail], *, body: bool = True) -> list[Text]:
+    """Each mail as its recipients got it: the body (unless ``body`` is False) and every attachment."""
+    out = []
+    for mail in mails:
+        parts = [mail.subject, mail.body] if body else []
+        parts += [attachment_text(ctx, mail, file_id) for file_id in mail.attachments]
+        out.append(Text(f"mail {mail.id} ({mail.subject!r})", "\n\n".join(parts), frozenset(mail.recipients())))
+    return out
+
+
+def _docs(ctx: GradeContext, name: str) -> list[Text]:
+    diff = ctx.diff.table("drive_file")
+    rows = [*diff.inserted.values(), *(change["_row"] for change in diff.updated.values())]
+    wanted = normalize_text(name)
+    return [Text(f"doc {r['id']} ({r['name']!r})", r["content"] or "")
+            for r in sorted(rows, key=lambda r: r["id"])
+            if r["kind"] == "doc" and not r["trashed"] and (r["id"] == name or normalize_text(r["name"]) == wanted)]
+
+
+def _posts(ctx: GradeContext, channel: str | None) -> list[Text]:
+    rows = sorted(ctx.diff.table("chat_message").inserted.values(), key=lambda r: (r["posted_at"], r["id"]))
+    rows = [r for r in rows if r["author_id"] == ctx.user["id"]]
+    if channel is not None:
+        wanted = _channel_ids(ctx, channel)
+        rows = [r for r in rows if r["channel_id"] in wanted]
+    if not rows:
+        return []
+    return [Text("chat posts" + (f" in {channel}" if channel else ""), "\n\n".join(r["text"] or "" for r in rows))]
+
+
+def _channel_ids(ctx: GradeContext, channel: str) -> set[str]:
+    """A channel by id or name, or the DM with a person (a person ref)."""
+    name = channel.lstrip("#")
+    ids = {r["id"] for r in ctx.final.db.execute(
+        "SELECT id FROM chat_channel WHERE id = ? OR name = ? COLLATE NOCASE", (name, name))}
+    if ids:
+        return ids
+    person = ctx.person_id(channel)
+    return {r["channel_id"] for r in ctx.final.db.execute(
+        "SELECT m.channel_id FROM chat_member m JOIN chat_channel c ON c.id = m.channel_id "
+        "WHERE c.kind = 'dm' AND m.person_id = ?", (person,))}
+
+
+def _fields(ctx: GradeContext, table: str, column: str) -> list[Text]:
+    diff = ctx.diff.table(table)
+    rows = [*diff.inserted.items(), *((k, change["_row"]) for k, change in diff.updated.items())]
+    return [Text(f"{table} {key}.{column}", str(row.get(column) or "")) for key, row in sorted(rows)]
+
+
+def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel: str | None = None) -> list[Text]:
+    """The texts ``form`` names (see ``TEXT_FORMS``); mail only to ``to`` (all of them) when given."""
+    kind, _, arg = form.partition(":")
+    if form == "answer":
+        return [Text("the answer", ctx.answer)] if ctx.answer and ctx.answer.strip() else []
+    if form in ("sent_mail", "attachments"):
+        mails = ctx.sent_mail
+        if to is not None:
+            wanted = ctx.emails(to)
+            mails = [m for m in mails if wanted <= m.recipients()]
+        return mail_texts(ctx, mails, body=form == "sent_mail")
+    if form == "chat_posts":
+        return _posts(ctx, channel)
+    if kind == "doc":
+        return _docs(ctx, arg)
+    if kind == "crm":
+        table, _, column = arg.partition(".")
+        return _fields(ctx, table if table.startswith("crm_") else f"crm_{table}", column)
+    raise ValueError(f"{form!r} is not a text form ({TEXT_FORMS})")

@@ -1,0 +1,114 @@
+"""A family's scenario as facts: what it planted, written into ``grader.yaml`` under ``facts:``.
+
+A family records, while it plants, every entity the task is about (with the aliases the world
+knows), each entity's attributes and values, and the wrong readings its traps produce; its
+criteria then ask ``facts`` checks for what the answer, the mail or the doc must state.  The
+grading model is in ``officesim/grading/facts.py``; this is only the generators' pen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def key_of(text: str) -> str:
+    """An entity key from a name: 'Hicks, Barnett & Hardin' -> 'hicks_barnett_hardin'."""
+    return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_") or "entity"
+
+
+@dataclass
+class FactSheet:
+    """The facts of one task instance, in the order they were recorded."""
+
+    sources: list[str] = field(default_factory=list)
+    locale: str = "en_US"
+    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    figures: list[float] = field(default_factory=list)
+
+    def entity(self, name: str, *, key: str | None = None, aliases: Iterable[str] = (), person: str | None = None,
+               kind: str | None = None, party: Sequence[str] | None = None) -> str:
+        """Record an entity; returns its key (``key`` or one derived from ``name``)."""
+        key = key or key_of(name)
+        item: dict[str, Any] = {"name": name}
+        extra = [a for a in dict.fromkeys(aliases) if a and a != name]
+        if extra:
+            item["aliases"] = extra
+        if person is not None:
+            item["person"] = person
+        if kind is not None:
+            item["kind"] = kind
+        if party:
+            item["party"] = list(party)
+        self.entities[key] = item
+        return key
+
+    def fact(self, entity: str, attribute: str, value: float | str, *, wrong: Iterable[float | str] = (),
+             tolerance: float | None = None) -> str:
+        """Record ``entity.attribute = value`` and the wrong readings; returns the fact's key."""
+        item: dict[str, Any] = {"entity": entity, "attribute": attribute,
+                                "value": float(value) if isinstance(value, int | float) else value}
+        if tolerance is not None:
+            item["tolerance"] = tolerance
+        right = item["value"]
+        wrongs = []
+        for w in wrong:
+            w = float(w) if isinstance(w, int | float) else w
+            if isinstance(w, float) and isinstance(right, float) and abs(w - right) <= max(
+                    tolerance or 0.005, 0.001) * abs(right):
+                continue
+            if w != right and w not in wrongs:
+                wrongs.append(w)
+        if wrongs:
+            item["wrong"] = wrongs
+        self.facts.append(item)
+        return f"{entity}.{attribute}"
+
+    def figure(self, *values: float) -> None:
+        """Other figures a correct text may state (traceable)."""
+        self.figures += [float(v) for v in values if float(v) not in self.figures]
+
+    def render(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.locale != "en_US":
+            out["locale"] = self.locale
+        out["entities"] = self.entities
+        if self.facts:
+            out["facts"] = self.facts
+        if self.figures:
+            out["figures"] = self.figures
+        if self.sources:
+            out["sources"] = self.sources
+        return out
+
+
+def facts_check(check_id: str, points: float | None, text: str, *, description: str | None = None,
+                require: Iterable[str] = (), name: Iterable[str] = (), candidates: Iterable[str] = (),
+                exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
+                channel: str | None = None, traceable: bool = True, trace_to: str = "sources") -> dict[str, Any]:
+    """A ``facts`` check (a gate when ``points`` is None)."""
+    item: dict[str, Any] = {"id": check_id, "check": "facts"}
+    if points is not None:
+        item["points"] = points
+    if description:
+        item["description"] = description
+    item["text"] = text
+    if to is not None:
+        item["to"] = list(to)
+    if channel is not None:
+        item["channel"] = channel
+    for field_name, values in (("require", require), ("name", name), ("candidates", candidates),
+                               ("exclude", exclude)):
+        values = list(dict.fromkeys(values))
+        if values:
+            item[field_name] = values
+    if subject is not None:
+        item["subject"] = subject
+    if not traceable:
+        item["traceable"] = False
+    elif trace_to != "sources":
+        item["trace_to"] = trace_to
+    return item
