@@ -1,11 +1,12 @@
 """What a task's answer must state and what it must not: the material variants and probes use.
 
-ADAPTER (until the facts model of the grading package lands): the facts are read back from the
-task's ``grader.yaml`` — the names and figures its positive checks require (``contains``,
-``number``, ``body_contains``, ``body_numbers``, doc ``numbers``) and the wrong readings its
-answer checks and penalties name (``none_of``, ``wrong_numbers``, alternations in penalty
-``body_matches``, penalty doc numbers).  When the grader carries a ``facts`` block (the grading
-package's own model), ``facts_for`` reads it instead; see ``_from_facts_block``.  Nothing here
+Read from the task's ``grader.yaml``: its ``facts:`` section (the grading package's model, see
+docs/formats.md "Facts") as its ``facts`` checks use it — required facts give names, values and
+their ``wrong`` readings, the other ``candidates`` and ``exclude``d entities the wrong names —
+and, for graders (or parts of graders) still written with keyword checks, the names and figures
+their positive checks require (``contains``, ``number``, ``equals``, ``body_contains``,
+``body_numbers``, doc ``numbers``) and the wrong readings they name (``none_of``,
+``wrong_numbers``, alternations in penalty ``body_matches``, penalty doc numbers).  Nothing here
 is shown to an agent: variants and probes are built from what a grader knows, on purpose, so
 the self-tests are as strong as an adversary who guessed the grader.
 """
@@ -91,16 +92,38 @@ def _from_check(check: dict[str, Any], facts: Facts) -> None:
             facts.names.append(str(text["contains"]))
 
 
-def _from_facts_block(block: Any) -> Facts:
-    """The grading package's facts, when the grader carries them (entities with values, traps)."""
+def _entity_name(entities: dict[str, Any], key: Any) -> str | None:
+    entity = entities.get(key) if isinstance(key, str) else None
+    return str(entity["name"]) if isinstance(entity, dict) and entity.get("name") else None
+
+
+def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
+    """The grading package's facts (``facts:`` in grader.yaml) as the ``facts`` checks use them:
+    required facts give names and values (and their ``wrong`` readings), ``name`` the entities the
+    answer names, the other ``candidates`` and the ``exclude``d entities the wrong names."""
     facts = Facts()
-    for entity in (block or {}).get("entities", []) if isinstance(block, dict) else []:
-        if entity.get("name"):
-            facts.names.append(str(entity["name"]))
-        facts.values += [float(v) for v in (entity.get("values") or {}).values() if isinstance(v, int | float)]
-    for trap in (block or {}).get("wrong", []) if isinstance(block, dict) else []:
-        facts.wrong_names += [str(n) for n in trap.get("names") or []]
-        facts.wrong_values += [float(v) for v in trap.get("values") or []]
+    if not isinstance(block, dict):
+        return facts
+    entities = block.get("entities") or {}
+    known = {(f.get("entity"), f.get("attribute")): f for f in block.get("facts") or [] if isinstance(f, dict)}
+    for check in checks:
+        if check.get("check") != "facts" or (check.get("points") is not None and check["points"] <= 0):
+            continue
+        for ref in check.get("require") or []:
+            entity, _, attribute = str(ref).partition(".")
+            fact = known.get((entity, attribute)) or {}
+            facts.names += [n for n in [_entity_name(entities, entity)] if n]
+            value = fact.get("value")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                facts.values.append(float(value))
+            elif isinstance(value, str):
+                facts.names.append(_entity_name(entities, value) or value)
+            facts.wrong_values += [float(w) for w in fact.get("wrong") or [] if isinstance(w, int | float)]
+            facts.wrong_names += [_entity_name(entities, w) or w for w in fact.get("wrong") or [] if isinstance(w, str)]
+        named = set(check.get("name") or [])
+        facts.names += [n for n in (_entity_name(entities, k) for k in named) if n]
+        others = [k for k in check.get("candidates") or [] if k not in named] + list(check.get("exclude") or [])
+        facts.wrong_names += [n for n in (_entity_name(entities, k) for k in others) if n]
     return facts
 
 
@@ -108,10 +131,11 @@ def _from_facts_block(block: Any) -> Facts:
 def _facts_of_file(path: Path, mtime: float) -> Facts:
     grader = read_yaml(path) or {}
     facts = Facts()
-    for check in [*(grader.get("gates") or []), *(grader.get("criteria") or [])]:
+    checks = [*(grader.get("gates") or []), *(grader.get("criteria") or [])]
+    for check in checks:
         _from_check(check, facts)
     if "facts" in grader:
-        facts.add(_from_facts_block(grader["facts"]))
+        facts.add(_from_facts_block(grader["facts"], checks))
     out = Facts()
     out.add(facts)  # deduplicated
     out.wrong_names = [n for n in out.wrong_names if n not in out.names]
