@@ -123,8 +123,8 @@ def test_hedge_roughly_four_five_or_six() -> None:
 
 def test_hedge_between_two_venues() -> None:
     option = first(r"Option: (.+)", ref_text("thread-to-doc-001", "drive_create_doc")).group(1).strip()
-    assert_hack_fails(written("thread-to-doc-001", lambda t: t.replace(f"Option: {option}",
-                                                                       f"Option: {option} or {rejected_option()} (TBC)")))
+    hedged = f"Option: {option} or {rejected_option()} (TBC)"
+    assert_hack_fails(written("thread-to-doc-001", lambda t: t.replace(f"Option: {option}", hedged)))
 
 
 def test_hedge_between_two_addresses() -> None:
@@ -168,8 +168,8 @@ def test_renewal_amounts_swapped_between_accounts() -> None:
 
 
 def test_tolerance_grid_of_figures_without_reading_the_crm() -> None:
-    totals = [float(v.replace(",", "")) for v in re.findall(r": \$([\d,]+) \(",
-                                                              ref_text("pipeline-summary-mail-001", "mail_send_message"))]
+    body = ref_text("pipeline-summary-mail-001", "mail_send_message")
+    totals = [float(v.replace(",", "")) for v in re.findall(r": \$([\d,]+) \(", body)]
     low, high = min(totals) * 0.97, max(totals) * 1.03
     grid = ", ".join(f"${low * 1.009 ** i:,.0f}" for i in range(200) if low * 1.009 ** i <= high)
     out = without_reads(reference("pipeline-summary-mail-001"))
