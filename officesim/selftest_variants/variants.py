@@ -404,9 +404,16 @@ def markdown(ctx: Context) -> Trajectory | None:
 
 
 def _handled_request(ctx: Context) -> str | None:
-    """The inbox message the solution opened or answered (the request it handles)."""
-    for step in ctx.ref.trajectory.actions():
-        if step["name"] in ("mail_get_message", "mail_reply_message", "mail_reply_all", "mail_forward_message"):
+    """The inbox message the solution answers: replied to or forwarded, or opened and then
+    answered with a new mail to its sender (a mail that only informed the work is not one)."""
+    steps = list(ctx.ref.trajectory.actions())
+    for step in steps:
+        if step["name"] in ("mail_reply_message", "mail_reply_all", "mail_forward_message"):
+            return str(step["arguments"]["message_id"])
+    sent_to = {r.casefold() for s in steps if s["name"] == "mail_send_message" for r in s["arguments"].get("to") or []}
+    for step, result in zip(steps, ctx.ref.results, strict=False):
+        sender = str(result.get("from") or result.get("sender") or "") if isinstance(result, dict) else ""
+        if step["name"] == "mail_get_message" and sender.casefold() in sent_to:
             return str(step["arguments"]["message_id"])
     return None
 
@@ -425,13 +432,15 @@ def file_request(ctx: Context) -> Trajectory | None:
 
 @variant("open_inbox_mail")
 def open_inbox_mail(ctx: Context) -> Trajectory | None:
-    """The request read in full first (opening a mail marks it read, nothing more)."""
-    request = _handled_request(ctx)
-    if request is None or "mail_get_message" not in ctx.tools or ctx.ref.room() < 1:
+    """The mail the work starts from read in full first (opening a mail marks it read, no more)."""
+    opened = next((str(s["arguments"]["message_id"]) for s in ctx.ref.trajectory.actions()
+                   if s["name"] in ("mail_get_message", "mail_reply_message", "mail_forward_message")), None)
+    if opened is None or "mail_get_message" not in ctx.tools or ctx.ref.room() < 1:
         return None
     out = ctx.ref.trajectory.copy()
-    out.steps.insert(0, {"name": "mail_get_message", "arguments": {"message_id": request}})
+    out.steps.insert(0, {"name": "mail_get_message", "arguments": {"message_id": opened}})
     return out
+
 
 
 @variant("grouped_writes")
@@ -494,4 +503,30 @@ def phone_format(ctx: Context) -> Trajectory | None:
             if isinstance(value, str) and (key == "phone" or key == text_field(step)) and PHONE.search(value):
                 step["arguments"][key] = PHONE.sub(lambda m: f"({m.group(1)}) {m.group(2)}-{m.group(3)}", value)
                 changed = True
+    return out if changed else None
+
+
+@variant("rows_by_filter")
+def rows_by_filter(ctx: Context) -> Trajectory | None:
+    """Sheet rows updated by what they hold (filters on their text cells) instead of row numbers."""
+    sheets = {s["arguments"].get("file_id"): r for s, r in zip(ctx.ref.trajectory.actions(), ctx.ref.results,
+                                                               strict=False)
+              if s["name"] == "drive_read_sheet" and isinstance(r, dict) and r.get("rows")}
+    out = ctx.ref.trajectory.copy()
+    changed = False
+    for step in out.actions():
+        args = step["arguments"]
+        read = sheets.get(args.get("file_id"))
+        if step["name"] != "drive_update_rows" or read is None or len(args.get("row_numbers") or []) != 1:
+            continue
+        rows = read["rows"]
+        row = next((r for r in rows if r.get("row") == args["row_numbers"][0]), None)
+        edited = {v["column"] for v in args.get("values") or []}
+        keys = [c for c, kind in zip(read.get("columns") or [], read.get("column_types") or [], strict=False)
+                if kind == "text" and c not in edited]
+        if row is None or not keys or sum(all(r.get(k) == row.get(k) for k in keys) for r in rows) != 1:
+            continue
+        step["arguments"] = {"file_id": args["file_id"], "values": args["values"],
+                             "filters": [{"column": k, "op": "eq", "value": row[k]} for k in keys]}
+        changed = True
     return out if changed else None
