@@ -95,7 +95,7 @@ def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> Reference | N
         again = grade(task, task.start_world(), final, env.answer, env.transcript, env.judge)
         if again.comparable() != result.comparable():
             report.problems.append("grading the same trajectory twice gave different grades")
-    return Reference.of(task, env.transcript, {}) if ok else None
+    return Reference.of(task, env.transcript) if ok else None
 
 
 def _both_ways(env: OfficeEnv, reference: Reference, report: SelfTestReport) -> None:

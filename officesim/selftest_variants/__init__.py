@@ -5,11 +5,11 @@ variant (``variants.py``) and probe (``probes.py``) its family declares (``famil
 plays each on the cached start state; ``officesim.selftest`` judges the outcomes.
 """
 
-from officesim.selftest_variants import probes, variants
+from officesim.selftest_variants import paths, probes, variants
 from officesim.selftest_variants.families import FAMILIES, kinds_for
 from officesim.selftest_variants.kinds import PROBES, VARIANTS, Context, Kind
 from officesim.selftest_variants.run import KindRun, play_kinds
 from officesim.selftest_variants.trajectory import Reference, ReplayAgent, Trajectory
 
 __all__ = ["FAMILIES", "PROBES", "VARIANTS", "Context", "Kind", "KindRun", "Reference", "ReplayAgent", "Trajectory",
-           "kinds_for", "play_kinds", "probes", "variants"]
+           "kinds_for", "paths", "play_kinds", "probes", "variants"]

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from officesim.selftest_variants.facts import Facts
 from officesim.selftest_variants.trajectory import Reference, Trajectory
+from officesim.task import Task
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Context:
     family: list[Facts] = field(default_factory=list)
 
     @property
-    def task(self) -> Any:
+    def task(self) -> Task:
         return self.ref.task
 
     @cached_property

@@ -66,15 +66,15 @@ def family_constants(ctx: Context) -> Trajectory | None:
 
 
 def _figures(text: str) -> list[re.Match[str]]:
-    return [m for m in wording.AMOUNT.finditer(text) if wording._is_amount(m)]
+    return [m for m in wording.AMOUNT.finditer(text) if wording.is_amount(m)]
 
 
 def swap_figures(text: str, values: list[float]) -> str:
     """The first two different required figures in ``text`` trade places."""
-    found = [m for m in _figures(text) if any(abs(wording._value(m) - v) <= 0.005 * abs(v) for v in values)]
+    found = [m for m in _figures(text) if any(abs(wording.amount_value(m) - v) <= 0.005 * abs(v) for v in values)]
     for first in found:
-        value = wording._value(first)
-        second = next((m for m in found if abs(wording._value(m) - value) > 0.01 * abs(value)), None)
+        value = wording.amount_value(first)
+        second = next((m for m in found if abs(wording.amount_value(m) - value) > 0.01 * abs(value)), None)
         if second is not None:
             a, b = sorted((first, second), key=lambda m: m.start())
             return text[: a.start()] + b.group(0) + text[a.end(): b.start()] + a.group(0) + text[b.end():]
@@ -97,7 +97,7 @@ def tolerance_grid(ctx: Context) -> Trajectory | None:
 
     def spread(text: str) -> str:
         for m in reversed(_figures(text)):
-            v = wording._value(m)
+            v = wording.amount_value(m)
             if any(abs(v - x) <= 0.005 * abs(x) for x in values):
                 text = text[: m.start()] + ", ".join(f"{g:,.2f}" for g in wording.grid(v)) + text[m.end():]
         return text
@@ -114,7 +114,7 @@ def computed_lines(text: str, raw: str) -> list[str]:
     plain = raw.replace(",", "")
     lines = []
     for line in text.splitlines():
-        figures = [f"{wording._value(m):g}" for m in _figures(line)]
+        figures = [f"{wording.amount_value(m):g}" for m in _figures(line)]
         if any(f not in plain for f in figures):
             lines.append(line.strip())
     return lines

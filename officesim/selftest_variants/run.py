@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from officesim.env import play
-from officesim.selftest_variants import probes, variants  # noqa: F401  (they register the kinds)
+from officesim.selftest_variants import paths, probes, variants  # noqa: F401  (they register the kinds)
 from officesim.selftest_variants.facts import facts_for, family_facts
 from officesim.selftest_variants.families import kinds_for
 from officesim.selftest_variants.kinds import PROBES, VARIANTS, Context, Kind
@@ -49,6 +49,7 @@ def play_kinds(env: OfficeEnv, reference: Reference) -> list[KindRun]:
     family = kinds_for(reference.task.family)
     runs = []
     for kind, trajectory in [*build_all(ctx, family.variants(), VARIANTS), *build_all(ctx, family.probes(), PROBES)]:
-        grade = play(env, ReplayAgent(f"{(kind.expect == 'pass' and 'variant') or 'probe'}:{kind.name}", trajectory))
+        role = "variant" if kind.expect == "pass" else "probe"
+        grade = play(env, ReplayAgent(f"{role}:{kind.name}", trajectory))
         runs.append(KindRun(kind.name, kind.expect, grade.score, grade.passed, grade))
     return runs

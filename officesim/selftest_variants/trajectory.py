@@ -86,21 +86,20 @@ class Trajectory:
 
 @dataclass
 class Reference:
-    """The reference solution played once: each step with its result, and the start observation."""
+    """The reference solution played once: each step with its result."""
 
     task: Task
     trajectory: Trajectory
     results: list[Any] = field(default_factory=list)
-    obs: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, task: Task, transcript: list[dict[str, Any]], obs: dict[str, Any]) -> Reference:
+    def of(cls, task: Task, transcript: list[dict[str, Any]]) -> Reference:
         """From the oracle's transcript (its tool messages hold the results, in order)."""
         solution = task.solution
         planned = solution.steps if solution else []
         steps: list[Step] = [{"name": s.name, "arguments": dict(s.arguments)} for s in planned]
         results = [json.loads(m["content"]) for m in transcript if m["role"] == "tool"][: len(steps)]
-        return cls(task, Trajectory(steps, solution.answer if solution else None), results, obs)
+        return cls(task, Trajectory(steps, solution.answer if solution else None), results)
 
     def read_results(self) -> list[Any]:
         """Results of the solution's reads that did not fail."""

@@ -21,11 +21,13 @@ MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augus
           "November", "December"]
 
 
-def _value(match: re.Match[str]) -> float:
+def amount_value(match: re.Match[str]) -> float:
+    """The value of an ``AMOUNT`` match."""
     return float(match.group(2).replace(",", "") + (match.group(3) or ""))
 
 
-def _is_amount(match: re.Match[str]) -> bool:
+def is_amount(match: re.Match[str]) -> bool:
+    """Whether an ``AMOUNT`` match is plainly an amount (a currency sign or thousands separators)."""
     return bool(match.group(1)) or "," in match.group(2)
 
 
@@ -43,9 +45,9 @@ def reformat_amounts(text: str, style: str) -> str:
     where exact (else ungrouped with a currency code: "USD 7614.19")."""
 
     def one(match: re.Match[str]) -> str:
-        if not _is_amount(match):
+        if not is_amount(match):
             return match.group(0)
-        value = _value(match)
+        value = amount_value(match)
         cents = "" if value == int(value) else f"{value:.2f}"[-3:]
         if style == "plain":
             return f"{int(value):,}{cents} USD"
@@ -85,7 +87,7 @@ def long_dates(text: str) -> str:
 
 
 def has_amounts(text: str) -> bool:
-    return any(_is_amount(m) for m in AMOUNT.finditer(text))
+    return any(is_amount(m) for m in AMOUNT.finditer(text))
 
 
 def has_counts(text: str) -> bool:
