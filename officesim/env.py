@@ -11,6 +11,7 @@ grader or the solution.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -67,9 +68,18 @@ class OfficeEnv:
         grade: the final ``Grade`` once the episode ended, else ``None``.
     """
 
-    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None) -> None:
+    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
+                 reward_on_incomplete: float | None = None) -> None:
+        """Args:
+            task: the task to play.
+            judge: the LLM judge for judge criteria (``None``: they are ``unjudged``).
+            reward_on_incomplete: the final reward of an ``incomplete`` grade (a judge that failed;
+                never passed).  ``None`` gives 0.0 and warns once, so an RL caller decides knowingly.
+        """
         self.task = task
         self.judge = make_judge(judge)
+        self.reward_on_incomplete = reward_on_incomplete
+        self._warned_incomplete = False
         self._allowed = frozenset(task.tools)
         self.world: World | None = None
         self.transcript: list[dict[str, Any]] = []
@@ -127,8 +137,25 @@ class OfficeEnv:
             self._done = True
             self.grade = self._grade()
             info["grade"] = self.grade
-            reward = (1.0 if self.grade.passed else 0.0) if self.reward_mode == "binary" else self.grade.score
+            reward = self._reward(self.grade)
         return self._obs(result), reward, terminated, truncated, info
+
+    def _reward(self, result: Grade) -> float:
+        if result.incomplete:
+            if self.reward_on_incomplete is None and not self._warned_incomplete:
+                self._warned_incomplete = True
+                warnings.warn(f"{self.task.id}: the grade is incomplete (a judge or check failed: "
+                              f"{'; '.join(r.reason for r in result.results() if r.status == 'error')[:300]}); "
+                              "reward 0.0. Pass OfficeEnv(reward_on_incomplete=...) to choose.", stacklevel=3)
+            return float(self.reward_on_incomplete or 0.0)
+        return (1.0 if result.passed else 0.0) if self.reward_mode == "binary" else result.score
+
+    def regrade(self) -> Grade:
+        """Grade the ended episode again (after a judge failure: verdicts already given are cached)."""
+        if not self._done or self.world is None:
+            raise OfficesimError("regrade() needs an ended episode")
+        self.grade = self._grade()
+        return self.grade
 
     def finish(self) -> Grade:
         """End the episode without a ``submit`` (the model stopped calling tools) and grade it.

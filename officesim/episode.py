@@ -4,8 +4,10 @@ The status of an attempt says whose fault an unfinished episode is:
 
 * ``ok``: the agent submitted and the grader scored the final state;
 * ``truncated``: the step budget ran out (graded like any other end state);
-* ``error``: the agent itself failed (``AgentError``: an API that kept failing); the attempt has no
-  score and is excluded from pass rates, never counted as a 0.
+* ``error``: the agent itself failed (``AgentError``: an API that kept failing), or the grade stayed
+  ``incomplete`` (a judge that failed, regraded ``REGRADES`` times); the attempt has no score and
+  is excluded from pass rates, never counted as a 0 or a pass, and ``run --retry-errors`` plays it
+  again.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Literal
 from officesim.agents.base import Agent, AgentError
 
 Status = Literal["ok", "error", "truncated"]
+REGRADES = 2  # a judge failure is often transient: grade the same end state again this many times
 
 
 @dataclass
@@ -79,6 +82,19 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
                 break
     except AgentError as exc:
         status, error = "error", str(exc)
+    verdict = info.get("grade")
+    for _ in range(REGRADES):
+        if status == "error" or not getattr(verdict, "incomplete", False) or not hasattr(env, "regrade"):
+            break
+        verdict = env.regrade()
+    if status != "error" and getattr(verdict, "incomplete", False):
+        reasons = "; ".join(r.reason for r in verdict.results() if r.status == "error")
+        status, error = "error", f"incomplete grade: {reasons}"[:500]
+        return EpisodeResult(score=None, passed=None, status=status, grade=_grade_dict(verdict), steps=steps,
+                             tokens=dict(agent.usage) if getattr(agent, "usage", None) else None,
+                             wall_time=time.perf_counter() - started,
+                             transcript=list(getattr(env, "transcript", []) or []), error=error)
+    info = {**info, "grade": verdict}
     grade = _grade_dict(info.get("grade")) if status != "error" else None
     score = float(grade["score"]) if grade and grade.get("score") is not None else None
     passed = bool(grade["passed"]) if grade and grade.get("passed") is not None else None

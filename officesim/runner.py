@@ -338,12 +338,13 @@ def is_current(record: Mapping[str, Any], hashes: Mapping[str, tuple[str, str]])
 
 def _pending(plan: RunPlan, task_dirs: Sequence[Path],
              hashes: Callable[[], Mapping[str, tuple[str, str]]]) -> dict[Path, list[int]]:
-    """Attempts still to play: not recorded, recorded for an older task or grader, crashed,
-    or (with ``retry_errors``) ended in an agent error."""
+    """Attempts still to play: not recorded, recorded for an older task or grader, crashed, whose
+    grade stayed incomplete (a judge failure), or (with ``retry_errors``) ended in an agent error."""
     records = read_results(plan.out / RESULTS)
     current = hashes() if records else {}
     done = {(r["task"], r["attempt"]) for r in records
-            if is_current(r, current) and not (plan.retry_errors and r.get("status") == "error")}
+            if is_current(r, current) and not (r.get("status") == "error" and (
+                plan.retry_errors or str(r.get("error") or "").startswith("incomplete grade")))}
     return {t: [a for a in range(plan.n) if (t.name, a) not in done] for t in task_dirs}
 
 

@@ -399,7 +399,11 @@ def judge(check: JudgeCheck, ctx: GradeContext) -> Outcome:
     criterion = ctx.rubrics[check.rubric].render() if check.rubric is not None else str(check.prompt)
     artifacts = collect(ctx, check.evidence, source=False)
     sources = collect(ctx, check.source, source=True)
-    verdict = ctx.judge.evaluate(criterion, artifacts, sources, instruction=ctx.instruction)
+    try:
+        verdict = ctx.judge.evaluate(criterion, artifacts, sources, instruction=ctx.instruction,
+                                     penalty=(check.points or 0) < 0)
+    except Exception as exc:  # whatever a judge does, grading goes on and says so
+        return Outcome(None, f"the judge failed: {type(exc).__name__}: {exc}", verdict="error")
     evidence = {"artifacts": [b.label for b in artifacts], "sources": [b.label for b in sources],
                 "cached": verdict.cached}
     if verdict.status == "error":

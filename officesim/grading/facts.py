@@ -408,7 +408,7 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
         gap = text[runs[-1][-1][1]:span[0]] if runs else None
-        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or)?\s*", gap, re.IGNORECASE):
+        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or)\s*", gap, re.IGNORECASE):
             runs[-1].append(span)
         else:
             runs.append([span])
@@ -417,8 +417,9 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
         right = [f for *_, f in run if any(_close(r, number, fact.tolerance) for r in f.readings())]
         if not right:
             continue
-        kind = right[0].percent
-        out += [f.text for *_, f in run if f.percent == kind and f not in right]
+        kind = (right[0].percent, _money(right[0]) or abs(number) > MAX_COUNT)
+        out += [f.text for *_, f in run if (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind
+                and f not in right]
     return out
 
 

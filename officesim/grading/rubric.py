@@ -3,8 +3,10 @@
 ``score = max(0, earned) / sum of positive points`` over the criteria that got a verdict; any
 failing gate makes the score 0; ``passed`` = every gate holds and ``score >= pass_threshold``.
 A criterion without a verdict (``error``: the judge or the grader broke; ``unjudged``: no judge
-configured) counts neither way and the grade says how many there were, so a missing judge never
-looks like a pass or a fail.
+configured) counts neither way and the grade says how many there were.  An ``error`` makes the
+grade ``incomplete``: it is never passed, whatever the other points say (a judge that times out
+must not leave a leak unpunished).  ``unjudged`` is the deliberate mode without a judge: the
+deterministic core every task has decides ``passed``, and the grade says judged points are missing.
 
 Statuses are from the agent's side: a criterion with positive points is ``pass`` when its check
 holds; a penalty (negative points) is ``fail`` when its check holds (the bad thing happened).
@@ -63,6 +65,9 @@ class Grade(BaseModel):
     unjudged: int = Field(description="Gates and criteria not judged (no judge configured).")
     errors: int = Field(description="Gates and criteria whose check or judge failed.")
     complete: bool = Field(description="No error and nothing unjudged: the score is the full verdict.")
+    incomplete: bool = Field(False, description="A check has no verdict because it failed (the judge erred, timed "
+                             "out or answered garbage; the grader is broken): never passed; callers choose its "
+                             "reward (reward_on_incomplete) and runs record it as an error.")
     answer: str | None = Field(None, description="The submitted answer.")
     notes: list[str] = Field(default_factory=list, description="Why the score and pass are what they are.")
     task_hash: str
@@ -159,10 +164,13 @@ def grade(
     gates_hold = all(g.status == "pass" for g in gates)
     if not gates_hold and not any(g.status == "fail" for g in gates):
         notes.append("not passed: a gate has no verdict")
-    passed = gates_hold and score >= task.pass_threshold - 1e-9
+    incomplete = errors > 0
+    if incomplete:
+        notes.append("incomplete: a check has no verdict (see the errors), so the episode cannot pass")
+    passed = gates_hold and score >= task.pass_threshold - 1e-9 and not incomplete
     return Grade(
         task_id=task.id, score=round(score, 6), passed=passed, pass_threshold=task.pass_threshold,
         earned=earned, possible=possible, gates=gates, criteria=criteria, unjudged=unjudged, errors=errors,
-        complete=not unjudged and not errors, answer=answer, notes=notes, task_hash=task.task_hash,
-        grader_hash=task.grader_hash,
+        complete=not unjudged and not errors, incomplete=incomplete, answer=answer, notes=notes,
+        task_hash=task.task_hash, grader_hash=task.grader_hash,
     )

@@ -26,6 +26,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 
 CONTACT_TITLES = ["Head of Finance Systems", "Director of Analytics", "Data Platform Lead", "VP Operations",
                   "Procurement Lead", "Senior IT Manager", "Head of Business Intelligence", "Controller"]
@@ -96,13 +97,23 @@ class InvoiceTotalAnswer(Family):
             s.call("crm_search_invoices", account_id=found["accounts"][0]["id"], status="open")
             s.submit(f"{money(total)} ({len(wanted)} invoices)")
 
+        sheet = FactSheet()
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        left_out = []
+        for position, row in enumerate(sorted(rows, key=lambda r: r["number"]), start=1):
+            key = sheet.entity(row["number"], key=f"invoice_{position}", kind="invoice")
+            sheet.fact(key, "amount", row["amount"])
+            if row not in wanted:
+                left_out.append(key)
+        sheet.fact(acc, "outstanding", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
         return Draft(
             instruction=instruction,
             tools=toolset(["crm"], distractors=["crm"]),
             gates=[allowed_changes(READ_MARKS)],
-            criteria=[{"id": "total", "check": "answer", "points": 1, "description": "The outstanding total.",
-                       "number": total, "tolerance": answer_tolerance(total, wrong)}],
-            solve=solve, variant=variant, max_steps=12,
+            criteria=[facts_check("total", 1, "answer", description="The outstanding total, one figure; invoices "
+                                  "that do not count named only as left out.", require=[f"{acc}.outstanding"],
+                                  subject=acc, exclude=left_out)],
+            solve=solve, variant=variant, max_steps=12, facts=sheet,
         )
 
 

@@ -160,6 +160,7 @@ class CustomerBrief(Family):
             product = deal["name"].split(" - ", 1)[-1]
             key = sheet.entity(deal["name"], key=f"deal_{len(deal_keys) + 1}", aliases=[product], kind="deal")
             sheet.fact(key, "amount", deal["amount"])
+            sheet.fact(key, "close_date", deal["close_date"])
             deal_keys.append(key)
         closed = [d["amount"] for d in all_deals if d["stage"] not in STAGE_LABELS or d["id"] not in
                   {x["id"] for x in deals}]
@@ -171,6 +172,7 @@ class CustomerBrief(Family):
         for inv in invoices:
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
             sheet.fact(key, "amount", inv["amount"])
+            sheet.fact(key, "due", inv["due"].isoformat())
             (invoice_keys if inv["status"] == "open" else paid_keys).append(key)
         issue_key = sheet.entity(keyword, key="escalation", aliases=paraphrases, kind="issue")
         sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
