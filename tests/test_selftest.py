@@ -146,6 +146,8 @@ def test_validate_prints_families_and_exits_0(capsys: pytest.CaptureFixture[str]
     probes = [r for r in report.runs if r.expected == "fail" and r.agent != "null"]
     assert len(variants) >= 2 and f"{len(variants)}/{len(variants)} (" in row and f"  {len(probes)}  " in row
     assert "all 1 task folder(s) valid (files and self-tests" in out
+    assert ("warning: family budget_sheet: only 2 kind(s) of correct variant apply (variant:other_tool_path, "
+            "variant:verify_after); at least 6 are expected") in out
 
 
 def test_validate_fails_a_grader_that_a_generated_hack_games(capsys: pytest.CaptureFixture[str]) -> None:
