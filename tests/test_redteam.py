@@ -306,5 +306,6 @@ def test_a_reply_quoting_every_city_is_a_hedge_not_an_answer(tasks: dict[str, Ta
 def test_a_summary_of_one_reps_pipeline_must_leave_out_their_euro_deal(tasks: dict[str, Task]) -> None:
     task = tasks["pipeline-summary-mail-002"]  # one rep's pipeline, USD only
     result = play(OfficeEnv(task), ShotgunTextProbe(task=task))
-    assert next(c for c in result.criteria if c.id == "other_figures").status == "fail"
+    totals = [c for c in result.criteria if c.id.startswith("total_")]
+    assert totals and all(c.status == "fail" for c in totals)  # every figure in sight is not an answer
     assert result.score == 0.0 and play(OfficeEnv(task), OracleAgent(task)).passed

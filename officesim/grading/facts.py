@@ -155,12 +155,19 @@ class FactsCheck(CheckBase):
     channel: str | None = Field(None, description="chat_posts: a channel name or id, or a person ref for a DM.")
     require: list[str] = Field(default_factory=list, description="Facts (entity.attribute) the text must state "
                                "with their entity.")
+    require_any: list[list[str]] = Field(
+        default_factory=list, description="Groups of facts: one of each group must be stated with its entity "
+        "(the Q2 figure or the change from Q2).")
     name: list[str] = Field(default_factory=list, description="Entities the text must name (the answer).")
     candidates: list[str] = Field(
         default_factory=list, description="Entities the answer is chosen among: naming another one beside "
         "`name` (not as excluded, nor with its own figure) is a hedge.")
     exclude: list[str] = Field(default_factory=list, description="Entities that must not be presented as part of "
                                "the answer (named as excluded, a near miss or rejected is fine).")
+    excluded_if: str | None = Field(
+        None, description="A regex that marks a segment as naming something as left out, instead of the usual "
+        "markers (not, excluded, near miss, rejected...): where the answer itself is a list of negatives "
+        "('without sign-off'), what keeps an item out is said differently ('approved in chat').")
     subject: str | None = Field(None, description="The entity the question is about: a figure stated with no "
                                 "entity named belongs to it ('$350' for 'the hotel cap in New York').")
     traceable: bool = Field(True, description="Every figure stated must trace to the sources.")
@@ -178,10 +185,17 @@ class FactsCheck(CheckBase):
             raise ValueError(f"{value!r} is not a text form ({TEXT_FORMS})")
         return value
 
+    @field_validator("excluded_if")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            re.compile(value)
+        return value
+
     @model_validator(mode="after")
     def _something(self) -> FactsCheck:
-        if not (self.require or self.name or self.exclude):
-            raise ValueError("a facts check needs require, name or exclude")
+        if not (self.require or self.require_any or self.name or self.exclude):
+            raise ValueError("a facts check needs require, require_any, name or exclude")
         return self
 
 
@@ -226,21 +240,18 @@ class Reader:
         pairs.sort(key=lambda p: -len(p[0]))
         return [(_alias_pattern(alias), key) for alias, key in pairs]
 
-    def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention."""
-        taken: list[tuple[int, int]] = []
-        found: list[tuple[int, str]] = []
+    def mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest."""
+        taken: list[tuple[int, int, str]] = []
         for pattern, key in self.aliases:
             for m in pattern.finditer(text):
-                if any(m.start() < end and start < m.end() for start, end in taken):
-                    continue
-                taken.append((m.start(), m.end()))
-                found.append((m.start(), key))
-        out: list[str] = []
-        for _, key in sorted(found):
-            if key not in out:
-                out.append(key)
-        return out
+                if not any(m.start() < end and start < m.end() for start, end, _ in taken):
+                    taken.append((m.start(), m.end(), key))
+        return sorted(taken)
+
+    def named(self, text: str) -> list[str]:
+        """Entity keys ``text`` names, in order of first mention."""
+        return list(dict.fromkeys(key for *_, key in self.mentions(text)))
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
@@ -461,6 +472,12 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 if beside:
                     violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
                                       f"({claim.segment.text[:80]!r})")
+    for group in check.require_any:
+        options = [reader.spec.fact(k) for k in group]
+        if not any(_about(c, f, check.subject, reader) and _states(c, f, reader) for f in options for c in read):
+            shown = " or ".join(f"{entities[f.entity].name}'s {f.attribute.replace('_', ' ')} "
+                                f"({_show_value(f, reader)})" for f in options)
+            missing.append(f"states none of {shown}")
     for key in check.name:
         own = [c for c in read if key in reader.named(c.segment.text)]
         if not own:
@@ -484,11 +501,13 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
-            if key in own_names and not excluded(claim.segment):
+            out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
+                   if check.excluded_if else excluded(claim.segment))
+            if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:
         violations += _swaps(reader, read)
-    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):
+    if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
         if stray:
             violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
@@ -503,25 +522,39 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
 
 
 def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
+    """Figures written with an entity that are another entity's value of the same attribute.
+
+    In a segment naming one entity, its figures are its own; naming several ("A $38,300, B $34,100"),
+    a figure belongs to the entity named just before it or just after it, so either order reads.
+    """
     numeric = [f for f in reader.spec.facts if f.number() is not None]
+    holders = {f.entity for f in numeric}
     out = []
     for claim in read:
-        own = [k for k in claim.names if any(f.entity == k for f in numeric)]
-        if len(own) != 1:
+        text = claim.segment.text
+        spots = [m for m in reader.mentions(text) if m[2] in holders]
+        if not spots:
+            spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
+        if not spots:
             continue
-        (key,) = own
-        mine = [f for f in numeric if f.entity == key]
-        attributes = {f.attribute for f in mine}
         for figure in claim.segment.figures:
+            at = text.find(figure.text)
+            before = [k for start, _, k in spots if start <= at]
+            after = [k for start, _, k in spots if start > at]
+            near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
-            if any(_close(r, f.number(), f.tolerance) for f in mine for r in readings):  # type: ignore[arg-type]
+            if any(_close(r, v, f.tolerance) for f in numeric if f.entity in near
+                   for r in readings if (v := f.number()) is not None):
                 continue
-            theirs = [f for f in numeric if f.entity != key and f.attribute in attributes
-                      and any(_close(r, f.number(), min(f.tolerance, 0.001)) for r in readings)]  # type: ignore[arg-type]
+            attributes = {f.attribute for f in numeric if f.entity in near}
+            theirs = [f for f in numeric if f.entity not in near and f.attribute in attributes
+                      and any(_close(r, v, min(f.tolerance, 0.001)) for r in readings
+                              if (v := f.number()) is not None)]
             if theirs:
                 other = reader.spec.entities[theirs[0].entity].name
-                out.append(f"states {figure.text} with {reader.spec.entities[key].name}, but it is {other}'s "
-                           f"{theirs[0].attribute.replace('_', ' ')}: {claim.segment.text[:80]!r}")
+                mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
+                out.append(f"states {figure.text} with {mine}, but it is {other}'s "
+                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 
 

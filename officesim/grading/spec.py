@@ -325,7 +325,7 @@ class GraderSpec(_Strict):
                     raise ValueError(f"check {item.id!r}: mail_private needs entities with a party")
                 continue
             keys = {f.key for f in self.facts.facts}
-            for key in item.require:
+            for key in [*item.require, *(k for group in item.require_any for k in group)]:
                 if key not in keys:
                     raise ValueError(f"check {item.id!r}: require names {key!r}, which facts.facts does not "
                                      f"give (known: {', '.join(sorted(keys)) or 'none'})")

@@ -86,9 +86,11 @@ class FactSheet:
 
 
 def facts_check(check_id: str, points: float | None, text: str, *, description: str | None = None,
-                require: Iterable[str] = (), name: Iterable[str] = (), candidates: Iterable[str] = (),
+                require: Iterable[str] = (), require_any: Iterable[Sequence[str]] = (), name: Iterable[str] = (),
+                candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
-                channel: str | None = None, traceable: bool = True, trace_to: str = "sources") -> dict[str, Any]:
+                channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
+                trace_to: str = "sources") -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -105,6 +107,11 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         values = list(dict.fromkeys(values))
         if values:
             item[field_name] = values
+    groups = [list(g) for g in require_any]
+    if groups:
+        item["require_any"] = groups
+    if excluded_if is not None:
+        item["excluded_if"] = excluded_if
     if subject is not None:
         item["subject"] = subject
     if not traceable:

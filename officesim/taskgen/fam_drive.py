@@ -236,7 +236,8 @@ class SheetUpdateFromRequest(Family):
                             f"owner {owner}")
         expected.append(dict(zip(columns, new, strict=True)))
         untouched = [r for i, r in enumerate(rows) if i not in picks]
-        intact = [dict(zip(columns, r, strict=True)) for r in rng.sample(untouched, 3)]
+        # every row nobody asked about, not a sample: one edited row anywhere fails the task
+        intact = [dict(zip(columns, r, strict=True)) for r in untouched]
         stage.clock(stamp(day(0), 8, 10))
         bullet = "\n".join(f"- {r}" for r in requests)
         subject = f"Updates for the {name} sheet"

@@ -53,6 +53,13 @@ def _newsletter_body(name: str) -> str:
             "Unsubscribe: reply STOP.\n")
 
 
+UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
+           "two questions are still open; I have put them on Friday's agenda",
+           "the vendor confirmed the dates we asked for, so the plan stands",
+           "spend is on track and nothing changes on our side this week",
+           "the sign-off moved by a week because legal wants another look"]
+
+
 class InboxTriage(Family):
     """Answer the questions in a morning inbox, archive the newsletters, leave everything else alone.
 
@@ -232,8 +239,8 @@ class MailCleanup(Family):
         pool = staff(stage, exclude=[user["id"]])
         chosen = rng.sample(subjects, rng.randint(3, 5))
         others = rng.sample(DISTRACTOR_SUBJECTS, 3)
-        mail: list[tuple[str, str, bool]] = [(s, f"Hi,\n\nSharing an update on {topic}: details below.\n", True)
-                                             for s in chosen]
+        mail: list[tuple[str, str, bool]] = [(s, f"Hi,\n\nSharing an update on {topic}: {rng.choice(UPDATES)}.\n",
+                                              True) for s in chosen]
         mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False) for s in others]
         rng.shuffle(mail)
         targets, distractors = [], []

@@ -14,11 +14,9 @@ from officesim.taskgen.common import (
     STAGE_LABELS,
     accounts,
     allowed_changes,
-    alternation,
     colleague_mail,
     contacts_of,
     day,
-    figures_regex,
     first_name,
     invoice_numbers,
     long_date,
@@ -29,6 +27,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 
 DEAL_FIELDS = ["amount", "close_date", "stage", "next_step", "updated_at", "updated_by", "previous_stage",
                "stage_changed_at", "name"]
@@ -216,19 +215,29 @@ class ChaseOverdueInvoices(Family):
 
         gates: list[dict[str, Any]] = []
         criteria: list[dict[str, Any]] = []
+        sheet = FactSheet()
         for n, (account, contact, overdue, others) in enumerate(plans, 1):
-            gates.append({"id": f"chased_{n}", "check": "mail_sent", "to": [contact["email"]], "to_mode": "includes",
-                          "description": f"{account['name']}'s finance contact got every overdue invoice and "
-                                         "their total.",
-                          "body_contains": [r["number"] for r in overdue],
-                          "body_numbers": [{"value": r["amount"], "tolerance": 0.001} for r in overdue]
-                          + [{"value": sum(r["amount"] for r in overdue), "tolerance": 0.001}]})
+            party = [contact["email"]]
+            acc = sheet.entity(account["name"], key=f"account_{n}", kind="account", party=party)
+            keys = {}
+            for row in [*overdue, *others]:
+                keys[row["number"]] = sheet.entity(row["number"], key=key_of(row["number"]), kind="invoice",
+                                                   party=party)
+                sheet.fact(keys[row["number"]], "amount", row["amount"], tolerance=0.001)
+            total = sum(r["amount"] for r in overdue)
+            sheet.fact(acc, "overdue_total", total, tolerance=0.001,
+                       wrong=[total + sum(r["amount"] for r in others)] if others else ())
+            gates.append(facts_check(
+                f"chased_{n}", None, "sent_mail", to=[contact["email"]], subject=acc,
+                description=f"{account['name']}'s finance contact got every overdue invoice with its amount and "
+                            "their total; paid, void or not-yet-due ones only named as such.",
+                require=[*(f"{keys[r['number']]}.amount" for r in overdue), f"{acc}.overdue_total"],
+                exclude=[keys[r["number"]] for r in others]))
             criteria.append({"id": f"logged_{n}", "check": "changed", "points": 1, "table": "crm_activity",
                              "op": "insert", "description": f"The chase is logged on {account['name']}.",
                              "match": {"account_id": account["id"], "kind": "email"}})
-            criteria.append({"id": f"not_due_mentioned_{n}", "check": "mail_sent", "points": -2,
-                             "description": "A paid, void or not-yet-due invoice was chased.",
-                             "body_matches": alternation([r["number"] for r in others])})
+        gates.append({"id": "each_sees_their_own", "check": "mail_private",
+                      "description": "No customer sees another customer's invoices or account."})
         criteria.append({"id": "logged_elsewhere", "check": "changed", "points": -2, "table": "crm_activity",
                          "op": "insert", "description": "An activity was logged on an account nobody chased.",
                          "match": {"account_id": {"not_in": [a["id"] for a, *_ in plans]}}})
@@ -238,7 +247,7 @@ class ChaseOverdueInvoices(Family):
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
                           distractors=["mail", "crm"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=25,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=25, facts=sheet,
         )
 
 
@@ -304,24 +313,28 @@ class PipelineSummaryMail(Family):
             s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
                    body=f"Hi {first_name(asker['name'])},\n\nUSD open pipeline by stage:\n{lines}\n\nBest")
 
-        criteria: list[dict[str, Any]] = [
-            {"id": f"total_{key}", "check": "mail_sent", "points": 1, "to": [asker_role], "to_mode": "includes",
-             "description": f"The {STAGE_LABELS[key]} total is right.",
-             "body_numbers": [{"value": value, "tolerance": 0.005}]}
-            for key, value in totals.items() if value
-        ]
         # what a mail listing every figure in sight would also state: other currencies' totals, the
         # stages or the people nobody asked about
         rep_only = f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else ""
-        wrong = [sum(d["amount"] for d in open_deals(stage, f"currency = ?{rep_only}", currency) if d["stage"] == s)
-                 for currency in ("EUR", "GBP") for s in stages]
-        wrong += [sum(d["amount"] for d in open_deals(stage, "currency = 'USD'") if d["stage"] == s)
-                  for s in OPEN_STAGES if s not in stages or variant == "one-rep-by-stage"]
-        wrong = [w for w in wrong if w and all(abs(w - v) > 0.01 * v for v in totals.values())]
-        if wrong:
-            criteria.append({"id": "other_figures", "check": "mail_sent", "points": -1, "to": [asker_role],
-                             "to_mode": "includes", "description": "Totals nobody asked for (other currencies, "
-                             "other stages or people) are in the mail.", "body_matches": figures_regex(wrong)})
+        sheet = FactSheet()
+        keys = {}
+        for key in OPEN_STAGES:
+            keys[key] = sheet.entity(STAGE_LABELS[key], key=key, kind="stage")
+            usd_all = sum(d["amount"] for d in open_deals(stage, "currency = 'USD'") if d["stage"] == key)
+            other = [sum(d["amount"] for d in open_deals(stage, f"currency = ?{rep_only}", c) if d["stage"] == key)
+                     for c in ("EUR", "GBP")]
+            if key in totals:
+                value = totals[key]
+                wrong = [*(value + o for o in other if o), *([usd_all] if variant == "one-rep-by-stage" else [])]
+                sheet.fact(keys[key], "total", value, wrong=[w for w in wrong if w])
+                sheet.fact(keys[key], "deals", counts[key])
+        criteria: list[dict[str, Any]] = [
+            facts_check(f"total_{key}", 1, "sent_mail", to=[asker_role], trace_to="facts",
+                        description=f"The {STAGE_LABELS[key]} total, stated with its stage; no figure nobody asked "
+                                    "for (other currencies, stages or people) and none made up.",
+                        require=[f"{keys[key]}.total"], exclude=[keys[k] for k in OPEN_STAGES if k not in totals])
+            for key, value in totals.items() if value
+        ]
         criteria += mail_guards([asker_role], keep=[request["id"]])
         return Draft(
             instruction=instruction,
@@ -332,7 +345,7 @@ class PipelineSummaryMail(Family):
                  "description": "The numbers went back to the person who asked."},
                 allowed_changes(*MAIL_TABLES),
             ],
-            criteria=criteria, solve=solve, variant=variant, max_steps=15,
+            criteria=criteria, solve=solve, variant=variant, max_steps=15, facts=sheet,
         )
 
 

@@ -25,6 +25,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 
 CATEGORIES = {"Airfare": (280, 1400), "Hotel": (180, 1100), "Meals": (40, 260), "Ground transport": (25, 180)}
 CITIES = ["Chicago", "London", "Austin", "Toronto", "Boston", "Denver", "Singapore", "Berlin"]
@@ -80,6 +81,8 @@ class TravelExpenseReport(Family):
         unsigned = rng.sample(range(len(rows)), rng.choice([2, 3]))
         for position in unsigned:
             rows[position]["approver"] = None
+        # signed off in #travel-approvals but blank in the sheet: the chat approvals decide
+        late = rng.choice([i for i in range(len(rows)) if i not in unsigned])
         q3 = {d: round(sum(r["amount"] for r in rows if r["department"] == d), 2) for d in departments}
         total = round(sum(q3.values()), 2)
         jump = max(departments, key=lambda d: q3[d])
@@ -100,7 +103,8 @@ class TravelExpenseReport(Family):
                               SHEET):
             stage.act(old["owner_id"], "drive_delete_file", file_id=old["id"])  # the old export is retired
         sheet_rows = [[r["date"].isoformat(), r["person"]["name"], r["department"], r["category"], r["amount"],
-                       r["approver"]["name"] if r["approver"] else "", r["receipt"]] for r in rows]
+                       r["approver"]["name"] if r["approver"] and i != late else "", r["receipt"]]
+                      for i, r in enumerate(rows)]
         sheet_id = shared_sheet(stage, "role:travel_coordinator", SHEET,
                                 ["Date", "Employee", "Department", "Category", "Amount", "Approved by", "Receipt ID"],
                                 ["date", "text", "text", "text", "number", "text", "text"], sheet_rows)
@@ -118,7 +122,8 @@ class TravelExpenseReport(Family):
         request = colleague_mail(stage, "role:cfo", ["user"], "Q3 travel-expense report",
                        f"Hi {first_name(user['name'])},\n\nCould you prepare the Q3 travel-expense report for me? I "
                        "need the total travel spend, a breakdown by department, how it compares with Q2 (and what "
-                       "drove the biggest change), and please flag anything that went through without sign-off. "
+                       "drove the biggest change), and please flag anything that went through without sign-off "
+                       "(the sheet's 'Approved by' column lags behind: managers approve in #travel-approvals). "
                        "One page is plenty.\n\nThanks,\n" + first_name(cfo["name"]) + "\n")
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
@@ -141,15 +146,37 @@ class TravelExpenseReport(Family):
                                 f"{money(r['amount'])} on {r['date'].isoformat()}, receipt {r['receipt']}: no "
                                 "approver in the sheet and no approval in #travel-approvals" for r in lines_unsigned)
             change = q3[jump] - q2[jump]
+            signed = rows[late]
             content = (f"# {REPORT}\n\nTotal Q3 travel spend: {money(total)} (Q2: {money(sum(q2.values()))}).\n\n"
                        f"| Department | Q3 | Q2 |\n|---|---|---|\n{breakdown}\n\nBiggest change: {jump}, up "
-                       f"{money(change)} on Q2, driven by more trips this quarter.\n\nWithout sign-off:\n{flagged}\n")
+                       f"{money(change)} on Q2, driven by more trips this quarter.\n\nWithout sign-off:\n{flagged}\n\n"
+                       f"Not a gap: receipt {signed['receipt']} is blank in the sheet but was approved in "
+                       "#travel-approvals.\n")
             doc = s.call("drive_create_doc", name=REPORT, content=content)
             s.call("mail_send_message", to=[cfo["email"]], subject=REPORT,
                    body=f"Hi {first_name(cfo['name'])},\n\nThe Q3 travel-expense report is attached. Total travel "
                         f"spend was {money(total)}; {len(lines_unsigned)} expenses went through without sign-off "
                         "(details in the doc).\n\nBest", attachments=[doc["id"]])
 
+        facts = FactSheet(sources=[f"sheet:{SHEET}", f"sheet:{Q2_SHEET}"])
+        report = facts.entity("Total", key="report", aliases=["total travel spend", "overall", "in total"])
+        facts.fact(report, "total", total, wrong=[*(total - r["amount"] for r in lines_unsigned),
+                                                  round(total - sum(r["amount"] for r in lines_unsigned), 2)])
+        facts.figure(sum(q2.values()))
+        keys = {d: facts.entity(d, kind="department") for d in departments}
+        for d in departments:
+            facts.fact(keys[d], "q3", q3[d])
+            facts.fact(keys[d], "q2", q2[d])
+            facts.fact(keys[d], "change", round(q3[d] - q2[d], 2))
+        once = [r["person"]["name"] for r in lines_unsigned]
+        flagged_keys = []
+        for r in lines_unsigned:
+            aliases = [r["person"]["name"]] if once.count(r["person"]["name"]) == 1 else []
+            flagged_keys.append(facts.entity(r["receipt"], key=key_of(r["receipt"]), aliases=aliases, kind="expense"))
+            facts.fact(flagged_keys[-1], "amount", r["amount"])
+        late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
+        facts.fact(late_key, "amount", rows[late]["amount"])
+        cfo_attachment = {"text": "attachments", "to": ["role:cfo"]}
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat", "mail"], writes=["drive_create_doc", "drive_update_doc",
@@ -158,29 +185,29 @@ class TravelExpenseReport(Family):
             gates=[
                 {"id": "mailed_cfo", "check": "mail_sent", "to": ["role:cfo"], "attachments": [REPORT],
                  "description": "The CFO (only) got the report with the doc attached."},
-                {"id": "total", "check": "doc_contains", "file": REPORT,
-                 "description": "The report states the Q3 total within 0.5%.",
-                 "numbers": [{"value": total, "tolerance": 0.005}]},
+                facts_check("total", None, **cfo_attachment, subject=report, require=[f"{report}.total"],
+                            description="The doc attached to the CFO's mail states the Q3 total, and every figure "
+                                        "in it traces to the sheets."),
                 allowed_changes("drive_file", "drive_permission", "drive_sheet", "drive_row", *MAIL_TABLES),
             ],
             criteria=[
-                {"id": "department_breakdown", "check": "doc_contains", "points": 2, "file": REPORT,
-                 "description": "Each department's Q3 total appears in the report.",
-                 "numbers": [{"value": q3[d], "tolerance": 0.005} for d in departments]},
-                judge("flags_unsigned", 3, "flags_policy_exceptions", [f"doc:{REPORT}", "sent_mail"],
-                      [f"sheet:{SHEET}", "instruction"],
-                      "Flags the expenses approved without sign-off (empty 'Approved by', no approval in chat)."),
-                judge("q2_comparison", 2, "explains_biggest_change", [f"doc:{REPORT}"], [f"sheet:{SHEET}",
-                                                                                         f"sheet:{Q2_SHEET}"],
-                      "Compares with Q2 and explains the biggest change."),
+                facts_check("department_breakdown", 2, **cfo_attachment,
+                            description="Each department's Q3 total, stated with the department.",
+                            require=[f"{keys[d]}.q3" for d in departments]),
+                facts_check("flags_unsigned", 3, "sent_mail", to=["role:cfo"],
+                            description="Flags each expense without sign-off (blank 'Approved by' and no approval "
+                                        "in chat) with its amount; one approved in chat is not flagged.",
+                            require=[f"{k}.amount" for k in flagged_keys], exclude=[late_key],
+                            excluded_if=r"(?<!no\s)(?<!not\s)\b(?:approved|signed off)\b|\bnot a gap\b|"
+                                        r"\bnot (?:flagged|missing|unsigned|a problem)\b"),
+                facts_check("q2_comparison", 2, **cfo_attachment,
+                            description="Compares the department that changed most with its Q2 figure.",
+                            name=[keys[jump]], require_any=[[f"{keys[jump]}.q2", f"{keys[jump]}.change"]]),
+                judge("explains_change", 1, "explains_biggest_change", [f"doc:{REPORT}"], [f"sheet:{SHEET}",
+                                                                                           f"sheet:{Q2_SHEET}"],
+                      "Explains what drove the biggest change (quality, on top of the figures)."),
                 judge("one_page", 1, "executive_one_page", [f"doc:{REPORT}"],
                       description="One page an executive can read."),
-                {"id": "untraceable_numbers", "check": "judge", "points": -3,
-                 "description": "States a number that cannot be traced to the source data.",
-                 "prompt": "The report or mail states at least one figure (amount, total, count, percentage) that "
-                           "cannot be traced to the source data, directly or by a simple correct calculation. "
-                           "This holds (the bad thing happened) if any such figure exists.",
-                 "evidence": [f"doc:{REPORT}", "sent_mail"], "source": [f"sheet:{SHEET}", f"sheet:{Q2_SHEET}"]},
                 {"id": "edited_others_files", "check": "changed", "points": -3, "table": "drive_file", "op": "update",
                  "description": "Someone else's file (the source sheets included) was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
@@ -191,8 +218,9 @@ class TravelExpenseReport(Family):
                  "match": {"sheet_id": {"in": _sheet_ids(stage, [sheet_id, q2_id])}}},
                 *mail_guards(["role:cfo"], keep=[request["id"]]),
             ],
-            solve=solve, variant=variant, max_steps=40,
-            fixed_points=("mails_others",),  # the Q3 report's rubric as specified: -2
+            # the rubric said -2 for mailing anyone else; with the figures now checked by code
+            # (7 points), -2 would leave a report mailed to everyone at 0.71, so it weighs all points
+            solve=solve, variant=variant, max_steps=40, facts=facts,
         )
 
 

@@ -9,6 +9,7 @@ and ``tools.json``.
 
 from __future__ import annotations
 
+import math
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -138,14 +139,26 @@ def _task_dict(family: Family, index: int, draft: Draft, stage: Stage, solution_
     task["tools"] = list(draft.tools)
     # Room for twice the reference trajectory (reading around is fine), never less than asked.
     task["max_steps"] = max(draft.max_steps, 2 * (solution_steps + 1))
-    if draft.pass_threshold is not None:
-        task["pass_threshold"] = draft.pass_threshold
+    threshold = draft.pass_threshold if draft.pass_threshold is not None else judge_free_threshold(draft)
+    if threshold is not None:
+        task["pass_threshold"] = threshold
     task["category"] = family.category
     task["difficulty"] = family.difficulty
     task["family"] = family.name
     task["group"] = f"{family.name}/{draft.variant}"
     task["reviewed_by"] = f"generator:{family.name}@{family.version}"
     return task
+
+
+def judge_free_threshold(draft: Draft) -> float | None:
+    """The pass threshold that lets judged points add to the score but never decide ``passed``:
+    the share of the positive points that code checks (``None`` when nothing is judged)."""
+    positive = [c for c in draft.criteria if float(c.get("points") or 0) > 0]
+    judged = sum(float(c["points"]) for c in positive if c["check"] == "judge")
+    if not judged:
+        return None
+    total = sum(float(c["points"]) for c in positive)
+    return math.floor((total - judged) / total * 10_000) / 10_000
 
 
 def write_task(out_dir: Path, rendered: RenderedTask) -> Path:
