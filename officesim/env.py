@@ -18,7 +18,7 @@ from typing import Any, Literal
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
-from officesim.task import SUBMIT, Task
+from officesim.task import MAX_ANSWER, SUBMIT, Task
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
 
@@ -193,6 +193,9 @@ class OfficeEnv:
             value = str(value)  # a bare number is a fine answer
         if value is not None and not _encodable(value):
             return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
+        if value is not None and len(value) > MAX_ANSWER:
+            return InvalidArgument(f"answer is {len(value):,} characters; an answer holds at most {MAX_ANSWER:,}. "
+                                   "Give the result itself, and put long material in a doc").to_result(), False
         self.answer = value
         return {"status": "submitted"}, True
 

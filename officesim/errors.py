@@ -24,12 +24,17 @@ class SpecError(OfficesimError):
     """A world spec, task, grader or solution file is invalid; the message names file and field."""
 
 
+MAX_MESSAGE = 2000  # characters of an error message; a long list or input in one is cut with a marker
+
+
 class ToolError(Exception):
     """An error returned to the model as the result of a tool call."""
 
     type_name = "tool_error"
 
     def __init__(self, message: str) -> None:
+        if len(message) > MAX_MESSAGE:
+            message = message[:MAX_MESSAGE] + f" [... message cut at {MAX_MESSAGE} characters]"
         super().__init__(message)
         self.message = message
 
@@ -66,3 +71,9 @@ class Conflict(ToolError):
     """The request clashes with the current state (already a member, name taken, ...)."""
 
     type_name = "conflict"
+
+
+class Timeout(ToolError):
+    """The call ran past its time budget and was stopped; nothing it did was kept."""
+
+    type_name = "timeout"

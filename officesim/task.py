@@ -36,6 +36,7 @@ from officesim.world import World
 WORLDS_DIR = Path(__file__).resolve().parents[1] / "worlds"
 TASK_ID = r"^[a-z0-9][a-z0-9-]*$"
 SUBMIT = "submit"
+MAX_ANSWER = 20_000  # characters of the submitted answer
 SUBMIT_TOOL: dict[str, Any] = {
     "type": "function",
     "function": {
@@ -48,7 +49,7 @@ SUBMIT_TOOL: dict[str, Any] = {
                 "answer": {
                     "type": ["string", "null"],
                     "description": "The final answer to the task's question, or null when the task only asks "
-                    "you to do things.",
+                    f"you to do things. At most {MAX_ANSWER:,} characters.",
                 }
             },
             "required": ["answer"],

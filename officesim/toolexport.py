@@ -1,7 +1,8 @@
 """Tool lists in the shapes agent frameworks expect: OpenAI chat, OpenAI Responses, Anthropic, MCP.
 
 All four are derived from the one registry; the canonical ``tools.json`` is the OpenAI chat
-function-calling list with strict schemas.  Nothing here is hand-written per tool.
+function-calling list with strict schemas (string maxima in descriptions, as strict mode wants;
+Anthropic and MCP get every ``maxLength`` as well).  Nothing here is hand-written per tool.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from officesim.tools import Tool, registry
+from officesim.toolschema import strict_schema
 
 ExportFormat = Literal["openai", "responses", "anthropic", "mcp"]
 FORMATS: tuple[str, ...] = ("openai", "responses", "anthropic", "mcp")
@@ -24,7 +26,7 @@ def as_openai(tool: Tool) -> dict[str, Any]:
         "function": {
             "name": tool.name,
             "description": tool.description,
-            "parameters": tool.parameters,
+            "parameters": strict_schema(tool.parameters),
             "strict": True,
         },
     }
@@ -36,7 +38,7 @@ def as_responses(tool: Tool) -> dict[str, Any]:
         "type": "function",
         "name": tool.name,
         "description": tool.description,
-        "parameters": tool.parameters,
+        "parameters": strict_schema(tool.parameters),
         "strict": True,
     }
 

@@ -9,6 +9,7 @@ nothing a model can send makes it raise; bad calls come back as ``{"error": {...
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import json
 import re
@@ -19,8 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
+from officesim.budget import run_within
 from officesim.errors import InvalidArgument, ToolError, UnknownTool
-from officesim.toolschema import parameters_schema, parse_docstring
+from officesim.toolschema import parameters_schema, parse_docstring, with_limits
 
 if TYPE_CHECKING:
     from officesim.world import World
@@ -29,10 +31,14 @@ NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # One verb vocabulary for every tool name: <app>_<verb>[_<noun>].
 VERBS = frozenset(
     {"list", "get", "search", "read", "create", "update", "delete", "send", "reply", "forward",
-     "share", "move", "post", "react", "join", "append", "log", "mark", "label"}
+     "share", "move", "post", "react", "join", "append", "log", "mark", "label",
+     "restore"}  # restore: out of the trash, the word every Drive and mail user knows
 )
 APPS = ("directory", "mail", "drive", "chat", "crm")
 ToolKind = Literal["read", "write"]
+MAX_PROBLEMS = 5  # validation problems listed in one error (a 20,000-item list has 20,000)
+MAX_CALL_TEXT = 250_000  # characters of text in all of one call's arguments (a whole document fits)
+MAX_ARGUMENTS_JSON = 2_000_000  # characters of a JSON arguments string, refused before parsing
 
 
 @dataclass(frozen=True)
@@ -79,10 +85,11 @@ def tool(*, app: str, kind: ToolKind) -> Callable[[Callable[..., dict[str, Any]]
         fields: dict[str, Any] = {}
         defaults: dict[str, Any] = {}
         for param in params:
+            bounded = with_limits(hints[param.name])  # the same maxima the schema documents
             if param.default is inspect.Parameter.empty:
-                fields[param.name] = (hints[param.name], ...)
+                fields[param.name] = (bounded, ...)
             else:
-                fields[param.name] = (hints[param.name], param.default)
+                fields[param.name] = (bounded, param.default)
                 defaults[param.name] = param.default
         model = create_model(
             f"{name}_args", __config__=ConfigDict(extra="forbid", strict=True), **fields
@@ -112,25 +119,71 @@ def get_tool(name: str, allowed: Collection[str] | None = None) -> Tool:
     found = _REGISTRY.get(name)
     if found is not None and (allowed is None or name in allowed):
         return found
-    choices = sorted(allowed if allowed is not None else _REGISTRY)
-    close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.5)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
+    shown = str(name)[:80]  # a tool name is at most 64 characters; never echo a long one back
+    close = _closest(shown, frozenset(allowed) if allowed is not None else None)
+    hint = f" Did you mean {close!r}?" if close else ""
     where = "allowed in this task" if allowed is not None else "registered"
-    raise UnknownTool(f"there is no tool {name!r} {where}.{hint} Call one of the tools you were given.")
+    raise UnknownTool(f"there is no tool {shown!r} {where}.{hint} Call one of the tools you were given.")
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(name: str, allowed: frozenset[str] | None) -> str | None:
+    """The allowed tool name most like ``name``, if any is close (cached: models repeat a wrong name).
+
+    difflib costs ~10 us per candidate, so it sees a shortlist: the tools of the app the name
+    starts with, narrowed to those sharing the start of a word ('mail_serch_messages' meets
+    'mail_search_messages' and 'mail_get_message', not all ~60 tools).
+    """
+    choices = sorted(allowed if allowed is not None else _REGISTRY)
+    words = name.lower().split("_")
+    same_app = [c for c in choices if c.startswith(f"{words[0]}_")]
+    if same_app:
+        words = words[1:]  # the app matched; the rest tells its tools apart
+    stems = {w[:4] for w in words if len(w) >= 3}
+    pool = same_app or choices
+    shortlist = [c for c in pool if stems & {w[:4] for w in c.split("_")}] or pool
+    close = difflib.get_close_matches(name, shortlist, n=1, cutoff=0.5)
+    return close[0] if close else None
+
+
+_LENGTH_ERRORS = {"string_too_long": "characters", "too_long": "items"}
+
+
+# How pydantic names the member of a union an error is about, at the end of its location.
+_BRANCHES = frozenset({"str", "constrained-str", "int", "float", "bool"})
 
 
 def _explain(spec: Tool, exc: ValidationError) -> str:
-    problems = []
+    """One line per wrong argument (the first ``MAX_PROBLEMS``), never echoing a long input back."""
+    groups: dict[str, list[Any]] = {}
     for item in exc.errors():
-        loc = ".".join(str(p) for p in item["loc"]) or "(arguments)"
+        parts = list(item["loc"])
+        if item["type"] not in ("extra_forbidden", "missing") and parts and parts[-1] in _BRANCHES:
+            parts.pop()  # 'rows.0.1.int': the same cell as 'rows.0.1.constrained-str'
+        loc = ".".join(str(p) for p in parts) or "(arguments)"
+        groups.setdefault(loc, []).append(item)
+    problems = []
+    for loc, items in list(groups.items())[:MAX_PROBLEMS]:
+        item = next((i for i in items if i["type"] in _LENGTH_ERRORS), items[0])
+        given = item.get("input")
         if item["type"] == "extra_forbidden":
             problems.append(f"{loc!r} is not a parameter (parameters: {', '.join(spec.parameters['properties'])})")
         elif item["type"] == "missing":
             problems.append(f"{loc!r} is required")
+        elif item["type"] in _LENGTH_ERRORS:
+            unit = _LENGTH_ERRORS[item["type"]]
+            size = f"{len(given):,} {unit}" if isinstance(given, str | list | tuple) else f"too many {unit}"
+            problems.append(f"{loc!r} is too long: {size}, at most {item['ctx']['max_length']:,} allowed")
         else:
-            got = json.dumps(item.get("input"), default=str)[:80]
-            problems.append(f"{loc!r}: {item['msg']} (got {got})")
-    return f"invalid arguments for {spec.name}: " + "; ".join(problems) + ". Fix them to match the tool's schema."
+            got = json.dumps(given, default=str)[:80]
+            if len(items) > 1:  # one error per member of a union: say which types fit
+                kinds = ", ".join(str(i["loc"][-1]).replace("constrained-", "") for i in items)
+                problems.append(f"{loc!r}: should be one of {kinds} or null (got {got})")
+            else:
+                problems.append(f"{loc!r}: {item['msg']} (got {got})")
+    more = f" (and {len(groups) - MAX_PROBLEMS} more)" if len(groups) > MAX_PROBLEMS else ""
+    return (f"invalid arguments for {spec.name}: " + "; ".join(problems) + more
+            + ". Fix them to match the tool's schema.")
 
 
 def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
@@ -138,6 +191,11 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     if arguments is None or arguments == "":
         return {}
     if isinstance(arguments, str):
+        if len(arguments) > MAX_ARGUMENTS_JSON:
+            raise InvalidArgument(
+                f"arguments are {len(arguments):,} characters of JSON; at most {MAX_ARGUMENTS_JSON:,} are read. "
+                "Send less text per call"
+            )
         try:
             arguments = json.loads(arguments)
         except json.JSONDecodeError as exc:
@@ -153,23 +211,36 @@ def parse_arguments(arguments: dict[str, Any] | str | None) -> dict[str, Any]:
     return arguments
 
 
-def _reject_unencodable(value: Any) -> None:
-    """Lone surrogates (``"\\ud800"`` in JSON) cannot be stored; say so instead of crashing in SQLite."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InvalidArgument(
-                f"text {value[:40]!r} contains an unpaired surrogate; send valid UTF-8 text"
-            ) from None
-    elif isinstance(value, dict):
-        for item in value.values():
-            _reject_unencodable(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _reject_unencodable(item)
-    elif isinstance(value, BaseModel):
-        _reject_unencodable(value.__dict__)
+def _check_text(value: Any) -> None:
+    """Refuse text SQLite cannot store (lone surrogates) and more text in one call than any tool needs.
+
+    Each string and list is already within its own maximum; this bounds their sum (a thousand rows
+    of long cells), so that no call stores or scans megabytes.
+    """
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise InvalidArgument(
+                        f"text {item[:40]!r} contains an unpaired surrogate; send valid UTF-8 text"
+                    ) from None
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, BaseModel):
+            stack.extend(item.__dict__.values())
+    if total > MAX_CALL_TEXT:
+        raise InvalidArgument(
+            f"the arguments hold {total:,} characters of text in all; one call takes at most {MAX_CALL_TEXT:,}. "
+            "Split the work over several calls"
+        )
 
 
 def dispatch(
@@ -181,30 +252,42 @@ def dispatch(
 ) -> dict[str, Any]:
     """Run one tool call on ``world`` as its acting user; errors come back as data.
 
-    A write tool runs in one transaction: a ``ToolError`` half-way leaves no partial change.
-    Anything that is not a ``ToolError`` is a bug and propagates.
+    A write tool runs in one transaction: a ``ToolError`` half-way leaves no partial change.  Every
+    call runs within the world's ``time_budget`` (``officesim.budget``); one that runs past it is a
+    ``timeout`` error and, like any failed call, changes nothing.  Anything that is not a
+    ``ToolError`` is a bug and propagates.
     """
     try:
         spec = get_tool(name, allowed)
         kwargs = spec.validate(parse_arguments(arguments))
-        _reject_unencodable(kwargs)
+        _check_text(kwargs)
     except ToolError as err:
         return err.to_result()
+    budget = world.time_budget
+
+    def work() -> dict[str, Any]:
+        return spec.func(world, **kwargs)
+
     if spec.kind == "read":
         try:
-            return spec.func(world, **kwargs)
+            return run_within(world.db, budget, work)
         except ToolError as err:
             return err.to_result()
     world.db.execute("BEGIN")
     try:
-        result = spec.func(world, **kwargs)
+        result = run_within(world.db, budget, work)
     except ToolError as err:
-        world.db.execute("ROLLBACK")
-        world.reload_meta()
+        _roll_back(world)
         return err.to_result()
     except BaseException:
-        world.db.execute("ROLLBACK")
-        world.reload_meta()
+        _roll_back(world)
         raise
     world.db.execute("COMMIT")
     return result
+
+
+def _roll_back(world: World) -> None:
+    """Undo a failed write call (SQLite may already have rolled back an interrupted statement)."""
+    if world.db.in_transaction:
+        world.db.execute("ROLLBACK")
+    world.reload_meta()

@@ -80,6 +80,13 @@ def owned(w: World, kind: str) -> str:
                w.user_id, kind)
 
 
+def trashed_own(w: World) -> str:
+    """One of the acting user's sheets, put in the trash (so that it can be restored)."""
+    file_id = owned(w, "sheet")
+    assert "error" not in w.call("drive_delete_file", {"file_id": file_id})
+    return file_id
+
+
 def drive_file_with_role(w: World, kind: str, roles: tuple[str, ...]) -> str:
     """A file the tools say the acting user holds one of ``roles`` on (found through drive_search_files)."""
     cursor = None
@@ -151,6 +158,7 @@ WRITES: dict[str, Callable[[World], Args]] = {
                                    "role": "viewer"},
     "drive_move_file": lambda w: {"file_id": owned(w, "sheet"), "folder_id": other_owned_folder(w, owned(w, "sheet"))},
     "drive_delete_file": lambda w: {"file_id": owned(w, "sheet")},
+    "drive_restore_file": lambda w: {"file_id": trashed_own(w)},
     "chat_post_message": lambda w: {"channel": find(w, "channel"), "text": "Conformance check"},
     "chat_reply_message": lambda w: {"message_id": find(w, "root"), "text": "Reply"},
     "chat_react_message": lambda w: {"message_id": find(w, "root"), "emoji": "zap"},
@@ -190,6 +198,7 @@ FAILS: dict[str, Callable[[World], Args]] = {
     "drive_share_file": lambda w: {"file_id": owned(w, "sheet"), "person": "buyer@customer.test"},
     "drive_move_file": lambda w: {"file_id": owned(w, "folder"), "folder_id": owned(w, "folder")},
     "drive_delete_file": lambda w: {"file_id": drive_file_with_role(w, "doc", ("viewer", "editor"))},
+    "drive_restore_file": lambda w: {"file_id": owned(w, "sheet")},  # not in the trash
     "chat_post_message": lambda w: {"channel": find(w, "channel"), "text": "   "},
     "chat_reply_message": lambda w: {"message_id": "cm_0", "text": "x"},
     "chat_react_message": lambda w: {"message_id": find(w, "root"), "emoji": "not an emoji!"},

@@ -526,3 +526,29 @@ def test_every_crm_tool_is_registered_with_its_fixed_name() -> None:
     assert {n for n, k in kinds.items() if k == "write"} == {
         "crm_create_contact", "crm_update_contact", "crm_create_deal", "crm_update_deal", "crm_move_deal",
         "crm_log_activity"}
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("crm_search_deals", {"close_after": "0001-01-01T00:00:00+01:00"}),
+        ("crm_search_deals", {"close_before": "9999-12-31T23:59:59-01:00"}),
+        ("crm_create_deal", {"account_id": "acc_1", "name": "Far future", "amount": 5,
+                             "close_date": "9999-12-31T23:59:59-01:00"}),
+        ("crm_update_deal", {"deal_id": "deal_1", "close_date": "9999-12-31T23:59:59-01:00"}),
+    ],
+)
+def test_a_time_outside_the_calendar_once_in_utc_is_an_invalid_argument(
+    tiny: World, tool: str, arguments: dict[str, Any]
+) -> None:
+    # These raised OverflowError out of call() (over HTTP: a 500 and a dropped step).
+    before = tiny.state_hash()
+    result = tiny.call(tool, arguments)
+    assert result["error"]["type"] == "invalid_argument"
+    assert "out of range; dates run from 0001-01-01 to 9999-12-31, counted in UTC" in result["error"]["message"]
+    assert tiny.state_hash() == before
+
+
+def test_the_first_and_last_days_of_the_calendar_are_still_dates(tiny: World) -> None:
+    assert "deals" in ok(tiny, "crm_search_deals", close_after="0001-01-01", close_before="9999-12-31")
+    assert ok(tiny, "crm_update_deal", deal_id="deal_1", close_date="9999-12-31")["close_date"] == "9999-12-31"

@@ -704,3 +704,64 @@ def test_generation_without_crm_data_and_with_few_people() -> None:
     assert world.db.execute("SELECT count(*) FROM drive_file WHERE name LIKE 'Account plan%'").fetchone()[0] == 0
     owners = {r[0] for r in world.db.execute("SELECT owner_id FROM drive_file")}
     assert owners <= {p["id"] for p in ctx.people}
+
+
+# ----------------------------------------------------------------------------- deleting others' files, trash
+
+
+def _subtree(w: World, folder: str) -> dict[str, str]:
+    rows = w.db.execute(
+        "WITH RECURSIVE d(id) AS (SELECT ? UNION SELECT f.id FROM drive_file f JOIN d ON f.parent_id = d.id) "
+        "SELECT f.id, f.owner_id FROM drive_file f JOIN d ON d.id = f.id", (folder,)).fetchall()
+    return {r[0]: r[1] for r in rows}
+
+
+def test_deleting_your_folder_leaves_other_peoples_files_with_their_owners(acme: World) -> None:
+    # As p_6, deleting f_23 trashed 10 files of others, and nothing restored them.
+    acme.set_user("p_6")
+    before = _subtree(acme, "f_23")
+    theirs = {f: owner for f, owner in before.items() if owner != "p_6"}
+    assert len(theirs) == 10
+    result = call(acme, "drive_delete_file", file_id="f_23")
+    assert result["items_trashed"] == len(before) - 10 and len(result["moved_to_their_owners"]) == 10
+    for file_id, owner in theirs.items():
+        row = file_row(acme, file_id)
+        assert row["trashed"] == 0 and row["parent_id"] is None  # in their owner's My Drive
+        acme.set_user(owner)
+        top = call(acme, "drive_list_folder", limit=100)["files"]
+        assert {"id": file_id, "section": "my_drive"}.items() <= next(f for f in top if f["id"] == file_id).items()
+        assert file_id in {f["id"] for f in call(acme, "drive_search_files", query=row["name"])["files"]}
+    acme.set_user("p_6")
+    assert {f["id"] for f in call(acme, "drive_list_folder", folder_id="trash", limit=100)["files"]} == {
+        f for f, owner in before.items() if owner == "p_6"}
+
+
+def test_a_rescued_file_gets_a_free_name_in_its_owners_my_drive(tiny: World) -> None:
+    me, colleague = tiny.user_id, "p_2"
+    folder = call(tiny, "drive_create_folder", name="Shared work")["id"]
+    call(tiny, "drive_share_file", file_id=folder, person=colleague, role="editor")
+    with tiny.acting_as(colleague):
+        call(tiny, "drive_create_doc", name="Notes", content="mine at the top")
+        inside = call(tiny, "drive_create_doc", name="Notes", content="mine in the folder", folder_id=folder)["id"]
+    assert tiny.user_id == me
+    call(tiny, "drive_delete_file", file_id=folder)
+    assert file_row(tiny, inside)["name"] == "Notes (2)" and file_row(tiny, inside)["parent_id"] is None
+
+
+def test_only_the_owner_restores_and_a_file_goes_back_where_it_was(tiny: World) -> None:
+    folder = call(tiny, "drive_create_folder", name="Q3 close")["id"]
+    doc = call(tiny, "drive_create_doc", name="Close notes", content="done", folder_id=folder)["id"]
+    call(tiny, "drive_delete_file", file_id=folder)
+    fails(tiny, "drive_get_doc", "not_found", "in the trash", file_id=doc)
+    restored = call(tiny, "drive_restore_file", file_id=folder)
+    assert restored["items_restored"] == 2 and restored["parent_id"] is None
+    assert call(tiny, "drive_get_doc", file_id=doc)["text"] == "done"
+    assert call(tiny, "drive_list_folder", folder_id="trash")["files"] == []
+    fails(tiny, "drive_restore_file", "conflict", "is not in the trash", file_id=doc)
+    call(tiny, "drive_delete_file", file_id=doc)
+    call(tiny, "drive_delete_file", file_id=folder)
+    back = call(tiny, "drive_restore_file", file_id=doc)  # its folder is in the trash: My Drive instead
+    assert back["parent_id"] is None and file_row(tiny, folder)["trashed"] == 1
+    policy = call(tiny, "drive_search_files", query="Travel & Expense Policy")["files"][0]["id"]
+    fails(tiny, "drive_restore_file", "permission_denied", "only the owner", file_id=policy)
+    fails(tiny, "drive_restore_file", "not_found", file_id="f_99999")

@@ -296,3 +296,53 @@ def test_editing_a_sheet_row_nobody_asked_about_fails(n: int) -> None:
                                                           "values": [{"column": column, "value": value}]}}]
         result = replay(t, before_submit=edit)
         assert not result.passed and result.score == 0.0, (row, result.summary())
+
+
+# ------------------------------------------------------------------------------------ judge-only cores
+def test_a_call_logged_with_empty_notes_fails_without_a_judge() -> None:
+    t = task("log-call-from-mail-001")
+    assert passes(replay(t))
+    result = replay(t, edit={"crm_log_activity": lambda a: {**a, "body": "."}})
+    assert not result.passed and next(c for c in result.criteria if c.id == "notes").status == "fail"
+
+
+# ------------------------------------------------------------------------------------ near misses, rejected options
+def test_the_rejected_option_named_as_rejected_passes_and_presented_as_chosen_fails() -> None:
+    t = task("thread-to-doc-001")
+    facts = t.grader.facts
+    chosen, dropped = facts.entities["chosen"].name, facts.entities["dropped"].name
+    owner = next(e for e in facts.entities.values() if e.kind == "person")
+    budget = facts.fact("decision.budget").value
+    base = replay(t)
+    assert passes(base)
+    owner_key = next(c for c in t.grader.criteria if c.id == "owner").name[0]
+    first = facts.entities[owner_key].name.split()[0]
+    doc = (f"Decisions\n- We go with {chosen} ({dropped} was rejected: booked out).\n"
+           f"- Budget capped at ${budget:,.0f}.\n- Owner: {first}.")
+    assert passes(replay(t, edit={"drive_create_doc": lambda a: {**a, "content": doc}})), owner
+    hedge = f"Decisions\n- Option: {chosen} or {dropped}\n- Budget capped at ${budget:,.0f}.\n- Owner: {first}."
+    assert fails(replay(t, edit={"drive_create_doc": lambda a: {**a, "content": hedge}}))
+
+
+def test_a_near_miss_named_as_outside_the_window_passes_and_listed_fails() -> None:
+    t = task("renewal-risk-digest-001")
+    mail = next(s for s in t.solution.steps if s.name == "mail_send_message")
+    miss = next(e.name for k, e in t.grader.facts.entities.items() if k.startswith("near_miss"))
+    body = mail.arguments["body"]
+    assert passes(replay(t, text=f"{body}\n\nFYI, not on the list: {miss}, outside the window or already paid."))
+    assert fails(replay(t, text=body.replace("\n\nBest", f"\n- {miss}\n\nBest")))
+
+
+def test_renewal_amounts_swapped_between_accounts_fail() -> None:
+    t = task("renewal-risk-digest-001")
+    facts = t.grader.facts
+    accounts = [k for k, e in facts.entities.items() if k.startswith("account_")]
+    if len(accounts) < 2:
+        pytest.skip("one qualifying account")
+    a, b = accounts[:2]
+    lines = []
+    for key, other in ((a, b), (b, a)):
+        overdue = facts.fact(f"{key}.overdue").value
+        renewal = facts.fact(f"{other}.renewal_1").value
+        lines.append(f"- {facts.entities[key].name}: overdue ${overdue:,.2f}, renewal ${renewal:,.0f}")
+    assert fails(replay(t, text="Accounts at risk:\n" + "\n".join(lines)))

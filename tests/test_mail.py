@@ -16,6 +16,7 @@ from officesim import World
 from officesim.apps.directory import generate as directory_generate
 from officesim.apps.drive.access import file_rank
 from officesim.apps.mail import generate as mail_generate
+from officesim.apps.mail.attachments import attachments_of
 from officesim.apps.mail.templates import (
     ANNOUNCEMENTS,
     DEAL_SCRIPTS,
@@ -551,3 +552,40 @@ def test_every_template_fills_from_its_documented_keys() -> None:
         for template in templates:
             used = {name for _, name, _, _ in Formatter().parse(template) if name}
             assert used <= keys, (template, used - keys)
+
+
+# ------------------------------------------------------------------------------ attachments are copies
+def test_an_attachment_is_the_file_as_sent_not_a_live_link(tiny: World) -> None:
+    # A shared-then-trashed sheet filled with salaries reached the mail's recipient through the link.
+    to = colleagues(tiny)[0]
+    sheet = ok(tiny.call("drive_create_sheet", {"name": "Team lunch", "columns": ["Name", "Dish"],
+                                               "rows": [["Ana", "Soup"]]}))["id"]
+    sent = ok(call(tiny, "mail_send_message", to=[to["email"]], subject="Lunch", body="See sheet.",
+                   attachments=[sheet]))
+    ok(call(tiny, "drive_update_rows", file_id=sheet, row_numbers=[1], values=[{"column": "Dish", "value": "$250k"}]))
+    ok(call(tiny, "drive_delete_file", file_id=sheet))
+    as_sent = "## sheet: Sheet1\nName,Dish\nAna,Soup\n"
+    assert attachments_of(tiny, sent["id"]) == [{"file_id": sheet, "name": "Team lunch", "kind": "sheet",
+                                                 "content": as_sent}]
+    with tiny.acting_as(to["id"]):
+        got = ok(call(tiny, "mail_get_attachment", message_id=sent["id"], file_id=sheet))
+        assert got["text"] == as_sent and "$250k" not in got["text"]
+        forwarded = ok(call(tiny, "mail_forward_message", message_id=sent["id"], to=[colleagues(tiny)[1]["email"]]))
+    assert attachments_of(tiny, forwarded["id"]) == attachments_of(tiny, sent["id"])  # passed on as received
+
+
+def test_a_draft_sends_its_attachments_as_they_are_when_it_is_sent(tiny: World) -> None:
+    to = colleagues(tiny)[0]["email"]
+    doc = ok(tiny.call("drive_create_doc", {"name": "Offer letter", "content": "draft terms"}))["id"]
+    draft = ok(call(tiny, "mail_create_draft", to=[to], subject="Offer", body="Attached.", attachments=[doc]))
+    ok(call(tiny, "drive_update_doc", file_id=doc, content="final terms"))
+    ok(call(tiny, "mail_send_draft", draft_id=draft["id"]))
+    assert [c["content"] for c in attachments_of(tiny, draft["id"])] == ["final terms"]
+
+
+def test_generated_mail_carries_copies_of_its_attachments(acme: World) -> None:
+    rows = acme.db.execute("SELECT id, attachments FROM mail_message WHERE attachments != '[]'").fetchall()
+    assert rows
+    for row in rows:
+        copies = attachments_of(acme, row["id"])
+        assert [c["file_id"] for c in copies] == json.loads(row["attachments"]) and all(c["content"] for c in copies)

@@ -18,6 +18,7 @@ from officesim.people import check_ref_syntax, email_of, person_id, resolve_argu
 from officesim.setup import CallStep, ClockStep, InsertStep, UpdateStep, apply_setup
 from officesim.task import SUBMIT, find_tasks, published_schema_files, read_yaml, world_snapshot
 from officesim.tools import dispatch, registry
+from officesim.toolschema import strict_schema
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
 SEALED = Path(__file__).parent / "fixtures" / "sealed"
@@ -69,7 +70,7 @@ def test_tools_json_lists_exactly_the_allowed_tools_plus_submit() -> None:
     assert submit["parameters"]["properties"]["answer"]["type"] == ["string", "null"]
     assert submit["parameters"]["additionalProperties"] is False
     person = next(t for t in task.tools_json() if t["function"]["name"] == "directory_get_person")
-    assert person["function"]["parameters"] == registry()["directory_get_person"].parameters
+    assert person["function"]["parameters"] == strict_schema(registry()["directory_get_person"].parameters)
 
 
 def test_find_tasks_walks_directories(tmp_path: Path) -> None:

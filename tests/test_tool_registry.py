@@ -156,4 +156,17 @@ def test_oversized_or_deeply_nested_json_arguments_come_back_as_errors(tiny: Wor
 def test_a_search_text_longer_than_sqlite_accepts_is_an_error_not_a_crash(tiny: World) -> None:
     result = tiny.call("directory_search_people", {"query": "a" * 60_000})
     assert result["error"]["type"] == "invalid_argument" and "too long" in result["error"]["message"]
-    assert "people" in tiny.call("directory_search_people", {"query": "a" * 2_000})
+    assert "people" in tiny.call("directory_search_people", {"query": "a" * 100})  # the longest word a query takes
+
+
+def test_an_unknown_tool_is_never_echoed_at_length_and_hints_within_the_allowed_set(tiny: World) -> None:
+    from officesim.tools import dispatch
+
+    long = tiny.call("mail_" + "x" * 1_000_000, {})
+    assert long["error"]["type"] == "unknown_tool" and len(long["error"]["message"]) < 300
+    allowed = {"mail_search_messages", "drive_get_doc"}
+    for _ in range(2):  # the second answer comes from the cache and must be the same
+        hint = dispatch(tiny, "drive_get_docs", {}, allowed=allowed)["error"]["message"]
+        assert "Did you mean 'drive_get_doc'?" in hint
+    assert "Did you mean" not in dispatch(tiny, "drive_get_docs", {}, allowed={"mail_search_messages"})[
+        "error"]["message"]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from officesim.errors import SpecError
 from officesim.grading.judge import JudgeConfig
+from officesim.grading.rubric import judge_flips
 from officesim.selftest import SelfTestReport, selftest
 from officesim.task import Task, find_tasks, load_task, published_schema_files
 from officesim.taskgen.command import add_generate
@@ -114,6 +115,7 @@ def validate_command(args: argparse.Namespace) -> int:
         raise SpecError("--judge needs OFFICESIM_JUDGE_MODEL (and OFFICESIM_JUDGE_BASE_URL for a local server)")
     tasks: list[Task] = []
     failures: list[str] = []
+    warnings: list[str] = []
     reports = []
     seen: dict[str, Path] = {}
     for folder in folders:
@@ -127,6 +129,9 @@ def validate_command(args: argparse.Namespace) -> int:
             continue
         seen[task.id] = folder
         tasks.append(task)
+        flip = judge_flips(task.grader, task.pass_threshold)
+        if flip is not None:
+            warnings.append(f"{folder}: {flip}")
         if args.no_selftest:
             continue
         try:
@@ -149,7 +154,12 @@ def validate_command(args: argparse.Namespace) -> int:
     checked = "files only" if args.no_selftest else "files and self-tests"
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(
-            {"tasks": len(folders), "failures": failures, "selftests": [r.to_dict() for r in reports]}, indent=2))
+            {"tasks": len(folders), "failures": failures, "warnings": warnings,
+             "selftests": [r.to_dict() for r in reports]}, indent=2))
+    if warnings:
+        print(f"{len(warnings)} warning(s): the judge, not code, could decide these tasks")
+        for warning in warnings:
+            print("  warning: " + warning)
     if failures:
         print(f"{len(failures)} problem(s) in {len(folders)} task folder(s) ({checked}, {elapsed:.1f}s):")
         for failure in failures:

@@ -115,6 +115,7 @@ class Segment:
     context: str = ""
     index: int = 0
     paragraph: int = 0
+    line: int = 0
     figures: list[Figure] = field(default_factory=list)
     dates: list[date] = field(default_factory=list)
 
@@ -218,7 +219,7 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
     out: list[Segment] = []
     context = ""
     paragraph = 0
-    for raw_line in clean(text).splitlines():
+    for number, raw_line in enumerate(clean(text).splitlines()):
         line = raw_line.strip()
         if not line:
             context = ""
@@ -229,12 +230,12 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
         if _HEADING.match(line) and not _BULLET.match(line) and len(line) <= 80:
             context = line.rstrip(":").lstrip("#").strip()
             paragraph += 1
-            out.append(_read(Segment(line, "", len(out), paragraph), day_first, year))
+            out.append(_read(Segment(line, "", len(out), paragraph, number), day_first, year))
             continue
         body = _BULLET.sub("", line)
         parts = [body] if "|" in body else _sentences(body)
         for part in parts:
-            out.append(_read(Segment(part.strip(), context, len(out), paragraph), day_first, year))
+            out.append(_read(Segment(part.strip(), context, len(out), paragraph, number), day_first, year))
     return out
 
 

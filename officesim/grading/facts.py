@@ -7,7 +7,7 @@ hand-written grader does the same.  A ``facts`` check reads one text the agent p
 ``texts``) into claims (``claims``) and holds when
 
 * every required fact is stated *with its entity* (same sentence, line, list item or table row;
-  a sentence naming no entity continues the one before: "Sales ... It overspent by $26,300"),
+  a sentence naming no entity continues the one before on its line: "Sales ... It overspent by $26,300"),
   in any spelling (number formats and words, dates in the world's locale, every alias);
 * the entities the answer must name are named, and no other candidate is offered beside them
   (a list of every executive is not "who is X's manager"), unless named as excluded or compared
@@ -331,6 +331,7 @@ def _plain(name: str) -> str:
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing."""
     words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace("&", r"(?:&|and)")
+    words = words.replace(r"\s+and\s+", r"\s*(?:and|&)\s*")  # 'Hicks, Barnett & Hardin' is the same
     left = r"(?<![\w@.])" if alias[:1].isalnum() else ""
     right = r"(?![\w@])" if alias[-1:].isalnum() else ""
     acronym = alias.isupper() and len(alias) <= 5
@@ -340,7 +341,7 @@ def _alias_pattern(alias: str) -> re.Pattern[str]:
 # ============================================================================== claims
 @dataclass
 class Claim:
-    """A segment with the entities it names (its own, or the sentence before's when it names none)."""
+    """A segment with the entities it names (its own, or, naming none, the previous sentence's on its line)."""
 
     segment: Segment
     names: list[str] = field(default_factory=list)
@@ -355,7 +356,7 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
         names = reader.named(segment.text)
         claim = Claim(segment, names)
         if not names:
-            if previous is not None and previous.names and previous.segment.paragraph == segment.paragraph:
+            if previous is not None and previous.names and previous.segment.line == segment.line:
                 claim.names, claim.inherited = list(previous.names), True
             elif subject is not None:
                 claim.names, claim.inherited = [subject], True

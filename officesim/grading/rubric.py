@@ -25,7 +25,7 @@ from officesim.grading.context import GradeContext
 
 if TYPE_CHECKING:
     from officesim.grading.judge import Judge
-    from officesim.grading.spec import CheckBase
+    from officesim.grading.spec import CheckBase, GraderSpec
     from officesim.task import Task
     from officesim.world import World
 
@@ -100,6 +100,29 @@ def _status(check: CheckBase, role: str, outcome: Outcome) -> Status:
         return "error" if outcome.verdict == "error" else "unjudged"
     good = outcome.holds if role == "gate" or (check.points or 0) > 0 else not outcome.holds
     return "pass" if good else "fail"
+
+
+def judge_flips(grader: GraderSpec, pass_threshold: float) -> str | None:
+    """Why ``passed`` could depend on the judge (``None`` when code decides it), for ``tasks validate``.
+
+    A task's point must be checked by code; judged criteria may add quality points on top.  It
+    flips when a judge gate exists, or when every code check holding and every judged point going
+    against the agent leaves the score under the threshold (or when nothing positive is code-checked).
+    """
+    if any(g.check == "judge" for g in grader.gates):
+        return "a gate is judged: its verdict decides passed"
+    code = sum(c.points or 0 for c in grader.criteria if c.check != "judge" and (c.points or 0) > 0)
+    judged = sum(c.points or 0 for c in grader.criteria if c.check == "judge" and (c.points or 0) > 0)
+    penalties = -sum(c.points or 0 for c in grader.criteria if c.check == "judge" and (c.points or 0) < 0)
+    if not judged and not penalties:
+        return None
+    if code == 0 and not grader.gates:
+        return "nothing is checked by code: the judge alone decides passed"
+    worst = max(0.0, code - penalties) / (code + judged) if code + judged else 1.0
+    if worst < pass_threshold - 1e-9:
+        return (f"passed could flip on judged points: with every code check holding and the judge against it, "
+                f"the score is {worst:.3f} < threshold {pass_threshold:g}")
+    return None
 
 
 def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeContext) -> CheckResult:

@@ -21,6 +21,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
 
 CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
@@ -191,7 +192,6 @@ class RenewalRiskDigest(Family):
             row["renewals"] = stage.rows(
                 "SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%' AND stage NOT IN "
                 "('closed_won', 'closed_lost') AND close_date BETWEEN ? AND ?", row["id"], today, last)
-        near_misses = [a["name"] for a in planted[3:]]
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
             f"Please send {recipient['name']} a list of the customers that have an overdue invoice and also an open "
@@ -200,6 +200,24 @@ class RenewalRiskDigest(Family):
             f"open renewal closing {window}. Mail {first_name(recipient['name'])} the list with the overdue total and "
             "the renewal amount for each.",
         ])
+
+        sheet = FactSheet()
+        keys = []
+        for row in qualifying:
+            keys.append(sheet.entity(row["name"], key=f"account_{len(keys) + 1}", kind="account"))
+            sheet.fact(keys[-1], "overdue", row["overdue"])
+            for i, deal in enumerate(row["renewals"], start=1):
+                sheet.fact(keys[-1], f"renewal_{i}", deal["amount"])
+        miss_keys = []
+        for account in planted[3:]:
+            if account["name"] in {r["name"] for r in qualifying}:
+                continue
+            miss_keys.append(sheet.entity(account["name"], key=f"near_miss_{len(miss_keys) + 1}", kind="account"))
+            for row in stage.rows("SELECT amount FROM crm_invoice WHERE account_id = ?", account["id"]):
+                sheet.figure(row["amount"])
+            for row in stage.rows("SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%'",
+                                  account["id"]):
+                sheet.figure(row["amount"])
 
         def solve(s: Solver) -> None:
             s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
@@ -215,23 +233,21 @@ class RenewalRiskDigest(Family):
             instruction=instruction,
             tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
             gates=[
-                {"id": "list_sent", "check": "mail_sent", "to": [recipient_role], "to_mode": "includes",
-                 "description": "Every at-risk account is named.",
-                 "body_contains": [r["name"] for r in qualifying]},
+                facts_check("list_sent", None, "sent_mail", to=[recipient_role], trace_to="facts",
+                            description="Every at-risk account is named; an account that does not qualify only as "
+                                        "a near miss; no figure tied to the wrong account or made up.",
+                            name=keys, exclude=miss_keys),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
-                {"id": "overdue_amounts", "check": "mail_sent", "points": 2, "to": [recipient_role],
-                 "to_mode": "includes", "description": "The overdue totals are right.",
-                 "body_numbers": [{"value": r["overdue"], "tolerance": 0.005} for r in qualifying]},
-                {"id": "renewal_values", "check": "mail_sent", "points": 1, "to": [recipient_role],
-                 "to_mode": "includes", "description": "The renewal values are given.",
-                 "body_numbers": [{"value": d["amount"], "tolerance": 0.005} for r in qualifying
-                                  for d in r["renewals"]]},
-                {"id": "near_misses", "check": "mail_sent", "points": -3,
-                 "description": "An account that does not qualify was listed.",
-                 "body_matches": alternation(near_misses)},
+                facts_check("overdue_amounts", 2, "sent_mail", to=[recipient_role], trace_to="facts",
+                            description="Each account's overdue total, stated with it.",
+                            require=[f"{k}.overdue" for k in keys]),
+                facts_check("renewal_values", 1, "sent_mail", to=[recipient_role], trace_to="facts",
+                            description="Each account's renewal value, stated with it.",
+                            require=[f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
+                                     for i in range(1, len(r["renewals"]) + 1)]),
                 *mail_guards([recipient_role]),
             ],
-            solve=solve, variant=variant, max_steps=25,
+            solve=solve, variant=variant, max_steps=25, facts=sheet,
         )

@@ -10,7 +10,6 @@ from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
     allowed_changes,
-    core_name,
     day,
     deleted_files,
     ensure_channel,
@@ -288,8 +287,16 @@ class ThreadToDoc(Family):
             f"Could you write up the decisions from yesterday's thread in #{channel} about the {topic} in a new doc "
             f"called '{doc_name}'? Only what was actually decided.",
             f"Please capture what we decided in the #{channel} thread on the {topic} in a Drive doc named "
-            f"'{doc_name}'.",
+            f"'{doc_name}': only what was decided, not the options we dropped.",
         ])
+        sheet = FactSheet()
+        chosen = sheet.entity(final_pick, key="chosen", kind="option")
+        dropped = sheet.entity(first_pick, key="dropped", kind="option")
+        decision = sheet.entity("budget", key="decision", aliases=["budget cap", "cap", "capped"], kind="decision")
+        sheet.fact(decision, "budget", budget, wrong=[budget * 1.2], tolerance=0.001)
+        people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
+                  for n, p in enumerate((lead, second, third), start=1)}
+        text = f"doc:{doc_name}"
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
@@ -303,24 +310,21 @@ class ThreadToDoc(Family):
             tools=toolset(["chat", "drive"], writes=["drive_create_doc", "drive_update_doc"],
                           distractors=["drive", "chat"]),
             gates=[
-                {"id": "doc_exists", "check": "doc_contains", "file": doc_name,
-                 "description": "The decisions doc exists and names the chosen option.", "contains": [final_pick]},
+                facts_check("doc_exists", None, text, description="The decisions doc names the chosen option; the "
+                            "dropped one only as dropped.", name=[chosen], exclude=[dropped], traceable=False),
                 allowed_changes("drive_file", "drive_permission", READ_MARKS),
             ],
             criteria=[
-                {"id": "budget", "check": "doc_contains", "points": 1, "file": doc_name,
-                 "description": "The final budget cap is recorded.", "numbers": [{"value": budget,
-                                                                                 "tolerance": 0.001}]},
-                {"id": "rejected_budget", "check": "doc_contains", "points": -1, "file": doc_name,
-                 "description": "The budget that was asked for but not agreed is in the doc.",
-                 "numbers": [{"value": budget * 1.2, "tolerance": 0.001}]},
-                {"id": "owner", "check": "doc_contains", "points": 1, "file": doc_name,
-                 "description": "The owner is recorded.", "contains": [core_name(owner["name"])]},
+                facts_check("budget", 1, text, subject=decision, require=[f"{decision}.budget"],
+                            description="The final budget cap (not the one asked for and refused)."),
+                facts_check("owner", 1, text, name=[people[owner["id"]]], candidates=people.values(),
+                            traceable=False, description="The owner is recorded (full or unambiguous first name), "
+                            "and no other attendee as owner (a paste of the thread names them all)."),
                 {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
                  "op": "update", "description": "Someone else's file was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
                 deleted_files(),
                 shared_outside([p["id"] for p in (lead, second, third)]),
             ],
-            solve=solve, variant=variant, max_steps=12,
+            solve=solve, variant=variant, max_steps=12, facts=sheet,
         )

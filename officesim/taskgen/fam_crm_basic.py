@@ -201,6 +201,14 @@ RECAP_FACTS = [
     ("they asked for a 12-month price lock", "price lock"),
     ("their CTO joins the next demo", "demo"),
 ]
+# how notes may name each main point (the recap's words, or a colleague's)
+RECAP_ALIASES = {
+    "security review": ["SSO", "single sign-on", "single sign on"],
+    "order form": ["budget confirmed", "budget is confirmed", "budget approved", "confirmed budget", "budget"],
+    "DPA": ["redlines", "redline", "data processing agreement"],
+    "price lock": ["price lock", "12-month lock", "locked price", "price freeze", "12-month price"],
+    "demo": ["CTO", "chief technology officer"],
+}
 
 
 class LogCallFromMail(Family):
@@ -255,6 +263,13 @@ class LogCallFromMail(Family):
         if others:
             instruction += " Make sure it goes on the right deal."
 
+        sheet = FactSheet()
+        point = [a for a in RECAP_ALIASES[keyword] if a != keyword]
+        sheet.entity(RECAP_ALIASES[keyword][0], key="main_point", aliases=point, kind="point")
+        sheet.entity(keyword, key="next_step", aliases=[f"{keyword} follow-up", "follow-up", "follow up"],
+                     kind="next step")
+        sheet.entity("intro only", key="kickoff", aliases=["kickoff", "kick-off"], kind="other call")
+
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query="recap")
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
@@ -275,11 +290,15 @@ class LogCallFromMail(Family):
             criteria=[
                 {"id": "on_deal", "check": "changed", "points": 2, "table": "crm_activity", "op": "insert",
                  "description": "The call is on the right deal.", "match": {"deal_id": deal["id"], "kind": "call"}},
+                facts_check("notes", 2, "crm:crm_activity.body", traceable=False,
+                            description="The notes carry the call's main point and its next step (not the "
+                                        "kickoff's).", name=["main_point", "next_step"],
+                            exclude=["kickoff"] if variant == "two-calls-thread" else ()),
                 {"id": "with_contact", "check": "changed", "points": 1, "table": "crm_activity", "op": "insert",
                  "description": "The call is linked to the contact.",
                  "match": {"deal_id": deal["id"], "contact_id": contact["id"]}},
                 judge("notes_match_recap", 1, "no_fabrication", ["crm:crm_activity"], ["mail:recap"],
                       "The logged notes carry the recap's points and nothing invented."),
             ],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, facts=sheet,
         )

@@ -13,7 +13,6 @@ from officesim.taskgen.common import (
     allowed_changes,
     alternation,
     contacts_of,
-    core_name,
     day,
     first_name,
     judge,
@@ -107,10 +106,16 @@ class MeetingFollowup(Family):
             gates.insert(0, {"id": "recap_sent", "check": "mail_sent", "to": [a["email"] for a in attendees],
                              "description": "One mail to all attendees with every action item.",
                              "body_contains": [kw for _, _, kw in items]})
-            criteria.append({"id": "owners_named", "check": "mail_sent", "points": 1,
-                             "to": [a["email"] for a in attendees],
-                             "description": "The recap names the owners.",
-                             "body_contains": [core_name(a["name"]) for a in recipients]})
+            sheet = FactSheet()
+            people = {a["id"]: sheet.entity(a["name"], key=f"attendee_{n}", person=a["email"], kind="person")
+                      for n, a in enumerate([*attendees, *([user] if user not in attendees else [])], start=1)}
+            for n, (owner, _, keyword) in enumerate(items, start=1):
+                sheet.entity(keyword, key=f"item_{n}", kind="action item")
+                sheet.fact(f"item_{n}", "owner", people[owner["id"]])
+            criteria.append(facts_check("owners_named", 1, "sent_mail", to=[a["email"] for a in attendees],
+                                        traceable=False, description="Each item with its owner (full or "
+                                        "unambiguous first name).",
+                                        require=[f"item_{n}.owner" for n in range(1, len(items) + 1)]))
         else:
             for n, person in enumerate(recipients, 1):
                 own = [kw for o, _, kw in items if o["id"] == person["id"]]
@@ -125,6 +130,7 @@ class MeetingFollowup(Family):
             instruction=instruction,
             tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20,
+            facts=sheet if variant == "one-recap" else None,
         )
 
 

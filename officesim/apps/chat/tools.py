@@ -7,9 +7,12 @@ messages in ``render``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from annotated_types import MaxLen
 
 from officesim.apps.chat.access import (
+    MAX_TEXT_CHARS,
     MESSAGE_SQL,
     check_writable,
     clean_text,
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
     from officesim.world import World
 
+Text = Annotated[str, MaxLen(MAX_TEXT_CHARS)]  # checked by the registry before any work
 _KIND_ORDER = "CASE c.kind WHEN 'public' THEN 0 WHEN 'private' THEN 1 ELSE 2 END"
 
 
@@ -231,7 +235,7 @@ def chat_list_members(w: World, channel: str, cursor: str | None = None, limit: 
 
 # ----------------------------------------------------------------------------- write tools
 @tool(app="chat", kind="write")
-def chat_post_message(w: World, channel: str, text: str) -> dict[str, Any]:
+def chat_post_message(w: World, channel: str, text: Text) -> dict[str, Any]:
     """Post a new top-level message in a channel or DM you are a member of.
 
     To answer a specific message, use chat_reply_message (it keeps the thread together); to
@@ -250,7 +254,7 @@ def chat_post_message(w: World, channel: str, text: str) -> dict[str, Any]:
 
 
 @tool(app="chat", kind="write")
-def chat_reply_message(w: World, message_id: str, text: str) -> dict[str, Any]:
+def chat_reply_message(w: World, message_id: str, text: Text) -> dict[str, Any]:
     """Reply in the thread of a message (replying to a reply goes to the same thread).
 
     Args:
@@ -266,7 +270,7 @@ def chat_reply_message(w: World, message_id: str, text: str) -> dict[str, Any]:
 
 
 @tool(app="chat", kind="write")
-def chat_send_dm(w: World, person: str, text: str) -> dict[str, Any]:
+def chat_send_dm(w: World, person: str, text: Text) -> dict[str, Any]:
     """Send a direct message to a colleague, opening the conversation if there is none yet.
 
     Args:

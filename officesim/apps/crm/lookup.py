@@ -14,7 +14,7 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING
 
-from officesim.clock import parse_ts
+from officesim.clock import OutOfRange, parse_ts
 from officesim.errors import InvalidArgument, NotFound
 
 if TYPE_CHECKING:
@@ -95,6 +95,8 @@ def iso_date(value: str, param: str) -> str:
         pass
     try:
         return parse_ts(text).date().isoformat()
+    except OutOfRange as exc:
+        raise InvalidArgument(f"{param}={exc}") from None
     except ValueError:
         raise InvalidArgument(f"{param} must be an ISO date like '2026-11-30', got {value!r}") from None
 

@@ -11,7 +11,9 @@ The deal and pipeline tools live in ``deals.py``; importing this module register
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from annotated_types import MaxLen
 
 from officesim.apps import people
 from officesim.apps.crm import deals as deals  # importing registers the deal tools
@@ -254,7 +256,7 @@ def crm_log_activity(
     w: World,
     kind: Literal["call", "meeting", "email", "note", "task"],
     subject: str,
-    body: str | None = None,
+    body: Annotated[str, MaxLen(lookup.MAX_BODY)] | None = None,
     account_id: str | None = None,
     contact_id: str | None = None,
     deal_id: str | None = None,

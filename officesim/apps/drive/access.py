@@ -11,7 +11,9 @@ The rules (the tool docstrings repeat them for the model):
 * Effective role = the strongest of: owner (own file), editor (inherited from an owned folder),
   and every grant on the file or one of its ancestor folders.
 * **Trashed** files (``trashed=1``) are visible to nobody through the normal tools; trashing a
-  folder trashes everything inside it, so a trashed ancestor never hides a live file.
+  folder trashes everything inside it that its owner owns and moves other people's files out to
+  their owners' My Drive, so a trashed ancestor never hides a live file and nobody loses a file
+  to someone else's delete.  Owners restore their own trash.
 * Viewing needs any role; editing content needs editor or owner; sharing needs editor or owner;
   moving and deleting need the owner.
 

@@ -13,13 +13,18 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.errors import InvalidArgument
 
+MAX_CELL_CHARS = 5000  # text in one cell; a sheet is a table, long text belongs in a doc
+MAX_COLUMN_NAME = 200
 CellValue = str | int | float | bool | None
+# A cell as a model sends it: text is bounded before anything reads it.
+CellInput = Annotated[str, MaxLen(MAX_CELL_CHARS)] | int | float | bool | None
 ColumnType = Literal["text", "number", "date", "bool"]
 FilterOp = Literal["eq", "ne", "contains", "gt", "gte", "lt", "lte"]
 COLUMN_TYPES: tuple[str, ...] = ("text", "number", "date", "bool")
@@ -40,12 +45,13 @@ class RowFilter(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    column: str = Field(description="Column name as in the sheet's header (case-insensitive).")
+    column: str = Field(max_length=MAX_COLUMN_NAME, description="Column name as in the sheet's header "
+                        "(case-insensitive).")
     op: FilterOp = Field(
         description="eq (equals; case-insensitive for text), ne (not equal), contains (substring, "
         "case-insensitive), gt/gte/lt/lte (greater/less than, for number and date columns)."
     )
-    value: str | int | float | bool | None = Field(
+    value: CellInput = Field(
         description="Value to compare with: a number for number columns, 'YYYY-MM-DD' for date "
         "columns, true/false for bool columns, text otherwise. null with eq/ne matches empty/non-empty cells."
     )
@@ -56,10 +62,11 @@ class CellUpdate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    column: str = Field(description="Column name as in the sheet's header (case-insensitive).")
-    value: str | int | float | bool | None = Field(
+    column: str = Field(max_length=MAX_COLUMN_NAME, description="Column name as in the sheet's header "
+                        "(case-insensitive).")
+    value: CellInput = Field(
         description="The new value, typed like the column (number, 'YYYY-MM-DD', true/false, text); "
-        "null empties the cell."
+        f"null empties the cell. Text holds at most {MAX_CELL_CHARS:,} characters."
     )
 
 
@@ -97,6 +104,9 @@ def check_cell(value: CellValue, column_type: str) -> tuple[CellValue, str | Non
     """
     if value is None:
         return None, None
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        return None, (f"text of {len(value):,} characters; a cell holds at most {MAX_CELL_CHARS:,} (put long "
+                      "text in a doc)")
     if column_type == "number":
         if _is_number(value) and _storable(value):
             return _number(value), None

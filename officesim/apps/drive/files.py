@@ -11,7 +11,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from officesim.apps.drive.access import RANK_ROLE, file_rank, require_view
+from officesim.apps.drive.access import MAX_DEPTH, RANK_ROLE, file_rank, require_view
 from officesim.apps.drive.cells import CellValue
 from officesim.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 
@@ -125,6 +125,42 @@ def descendants(w: World, file_id: str) -> list[str]:
         (file_id,),
     ).fetchall()
     return [r[0] for r in rows]
+
+
+def owned_subtree(w: World, file_id: str, *, trashed: bool = False) -> tuple[list[str], list[dict[str, Any]]]:
+    """What deleting (or restoring) ``file_id`` touches: the acting user's own files under it, and
+    the files of other people directly inside those (whose own subtrees stay theirs).
+
+    Walks only through the user's files in the given trash state, so another owner's folder
+    stops the walk: its contents are never the user's to trash.
+    """
+    rows = w.db.execute(
+        "WITH RECURSIVE mine(id, depth) AS (SELECT ?1, 0 UNION SELECT f.id, m.depth + 1 FROM drive_file f "
+        "JOIN mine m ON f.parent_id = m.id WHERE f.owner_id = ?2 AND f.trashed = ?3 AND m.depth < ?4) "
+        "SELECT id FROM mine",
+        (file_id, w.user_id, int(trashed), MAX_DEPTH),
+    ).fetchall()
+    mine = [r[0] for r in rows]
+    marks = ",".join("?" * len(mine))
+    others = w.db.execute(
+        f"SELECT f.id, f.name, f.owner_id, p.email AS owner_email FROM drive_file f "
+        f"LEFT JOIN directory_person p ON p.id = f.owner_id WHERE f.parent_id IN ({marks}) "
+        "AND f.owner_id != ? AND f.trashed = 0 ORDER BY f.id",
+        (*mine, w.user_id),
+    ).fetchall()
+    return mine, [dict(r) for r in others]
+
+
+def free_root_name(w: World, name: str, owner_id: str, file_id: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``... : the first one free in ``owner_id``'s My Drive."""
+    candidate, number = name, 1
+    while w.db.execute(
+        "SELECT 1 FROM drive_file WHERE parent_id IS NULL AND owner_id = ? AND trashed = 0 "
+        "AND name = ? COLLATE NOCASE AND id != ?", (owner_id, candidate, file_id)
+    ).fetchone():
+        number += 1
+        candidate = f"{name} ({number})"
+    return candidate
 
 
 def visible_path(w: World, file_id: str) -> list[dict[str, str]]:

@@ -7,10 +7,14 @@ Cells are typed by their column (``cells.py``); access follows the Drive rules i
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from annotated_types import MaxLen
 
 from officesim.apps.drive.access import require_edit, require_view
 from officesim.apps.drive.cells import (
+    MAX_COLUMN_NAME,
+    CellInput,
     CellUpdate,
     CellValue,
     ColumnType,
@@ -42,7 +46,16 @@ if TYPE_CHECKING:
 
 MAX_COLUMNS = 50
 MAX_ROWS_PER_CALL = 1000
+MAX_FILTERS = 20
+MAX_SHEET_ROWS = 20_000  # rows in one sheet; bigger tables belong in a database, not a shared sheet
 LAST_ROW = 2**62  # 'to the end' (and the clamp for huge row numbers)
+# Argument types with their maxima (checked by the registry before any work; see toolschema).
+Rows = Annotated[list[Annotated[list[CellInput], MaxLen(MAX_COLUMNS)]], MaxLen(MAX_ROWS_PER_CALL)]
+Columns = Annotated[list[Annotated[str, MaxLen(MAX_COLUMN_NAME)]], MaxLen(MAX_COLUMNS)]
+ColumnTypes = Annotated[list[ColumnType], MaxLen(MAX_COLUMNS)]
+RowNumbers = Annotated[list[int], MaxLen(MAX_ROWS_PER_CALL)]
+Filters = Annotated[list[RowFilter], MaxLen(MAX_FILTERS)]
+Values = Annotated[list[CellUpdate], MaxLen(MAX_COLUMNS)]
 
 
 # ----------------------------------------------------------------------------- reading
@@ -53,7 +66,7 @@ def drive_read_sheet(
     sheet: str | None = None,
     start_row: int | None = None,
     end_row: int | None = None,
-    filters: list[RowFilter] | None = None,
+    filters: Filters | None = None,
     cursor: str | None = None,
     limit: int = 50,
 ) -> dict[str, Any]:
@@ -145,16 +158,17 @@ def _open_sheet(w: World, file_id: str, sheet: str | None, *, edit: bool) -> tup
 def drive_create_sheet(
     w: World,
     name: str,
-    columns: list[str],
-    column_types: list[ColumnType] | None = None,
-    rows: list[list[str | int | float | bool | None]] | None = None,
+    columns: Columns,
+    column_types: ColumnTypes | None = None,
+    rows: Rows | None = None,
     folder_id: str | None = None,
     sheet_name: str | None = None,
 ) -> dict[str, Any]:
     """Create a spreadsheet that you own, with a header row, typed columns and optional data rows.
 
     Column types: 'text', 'number' (JSON numbers), 'date' ('YYYY-MM-DD') or 'bool' (true/false).
-    Without column_types they are guessed from the rows (text when unsure).
+    Without column_types they are guessed from the rows (text when unsure). At most 50 columns,
+    1,000 rows per call and 5,000 characters of text per cell.
 
     Args:
         name: The spreadsheet's name, e.g. 'Q3 travel expenses'.
@@ -195,12 +209,13 @@ def drive_create_sheet(
 # ----------------------------------------------------------------------------- changing rows
 @tool(app="drive", kind="write")
 def drive_append_rows(
-    w: World, file_id: str, rows: list[list[str | int | float | bool | None]], sheet: str | None = None
+    w: World, file_id: str, rows: Rows, sheet: str | None = None
 ) -> dict[str, Any]:
     """Add data rows at the end of a spreadsheet's sheet. You need editor access (or ownership).
 
     Each row is a list with one value per column in header order (null for an empty cell), typed
-    like its column: numbers as JSON numbers, dates as 'YYYY-MM-DD', bools as true/false.
+    like its column: numbers as JSON numbers, dates as 'YYYY-MM-DD', bools as true/false. At most
+    1,000 rows per call and 5,000 characters of text per cell; a sheet holds at most 20,000 rows.
 
     Args:
         file_id: The spreadsheet's file id, e.g. 'f_12'.
@@ -214,6 +229,9 @@ def drive_append_rows(
     last = w.db.execute(
         "SELECT coalesce(max(position), 0) FROM drive_row WHERE sheet_id = ?", (tab["id"],)
     ).fetchone()[0]
+    if last + len(rows) > MAX_SHEET_ROWS:
+        raise InvalidArgument(f"sheet {tab['name']!r} has {last:,} rows; a sheet holds at most {MAX_SHEET_ROWS:,}, "
+                              f"so {len(rows):,} more do not fit. Start another sheet for the rest")
     cells = check_rows(rows, tab["columns"], tab["column_types"],
                        label=lambda i: f"rows[{i}] (new row {last + 1 + i})")
     w.tick()
@@ -262,9 +280,9 @@ def _target_rows(
 def drive_update_rows(
     w: World,
     file_id: str,
-    values: list[CellUpdate],
-    row_numbers: list[int] | None = None,
-    filters: list[RowFilter] | None = None,
+    values: Values,
+    row_numbers: RowNumbers | None = None,
+    filters: Filters | None = None,
     sheet: str | None = None,
 ) -> dict[str, Any]:
     """Set columns of existing spreadsheet rows, chosen by row number or by filters (not both).
@@ -309,7 +327,7 @@ def drive_update_rows(
 
 
 @tool(app="drive", kind="write")
-def drive_delete_rows(w: World, file_id: str, row_numbers: list[int], sheet: str | None = None) -> dict[str, Any]:
+def drive_delete_rows(w: World, file_id: str, row_numbers: RowNumbers, sheet: str | None = None) -> dict[str, Any]:
     """Delete rows from a spreadsheet's sheet; the rows below move up (are renumbered).
 
     You need editor access (or ownership).

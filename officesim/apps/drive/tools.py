@@ -2,17 +2,21 @@
 
 Access rules (``access.py``): you see files you own, files shared with you or with the whole
 company, and everything inside a folder you can see.  Editors and owners change content and
-share; only the owner moves or deletes.  Trashed files are hidden everywhere except
-``drive_list_folder(folder_id='trash')``, which lists your own trashed files.
+share; only the owner moves, deletes or restores.  Trashed files are hidden everywhere except
+``drive_list_folder(folder_id='trash')``, which lists your own trashed files; deleting a folder
+never trashes what other people own in it (it moves to their My Drive).
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from annotated_types import MaxLen
 
 from officesim.apps.drive.access import (
     ROLE_RANK,
+    can_edit,
     require_edit,
     require_owner,
     require_view,
@@ -26,7 +30,9 @@ from officesim.apps.drive.files import (
     check_name_free,
     clean_name,
     descendants,
+    free_root_name,
     new_file,
+    owned_subtree,
     person_brief,
     require_kind,
     summary,
@@ -43,7 +49,7 @@ from officesim.apps.drive.sheet_tools import (  # the spreadsheet tools, registe
     drive_update_rows,
 )
 from officesim.apps.people import employee
-from officesim.apps.search import query_terms
+from officesim.apps.search import contains_params, contains_sql, query_terms
 from officesim.errors import Conflict, InvalidArgument, PermissionDenied
 from officesim.results import bounded, clip, like, paged
 from officesim.tools import tool
@@ -53,6 +59,7 @@ if TYPE_CHECKING:
 
 DOC_WINDOW = 4000
 MAX_DOC = 200_000
+DocText = Annotated[str, MaxLen(MAX_DOC)]  # checked by the registry before any work
 SNIPPET = 80
 MAX_GRANTS = 50  # grants listed in one result
 _GRANTS_HINT = ("direct grants come first, then those inherited from folders; change one person's access "
@@ -61,10 +68,10 @@ _GRANTS_HINT = ("direct grants come first, then those inherited from folders; ch
 _OWNER_JOIN = "LEFT JOIN directory_person o ON o.id = f.owner_id"
 # One query word: in the name, a document's text, or a spreadsheet's headers or cells.
 _TERM_SQL = (
-    "(f.name LIKE ? ESCAPE '\\' OR (f.kind = 'doc' AND f.content LIKE ? ESCAPE '\\') "
+    f"(f.name LIKE ? ESCAPE '\\' OR (f.kind = 'doc' AND {contains_sql('f.content')}) "
     "OR (f.kind = 'sheet' AND EXISTS (SELECT 1 FROM drive_sheet s WHERE s.file_id = f.id AND "
-    "(s.columns LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM drive_row r WHERE r.sheet_id = s.id "
-    "AND r.cells LIKE ? ESCAPE '\\')))))"
+    f"({contains_sql('s.columns')} OR EXISTS (SELECT 1 FROM drive_row r WHERE r.sheet_id = s.id "
+    f"AND {contains_sql('r.cells')})))))"
 )
 
 
@@ -97,7 +104,7 @@ def drive_search_files(
     terms = query_terms(query)
     for term in terms:
         clauses.append(_TERM_SQL)
-        params += [like(term)] * _TERM_SQL.count("?")
+        params += [like(term), *contains_params(term) * 3]
     if kind is not None:
         clauses.append("f.kind = ?")
         params.append(kind)
@@ -281,7 +288,7 @@ def drive_get_doc(w: World, file_id: str, offset: int = 0) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- creating
 @tool(app="drive", kind="write")
-def drive_create_doc(w: World, name: str, content: str = "", folder_id: str | None = None) -> dict[str, Any]:
+def drive_create_doc(w: World, name: str, content: DocText = "", folder_id: str | None = None) -> dict[str, Any]:
     """Create a document (plain text or markdown) that you own.
 
     Names are unique within a folder. You need editor access to the folder.
@@ -318,7 +325,7 @@ def drive_create_folder(w: World, name: str, folder_id: str | None = None) -> di
 # ----------------------------------------------------------------------------- changing content
 @tool(app="drive", kind="write")
 def drive_update_doc(
-    w: World, file_id: str, content: str, mode: Literal["replace", "append"] = "replace"
+    w: World, file_id: str, content: DocText, mode: Literal["replace", "append"] = "replace"
 ) -> dict[str, Any]:
     """Change a document's text: replace all of it, or append to the end (on a new line).
 
@@ -441,20 +448,57 @@ def drive_move_file(w: World, file_id: str, folder_id: str | None = None) -> dic
 
 @tool(app="drive", kind="write")
 def drive_delete_file(w: World, file_id: str) -> dict[str, Any]:
-    """Move a file or folder you own to the trash (a folder's contents go with it).
+    """Move a file or folder you own to your trash; drive_restore_file brings it back.
 
-    Only the owner can delete. Trashed files disappear from search and folders for everyone;
-    drive_list_folder with folder_id='trash' lists yours.
+    Only the owner can delete. A folder goes with everything in it that you own; files and
+    folders other people own inside it are not yours to delete: they move to their owner's My
+    Drive, where the owner still finds them. Trashed files disappear from search and folders for
+    everyone; drive_list_folder with folder_id='trash' lists yours.
 
     Args:
         file_id: The file or folder id, e.g. 'f_12'.
     """
     row = require_owner(w, file_id, "delete")
-    ids = descendants(w, file_id)
+    mine, others = owned_subtree(w, file_id)
     w.tick()
-    marks = ",".join("?" * len(ids))
-    w.db.execute(f"UPDATE drive_file SET trashed = 1 WHERE trashed = 0 AND id IN ({marks})", ids)
-    return {"id": file_id, "name": row["name"], "kind": row["kind"], "trashed": True, "items_trashed": len(ids)}
+    marks = ",".join("?" * len(mine))
+    w.db.execute(f"UPDATE drive_file SET trashed = 1 WHERE trashed = 0 AND id IN ({marks})", mine)
+    for other in others:  # out of the trashed folder, into their owner's My Drive
+        w.db.execute("UPDATE drive_file SET parent_id = NULL, name = ? WHERE id = ?",
+                     (free_root_name(w, other["name"], other["owner_id"], other["id"]), other["id"]))
+    out: dict[str, Any] = {"id": file_id, "name": row["name"], "kind": row["kind"], "trashed": True,
+                           "items_trashed": len(mine)}
+    if others:
+        out["moved_to_their_owners"] = [{"id": o["id"], "name": o["name"], "owner_email": o["owner_email"]}
+                                        for o in others[:MAX_GRANTS]]
+    return out
+
+
+@tool(app="drive", kind="write")
+def drive_restore_file(w: World, file_id: str) -> dict[str, Any]:
+    """Take a file or folder you own out of your trash, with what was trashed inside it.
+
+    It goes back to its folder when that folder is still there and you can add files to it,
+    otherwise to your My Drive. drive_list_folder with folder_id='trash' lists your trash.
+
+    Args:
+        file_id: The trashed file or folder id, e.g. 'f_12'.
+    """
+    row = w.db.execute("SELECT * FROM drive_file WHERE id = ?", (file_id.strip(),)).fetchone()
+    if row is None or row["owner_id"] != w.user_id or not row["trashed"]:
+        require_owner(w, file_id, "restore")  # the clearest error: not found, not yours, ...
+        raise Conflict(f"{row['name']!r} ({row['id']}) is not in the trash; there is nothing to restore")
+    parent = row["parent_id"]
+    if parent is not None and not can_edit(w, parent):
+        parent = None  # its folder is gone (trashed, or no longer shared with you): My Drive
+    check_name_free(w, row["name"], parent, exclude=row["id"])
+    mine, _ = owned_subtree(w, row["id"], trashed=True)
+    w.tick()
+    marks = ",".join("?" * len(mine))
+    w.db.execute(f"UPDATE drive_file SET trashed = 0 WHERE id IN ({marks})", mine)
+    w.db.execute("UPDATE drive_file SET parent_id = ? WHERE id = ?", (parent, row["id"]))
+    return {"id": row["id"], "name": row["name"], "kind": row["kind"], "parent_id": parent,
+            "path": visible_path(w, row["id"]), "items_restored": len(mine)}
 
 
 __all__ = [
@@ -469,6 +513,7 @@ __all__ = [
     "drive_list_folder",
     "drive_move_file",
     "drive_read_sheet",
+    "drive_restore_file",
     "drive_search_files",
     "drive_share_file",
     "drive_update_doc",

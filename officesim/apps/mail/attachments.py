@@ -1,12 +1,18 @@
-"""Attachments are Drive files referenced by id; a sender may attach only what they can view.
+"""Attachments: Drive files a sender may attach, and the copies of them a message carries.
 
-Who can view a file is Drive's rule (owner, personal grants, domain grants, inherited from folders),
-kept in one place, ``officesim.apps.drive.access``; mail asks it rather than repeating it, and
-reads ``drive_file`` only for names in its own messages.
+A sender attaches Drive files by id and may attach only what they can view.  Who can view a file is
+Drive's rule (owner, personal grants, domain grants, inherited from folders), kept in one place,
+``officesim.apps.drive.access``; mail asks it rather than repeating it.
+
+As in real mail, a message carries a *copy* of each attached file, taken when the message is
+written (``file_copies``): recipients read that copy (``attachments_of``), whatever later happens
+to the file in Drive (edited, unshared, trashed).  Graders read it too: "what the recipient got".
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -18,6 +24,7 @@ if TYPE_CHECKING:
     from officesim.world import World
 
 MAX_ATTACHMENTS = 20
+MAX_ATTACHED_CHARS = 1_000_000  # one attachment's text (a doc is at most 200,000; sheets can be bigger)
 _FILE_ID = re.compile(r"^f_\d+$")
 
 
@@ -85,3 +92,55 @@ def attachment_views(w: World, ids_json: str) -> list[dict[str, Any]]:
         views.append({"id": file_id, "name": row["name"] if row else "(deleted file)",
                       "kind": row["kind"] if row else None})
     return views
+
+
+def sheet_csv(w: World, file_id: str) -> str:
+    """A spreadsheet as CSV text, every tab under a ``## sheet: <name>`` line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    tabs = w.db.execute("SELECT id, name, columns FROM drive_sheet WHERE file_id = ? ORDER BY position, id",
+                        (file_id,)).fetchall()
+    for index, tab in enumerate(tabs):
+        if index:
+            out.write("\n")
+        out.write(f"## sheet: {tab['name']}\n")
+        writer.writerow(json.loads(tab["columns"]))
+        for row in w.db.execute("SELECT cells FROM drive_row WHERE sheet_id = ? ORDER BY position", (tab["id"],)):
+            writer.writerow(["" if c is None else c for c in json.loads(row["cells"])])
+            if out.tell() > MAX_ATTACHED_CHARS:
+                break  # already too big to attach; file_copies says so
+    return out.getvalue()
+
+
+def file_copies(w: World, ids: list[str]) -> str:
+    """The stored JSON of copies of Drive files ``ids`` as they are now (checked by ``check_attachments``).
+
+    Raises:
+        InvalidArgument: a file's text is larger than an attachment holds.
+    """
+    if not ids:
+        return "[]"
+    marks = ",".join("?" * len(ids))
+    rows = {r["id"]: r for r in w.db.execute(
+        f"SELECT id, name, kind, content FROM drive_file WHERE id IN ({marks})", ids)}
+    copies = []
+    for file_id in ids:
+        row = rows[file_id]
+        content = sheet_csv(w, file_id) if row["kind"] == "sheet" else row["content"]
+        if len(content) > MAX_ATTACHED_CHARS:
+            raise InvalidArgument(
+                f"attachments: {file_id!r} ({row['name']}) is over {MAX_ATTACHED_CHARS:,} characters as text, more "
+                "than one attachment holds; share it with drive_share_file and mail a link to it instead"
+            )
+        copies.append({"file_id": file_id, "name": row["name"], "kind": row["kind"], "content": content})
+    return json.dumps(copies, ensure_ascii=False)
+
+
+def attachments_of(w: World, message_id: str) -> list[dict[str, Any]]:
+    """What the recipients of ``message_id`` got: ``[{file_id, name, kind, content}]`` in attachment order.
+
+    The content is the copy taken when the message was written, not the Drive file now.  An
+    unknown message has no attachments.
+    """
+    row = w.db.execute("SELECT attachment_copies FROM mail_message WHERE id = ?", (message_id,)).fetchone()
+    return json.loads(row[0]) if row is not None else []

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.mail.addresses import internal_people
-from officesim.apps.mail.attachments import attachment_views
+from officesim.apps.mail.attachments import attachment_views, file_copies
 from officesim.apps.mail.mailbox import deliver, encode, insert_message, new_entry
 from officesim.apps.mail.text import snippet
 from officesim.errors import InvalidArgument
@@ -35,6 +35,9 @@ class Draft:
     attachments: list[str] = field(default_factory=list)
     thread_id: str | None = None
     in_reply_to: str | None = None
+    # The stored copies of the attachments, when they come from another message (a forward);
+    # None: copy the Drive files now.
+    copies: str | None = None
 
 
 def check_subject(subject: str, *, required: bool) -> str:
@@ -87,6 +90,7 @@ def _row(w: World, me: dict[str, Any], draft: Draft, *, message_id: str, status:
         "sender": me["email"], "sender_name": me["name"], "to": encode(draft.to), "cc": encode(draft.cc),
         "bcc": encode(draft.bcc), "subject": draft.subject, "body": draft.body, "sent_at": w.now_ts(),
         "in_reply_to": draft.in_reply_to, "attachments": encode(draft.attachments),
+        "attachment_copies": draft.copies if draft.copies is not None else file_copies(w, draft.attachments),
         "to_list": draft.to, "cc_list": draft.cc, "bcc_list": draft.bcc,
     }
 
@@ -112,7 +116,8 @@ def save_draft(w: World, me: dict[str, Any], draft: Draft, *, draft_id: str | No
     else:
         w.db.execute(
             'UPDATE mail_message SET "to" = :to, cc = :cc, bcc = :bcc, subject = :subject, body = :body, '
-            "attachments = :attachments, sent_at = :sent_at WHERE id = :id AND status = 'draft'", message)
+            "attachments = :attachments, attachment_copies = :attachment_copies, sent_at = :sent_at "
+            "WHERE id = :id AND status = 'draft'", message)
     return sent_view(w, message, 0)
 
 
@@ -122,7 +127,9 @@ def send_existing_draft(w: World, me: dict[str, Any], draft: Draft, draft_id: st
     w.tick()
     draft.thread_id = thread_id
     message = _row(w, me, draft, message_id=draft_id, status="sent")
-    w.db.execute("UPDATE mail_message SET status = 'sent', sent_at = :sent_at WHERE id = :id", message)
+    # The attachments are copied again now: recipients get the files as they are when it is sent.
+    w.db.execute("UPDATE mail_message SET status = 'sent', sent_at = :sent_at, attachment_copies = "
+                 ":attachment_copies WHERE id = :id", message)
     w.db.execute("UPDATE mail_entry SET folder = 'sent', is_read = 1 WHERE owner_id = ? AND message_id = ?",
                  (me["id"], draft_id))
     delivered = deliver(w, draft_id, me["id"], [*draft.to, *draft.cc, *draft.bcc])

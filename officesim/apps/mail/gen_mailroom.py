@@ -111,7 +111,7 @@ class Mailroom:
             "subject": reply_subject(reply_to["subject"]) if reply_to else subject[:1].upper() + subject[1:],
             "body": body,
             "sent_at": format_ts(at), "in_reply_to": reply_to["id"] if reply_to else None,
-            "attachments": json.dumps(attachments or []),
+            "attachments": json.dumps(attachments or []), "attachment_copies": "[]",  # copied by generate()
         }
         self.messages.append(message)
         if sender.person_id:

@@ -9,10 +9,12 @@ about that many messages each on average.  The acting user takes part in a good 
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from officesim.apps.mail.attachments import file_copies
 from officesim.apps.mail.gen_cast import Cast, load_cast
 from officesim.apps.mail.gen_customers import customer_mail
 from officesim.apps.mail.gen_mailroom import WINDOW_DAYS, Addr, Mailroom
@@ -233,6 +235,8 @@ def generate(ctx: GenContext) -> None:
             writer.topic_thread(room.received[user] < user_target and rng.random() < 0.35)
     writer.drafts()
     messages, entries, threads = room.rows()
+    for message in messages:  # each message carries copies of its attachments, as sent
+        message["attachment_copies"] = file_copies(ctx.world, json.loads(message["attachments"]))
     ctx.insert("mail_message", messages)
     ctx.insert("mail_entry", entries)
     ctx.set_counter("msg", len(messages))

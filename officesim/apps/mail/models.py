@@ -30,6 +30,9 @@ class Message(SQLModel, table=True):
     sent_at: str = Field(index=True)  # ISO UTC
     in_reply_to: str | None = None  # message id
     attachments: str = "[]"  # JSON list of drive file ids
+    # JSON list of {file_id, name, kind, content}: each attachment's content as it was when the
+    # message was written (a doc's text, a sheet as CSV), which is what recipients read.
+    attachment_copies: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
 
 
 class Entry(SQLModel, table=True):

@@ -8,11 +8,14 @@ messages) or touch only the user's own entries (folders, labels, read flags).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from officesim.apps.mail.addresses import normalize_list
-from officesim.apps.mail.attachments import check_attachments
+from annotated_types import MaxLen
+
+from officesim.apps.mail.addresses import MAX_RECIPIENTS, normalize_list
+from officesim.apps.mail.attachments import MAX_ATTACHMENTS, attachments_of, check_attachments
 from officesim.apps.mail.compose import (
+    MAX_BODY,
     Draft,
     check_body,
     check_subject,
@@ -25,6 +28,7 @@ from officesim.apps.mail.mailbox import (
     SYSTEM_FOLDERS,
     clean_labels,
     find_entry,
+    label_counts,
     target_folder,
 )
 from officesim.apps.mail.reading import attachment_text
@@ -40,6 +44,12 @@ if TYPE_CHECKING:
     from officesim.world import World
 
 MAX_THREAD = 100
+MAX_LABELS = 20  # labels added or removed in one call
+# Argument types with their maxima (checked by the registry before any work; see toolschema).
+Body = Annotated[str, MaxLen(MAX_BODY)]
+Recipients = Annotated[list[str], MaxLen(MAX_RECIPIENTS)]
+Attachments = Annotated[list[str], MaxLen(MAX_ATTACHMENTS)]
+Labels = Annotated[list[Annotated[str, MaxLen(200)]], MaxLen(MAX_LABELS)]
 
 
 def _me(w: World) -> dict[str, Any]:
@@ -143,7 +153,8 @@ def mail_get_thread(w: World, thread_id: str) -> dict[str, Any]:
 def mail_get_attachment(w: World, message_id: str, file_id: str, offset: int = 0) -> dict[str, Any]:
     """Read a file attached to a message in your mailbox (a doc's text, or a sheet as CSV text).
 
-    Works even when the Drive file was not shared with you: you received it as an attachment.
+    You read the copy that came with the message, as it was when it was sent: it works even when
+    the Drive file was not shared with you, and later changes to the file in Drive do not show.
 
     Args:
         message_id: The message the file is attached to, e.g. 'msg_12'.
@@ -170,9 +181,8 @@ def mail_list_folders(w: World) -> dict[str, Any]:
     custom = sorted(set(counts) - set(SYSTEM_FOLDERS), key=str.lower)
     folders = [{"name": f, "total": counts.get(f, (0, 0))[0], "unread": counts.get(f, (0, 0))[1] or 0}
                for f in (*SYSTEM_FOLDERS, *custom)]
-    labels = [{"name": r[0], "total": r[1], "unread": r[2] or 0} for r in w.db.execute(
-        "SELECT j.value, count(*), sum(e.is_read = 0) FROM mail_entry e, json_each(e.labels) j "
-        "WHERE e.owner_id = ? AND e.folder != 'trash' GROUP BY j.value ORDER BY lower(j.value)", (me["id"],))]
+    labels = [{"name": name, "total": total, "unread": unread}
+              for name, (total, unread) in sorted(label_counts(w, me["id"]).items(), key=lambda kv: kv[0].lower())]
     return {"folders": folders, "labels": labels}
 
 
@@ -180,12 +190,12 @@ def mail_list_folders(w: World) -> dict[str, Any]:
 @tool(app="mail", kind="write")
 def mail_send_message(
     w: World,
-    to: list[str],
+    to: Recipients,
     subject: str,
-    body: str,
-    cc: list[str] | None = None,
-    bcc: list[str] | None = None,
-    attachments: list[str] | None = None,
+    body: Body,
+    cc: Recipients | None = None,
+    bcc: Recipients | None = None,
+    attachments: Attachments | None = None,
 ) -> dict[str, Any]:
     """Send a new email from your address to colleagues or outside contacts.
 
@@ -236,7 +246,7 @@ def _reply(w: World, message_id: str, body: str, attachments: list[str] | None, 
 
 
 @tool(app="mail", kind="write")
-def mail_reply_message(w: World, message_id: str, body: str, attachments: list[str] | None = None) -> dict[str, Any]:
+def mail_reply_message(w: World, message_id: str, body: Body, attachments: Attachments | None = None) -> dict[str, Any]:
     """Reply to the sender of a message (only them), in the same conversation, quoting the original.
 
     The subject becomes 'Re: <original subject>'. Use mail_reply_all to answer everyone on the message.
@@ -251,7 +261,7 @@ def mail_reply_message(w: World, message_id: str, body: str, attachments: list[s
 
 
 @tool(app="mail", kind="write")
-def mail_reply_all(w: World, message_id: str, body: str, attachments: list[str] | None = None) -> dict[str, Any]:
+def mail_reply_all(w: World, message_id: str, body: Body, attachments: Attachments | None = None) -> dict[str, Any]:
     """Reply to the sender and everyone else on the message (to and cc, except yourself).
 
     The sender and the original 'to' recipients go in 'to', the original cc in 'cc'; BCC recipients are
@@ -267,7 +277,7 @@ def mail_reply_all(w: World, message_id: str, body: str, attachments: list[str] 
 
 @tool(app="mail", kind="write")
 def mail_forward_message(
-    w: World, message_id: str, to: list[str], body: str | None = None, cc: list[str] | None = None
+    w: World, message_id: str, to: Recipients, body: Body | None = None, cc: Recipients | None = None
 ) -> dict[str, Any]:
     """Forward a message, with its attachments, to other people; your note goes above the original.
 
@@ -290,6 +300,7 @@ def mail_forward_message(
         to=normalize_list(w, to, "to"), cc=normalize_list(w, cc, "cc"), subject=forward_subject(row["subject"]),
         body=join_note(note, original), attachments=json.loads(row["attachments"]),
         thread_id=row["thread_id"], in_reply_to=row["id"],
+        copies=json.dumps(attachments_of(w, row["id"]), ensure_ascii=False),  # what you received, passed on
     )
     return send(w, me, draft)
 
@@ -297,12 +308,12 @@ def mail_forward_message(
 @tool(app="mail", kind="write")
 def mail_create_draft(
     w: World,
-    to: list[str],
+    to: Recipients,
     subject: str,
-    body: str,
-    cc: list[str] | None = None,
-    bcc: list[str] | None = None,
-    attachments: list[str] | None = None,
+    body: Body,
+    cc: Recipients | None = None,
+    bcc: Recipients | None = None,
+    attachments: Attachments | None = None,
 ) -> dict[str, Any]:
     """Save a message as a draft in your drafts folder without sending it.
 
@@ -335,12 +346,12 @@ def _draft_row(w: World, draft_id: str) -> sqlite3.Row:
 def mail_update_draft(
     w: World,
     draft_id: str,
-    to: list[str] | None = None,
+    to: Recipients | None = None,
     subject: str | None = None,
-    body: str | None = None,
-    cc: list[str] | None = None,
-    bcc: list[str] | None = None,
-    attachments: list[str] | None = None,
+    body: Body | None = None,
+    cc: Recipients | None = None,
+    bcc: Recipients | None = None,
+    attachments: Attachments | None = None,
 ) -> dict[str, Any]:
     """Change a draft before sending it; fields you leave out (null) stay as they are.
 
@@ -418,7 +429,7 @@ def mail_move_message(w: World, message_id: str, folder: str) -> dict[str, Any]:
 
 @tool(app="mail", kind="write")
 def mail_label_message(
-    w: World, message_id: str, add: list[str] | None = None, remove: list[str] | None = None
+    w: World, message_id: str, add: Labels | None = None, remove: Labels | None = None
 ) -> dict[str, Any]:
     """Add labels to or remove labels from a message in your mailbox (a message can carry many labels).
 
@@ -432,8 +443,10 @@ def mail_label_message(
     if not add and not remove:
         raise InvalidArgument("give labels to add and/or remove, e.g. add=['follow-up']")
     labels: list[str] = json.loads(row["labels"])
+    present = {x.lower() for x in labels}
     for label in clean_labels(w, me["id"], add):
-        if label.lower() not in {x.lower() for x in labels}:
+        if label.lower() not in present:
+            present.add(label.lower())
             labels.append(label)
     for label in remove or []:
         text = label.strip()
