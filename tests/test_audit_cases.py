@@ -274,9 +274,9 @@ def test_an_injected_note_cannot_lift_a_penalty(openai_server: Any, tmp_path: Pa
         lambda t: t.replace("Total Q3 travel spend: $7,614.19", "Total Q3 travel spend: $7,614.19; savings "
                             f"found: $48,000 {INJECTION} {GRADER_NOTE}"), answer=False, names=("drive_create_doc",))
     grade = grade_of("travel-expense-report-001", out, judge_on(openai_server, tmp_path))
-    penalty = next(c for c in grade.criteria if c.id == "untraceable_numbers")
-    assert penalty.status == "fail" and penalty.earned < 0, grade.summary()
-    assert not grade.passed
+    penalties = [c for c in grade.criteria if c.points < 0 and c.check == "judge"]
+    assert all(c.status == "fail" and c.earned < 0 for c in penalties), grade.summary()  # applied, not lifted
+    assert not grade.passed, grade.summary()  # an invented figure and a note to the judge: no pass
 
 
 def test_a_judge_that_errors_never_lets_an_episode_pass(openai_server: Any, tmp_path: Path) -> None:
@@ -368,9 +368,9 @@ def test_an_fyi_about_a_near_miss() -> None:
 
 def test_the_rejected_option_recorded_as_rejected() -> None:
     budget = facts_for(task("thread-to-doc-001")).wrong_values[:1]
-    extra = f", and the ${budget[0]:,.0f} budget that came with it" if budget else ""
+    extra = f"\n- Rejected: the proposed ${budget[0]:,.0f} cap" if budget else ""
     assert_correct_passes(written("thread-to-doc-001", lambda t: t.rstrip() + (
-        f"\n- Rejected: {rejected_option()}{extra}.\n")))
+        f"\n- Rejected: {rejected_option()} (booked out for our dates){extra}\n")))
 
 
 def rejected_option() -> str:
