@@ -346,3 +346,59 @@ def test_renewal_amounts_swapped_between_accounts_fail() -> None:
         renewal = facts.fact(f"{other}.renewal_1").value
         lines.append(f"- {facts.entities[key].name}: overdue ${overdue:,.2f}, renewal ${renewal:,.0f}")
     assert fails(replay(t, text="Accounts at risk:\n" + "\n".join(lines)))
+
+
+def test_a_report_filled_in_after_the_mail_was_sent_fails() -> None:
+    """The CFO got the attachment as it was when sent: writing the figures in afterwards is too late."""
+    t = task("travel-expense-report-001")
+    create = next(s for s in t.solution.steps if s.name == "drive_create_doc")
+    later = [{"name": "drive_update_doc", "arguments": {"file_id": "f_102", "content": create.arguments["content"]}}]
+    result = replay(t, edit={"drive_create_doc": lambda a: {**a, "content": "Report to follow."}},
+                    before_submit=later)
+    assert fails(result) and next(g for g in result.gates if g.id == "total").status == "fail"
+
+
+# ------------------------------------------------------------------------------------ reading claims
+def test_non_quantities_are_not_figures_and_words_are() -> None:
+    from officesim.grading.claims import read_dates, read_figures
+
+    assert [f.value for f in read_figures("SOC 2 report, ISO 27001, the 09:30 call, 2026-10-03T09:30:00Z, Q3")] == []
+    assert [f.value for f in read_figures("seven deals")] == [7.0]
+    assert [f.value for f in read_figures("Five.")] == [5.0]
+    assert [abs(f.value) for f in read_figures("an overrun of ($25,300)")] == [25_300.0]
+    us, uk = read_dates("due 10/03/2026"), read_dates("due 10/03/2026", day_first=True)
+    assert [d.isoformat() for d in us] == ["2026-10-03"] and [d.isoformat() for d in uk] == ["2026-03-10"]
+
+
+def test_a_paraphrased_escalation_passes_the_brief() -> None:
+    t = task("customer-brief-001")
+    mail = next(s for s in t.solution.steps if s.name == "mail_send_message")
+    escalation = t.grader.facts.entities["escalation"]
+    body = mail.arguments["body"]
+    heads_up = next(line for line in body.splitlines() if line.startswith("Heads-up"))
+    paraphrase = f"Also: there's an open escalation about their {escalation.aliases[0]} problem; a fix is due soon."
+    assert passes(replay(t, text=body.replace(heads_up, paraphrase)))
+    assert not replay(t, text=body.replace(heads_up, "")).passed
+
+
+def test_raw_crm_rows_plus_a_computed_total_fail_the_brief() -> None:
+    t = task("customer-brief-001")
+    mail = next(s for s in t.solution.steps if s.name == "mail_send_message")
+    total = t.grader.facts.fact("account.open_pipeline").value
+
+    env = OfficeEnv(t)
+    env.reset()
+    rows = [dict(r) for r in env.world.db.execute("SELECT * FROM crm_deal ORDER BY id LIMIT 60")]
+    rows += [dict(r) for r in env.world.db.execute("SELECT * FROM crm_invoice ORDER BY id")]
+    text = "\n".join(str(r) for r in rows) + f"\n\nTotal open: ${total:,.0f}"
+    result = replay(t, edit={"mail_send_message": lambda a: {**a, "body": a["body"] + "\n\n" + text}})
+    assert fails(result) and mail
+
+
+def test_guessed_launch_dates_fail() -> None:
+    t = task("dm-answer-question-004")  # a launch-date instance
+    launch = t.grader.facts.fact("project.launch_date").day()
+    post = lambda text: {"chat_post_message": lambda a: {**a, "text": text}}  # noqa: E731
+    assert passes(replay(t, edit=post(f"It launches on {launch:%B} {launch.day}.")))
+    assert fails(replay(t, edit=post("It's Oct 20, Nov 3 or Dec 1.")))
+    assert fails(replay(t, edit=post(f"Either {launch.isoformat()} or 2026-12-01.")))

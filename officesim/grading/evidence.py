@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from officesim.apps.mail.attachments import attachments_of
 from officesim.grading.normalize import normalize_text
 from officesim.grading.spec_base import crm_table
 from officesim.results import like
@@ -73,15 +74,18 @@ def _find_files(world: World, name: str, kind: str) -> list[str]:
 
 
 def mail_text(world: World, mail: SentMail) -> str:
-    """A sent message as the recipient would read it, attachments' contents included."""
+    """A sent message as the recipient read it: attachments are the copies it carried when sent."""
     lines = [f"To: {', '.join(mail.to)}"]
     if mail.cc:
         lines.append(f"Cc: {', '.join(mail.cc)}")
     if mail.bcc:
         lines.append(f"Bcc: {', '.join(mail.bcc)}")
     lines += [f"Subject: {mail.subject}", f"Sent: {mail.sent_at}", "", mail.body]
+    copies = {c["file_id"]: c for c in attachments_of(world, mail.id)}
     for file_id in mail.attachments:
-        lines += ["", f"--- attachment {file_id} ---", render_file(world, file_id)]
+        copy = copies.get(file_id)
+        text = f"File {copy['name']} ({file_id}):\n{copy.get('content') or ''}" if copy else "(no copy travelled)"
+        lines += ["", f"--- attachment {file_id} (as sent) ---", text]
     return "\n".join(lines)
 
 

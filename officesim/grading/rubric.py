@@ -140,6 +140,10 @@ def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeCo
     )
 
 
+def failed_gates(gates: list[CheckResult]) -> list[str]:
+    return [g.id for g in gates if g.status == "fail"]
+
+
 def score_of(gates: list[CheckResult], criteria: list[CheckResult]) -> tuple[float, float, float, list[str]]:
     """(score, earned, possible, notes) from graded gates and criteria."""
     notes: list[str] = []
@@ -190,7 +194,15 @@ def grade(
     incomplete = errors > 0
     if incomplete:
         notes.append("incomplete: a check has no verdict (see the errors), so the episode cannot pass")
-    passed = gates_hold and score >= task.pass_threshold - 1e-9 and not incomplete
+    # A threshold below 1 says judged points are extra: unjudged ones count as not earned for the
+    # decision, so without a judge, as with one, the code-checked core alone has to reach it.
+    decisive = score
+    if task.pass_threshold < 1.0 and unjudged:
+        missing = sum(c.points or 0 for c in criteria if c.status == "unjudged" and (c.points or 0) > 0)
+        decisive = max(0.0, earned) / (possible + missing) if possible + missing else score
+        if failed_gates(gates):
+            decisive = 0.0
+    passed = gates_hold and decisive >= task.pass_threshold - 1e-9 and not incomplete
     return Grade(
         task_id=task.id, score=round(score, 6), passed=passed, pass_threshold=task.pass_threshold,
         earned=earned, possible=possible, gates=gates, criteria=criteria, unjudged=unjudged, errors=errors,

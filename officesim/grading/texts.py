@@ -5,8 +5,8 @@ content of the files actually attached to it (by id), so an empty doc attached u
 name is an empty attachment, whatever a namesake doc holds.  A doc is one the agent wrote in the
 episode (created or edited), chat posts are the agent's own.
 
-``attachment_text`` is the one place that reads an attachment; when mail keeps a copy of each
-attachment as it was at send time, only that function changes.
+``attachment_text`` is the one place that reads an attachment: the copy the message carries,
+taken when it was sent (``officesim.apps.mail.attachments.attachments_of``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from officesim.grading.evidence import render_file
+from officesim.apps.mail.attachments import attachments_of
 from officesim.grading.normalize import normalize_text
 
 if TYPE_CHECKING:
@@ -33,8 +33,12 @@ class Text:
 
 
 def attachment_text(ctx: GradeContext, mail: SentMail, file_id: str) -> str:
-    """The content of ``file_id`` as attached to ``mail`` (docs as text, sheets as CSV per tab)."""
-    return render_file(ctx.final, file_id)
+    """The copy of ``file_id`` that ``mail`` carries, as it was when the mail was sent (what the
+    recipients got; later edits, a namesake elsewhere or the file's deletion change nothing)."""
+    copy = next((c for c in attachments_of(ctx.final, mail.id) if c["file_id"] == file_id), None)
+    if copy is None:
+        return f"(no copy of {file_id} travelled with {mail.id})"
+    return f"File {copy['name']} ({file_id}):\n{copy.get('content') or ''}"
 
 
 def mail_texts(ctx: GradeContext, mails: list[SentMail], *, body: bool = True) -> list[Text]:
