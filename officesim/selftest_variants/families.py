@@ -42,6 +42,8 @@ FAMILIES: dict[str, FamilyKinds] = {
         "near_miss_fyi": "what is left out is the confidential content itself; naming it is the leak",
         "supporting_figures": "the only source figures are the confidential prices",
         "judge_only_skipped": "the replies carry no required facts; declining tersely is correct",
+        "family_constants": "the right reply is the same in every instance (the document is internal): a "
+                            "constant answer is the job here, not a blind guess",
     }),
     "meeting_followup": FamilyKinds(skip={
         "near_miss_fyi": "the items left out of one attendee's mail are the other attendees' items: naming "
