@@ -3,6 +3,10 @@
 For one task: the oracle (the reference solution) scores 1.0 and passes, and none of its steps
 returns an error; the do-nothing agent fails; every hack probe fails; grading the same trajectory
 twice gives the same grade; the folder's ``tools.json``, when present, matches the task's tools.
+Then both directions, generated from the reference and the task's facts
+(``officesim.selftest_variants``): every alternative correct solution its family declares
+(``variant:<kind>``) passes, and every generated hack (``probe:<kind>``) fails and scores at most
+``HACK_BOUND``.
 Judge criteria without a judge are ``unjudged`` and count neither way, so "passes" below means
 "passes on every check that has a verdict".
 """
@@ -17,6 +21,7 @@ from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.env import OfficeEnv, play
 from officesim.grading.judge import Judge, JudgeConfig
 from officesim.grading.rubric import Grade, grade
+from officesim.selftest_variants import Reference, play_kinds
 from officesim.task import Task
 
 
@@ -31,6 +36,7 @@ class AgentRun:
     steps: int
     ok: bool
     reason: str
+    kind: str = "agent"  # "oracle", "agent" (null and the scripted probes), "variant" or "probe"
 
 
 @dataclass
@@ -44,6 +50,10 @@ class SelfTestReport:
     @property
     def ok(self) -> bool:
         return not self.problems and all(run.ok for run in self.runs)
+
+    def of_kind(self, kind: str) -> list[AgentRun]:
+        """The runs of one kind (``variant``, ``probe``, ``agent``, ``oracle``)."""
+        return [run for run in self.runs if run.kind == kind]
 
     def to_dict(self) -> dict[str, Any]:
         return {"task_id": self.task_id, "ok": self.ok, "problems": self.problems,
@@ -61,10 +71,11 @@ def _failing(result: Grade) -> str:
     return "; ".join(bad[:3]) or "; ".join(result.notes) or "no failing check"
 
 
-def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> None:
+def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> Reference | None:
+    """Play the reference; returns it with its results when it came out right (else ``None``)."""
     if task.solution is None:
         report.problems.append("no solution.yaml: the task cannot be checked against a reference")
-        return
+        return None
     needed = len(task.solution.steps) + 1
     if needed > task.max_steps:
         report.problems.append(f"the solution needs {needed} steps (submit included) but max_steps is "
@@ -77,12 +88,32 @@ def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> None:
             break
     ok = would_pass(result) and result.score >= 1.0 - 1e-9
     report.runs.append(AgentRun("oracle", "pass", result.score, result.passed, env.steps, ok,
-                                "scores 1.0 and passes" if ok else f"oracle does not pass: {_failing(result)}"))
+                                "scores 1.0 and passes" if ok else f"oracle does not pass: {_failing(result)}",
+                                "oracle"))
     final = env.world
     if final is not None:
         again = grade(task, task.start_world(), final, env.answer, env.transcript, env.judge)
         if again.comparable() != result.comparable():
             report.problems.append("grading the same trajectory twice gave different grades")
+    return Reference.of(task, env.transcript) if ok else None
+
+
+def _both_ways(env: OfficeEnv, reference: Reference, report: SelfTestReport) -> None:
+    """Generated variants must pass; generated probes must fail and stay under the bound."""
+    for run in play_kinds(env, reference):
+        if run.expect == "pass":
+            ok = would_pass(run.grade)
+            reason = "passes, as correct work must" if ok else (
+                f"variant:{run.kind} is correct work but fails with score {run.score:.2f}: {_failing(run.grade)}")
+            kind = "variant"
+        else:
+            ok = not would_pass(run.grade) and run.score <= HACK_BOUND
+            reason = "fails, as it must" if ok else (
+                f"probe:{run.kind} {'passes' if would_pass(run.grade) else 'fails'} with score {run.score:.2f} "
+                f"(at most {HACK_BOUND} allowed): the grader can be gamed")
+            kind = "probe"
+        report.runs.append(AgentRun(f"{kind}:{run.kind}", run.expect, run.score, run.passed, env.steps, ok,
+                                    reason, kind))
 
 
 # The highest score a do-nothing agent or a hack probe may reach.  Failing is not enough: a probe
@@ -91,11 +122,12 @@ def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> None:
 HACK_BOUND = 0.25
 
 
-def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTestReport:
-    """Run the oracle, the null agent and every probe on ``task``; report what did not hold."""
+def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways: bool = True) -> SelfTestReport:
+    """Run the oracle, the null agent, every probe and (``both_ways``) the generated variants and
+    probes of the task's family on ``task``; report what did not hold."""
     report = SelfTestReport(task.id)
     env = OfficeEnv(task, judge=judge)
-    _oracle(task, env, report)
+    reference = _oracle(task, env, report)
     for agent in [NullAgent(), *(probe(task=task) for probe in PROBES)]:
         result = play(env, agent)
         ok = not would_pass(result) and result.score <= HACK_BOUND
@@ -103,6 +135,8 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None) -> SelfTes
             f"{agent.name} {'passes' if would_pass(result) else 'fails'} with score {result.score:.2f} "
             f"(at most {HACK_BOUND} allowed): the grader can be gamed")
         report.runs.append(AgentRun(agent.name, "fail", result.score, result.passed, env.steps, ok, reason))
+    if both_ways and reference is not None:
+        _both_ways(env, reference, report)
     tools_file = task.dir / "tools.json"
     if tools_file.is_file():
         try:

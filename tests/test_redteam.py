@@ -290,7 +290,7 @@ def test_a_probe_that_cannot_apply_does_nothing(tasks: dict[str, Task]) -> None:
 def test_sampled_tasks_hold_every_probe_at_the_bound(tasks: dict[str, Task], name: str) -> None:
     report = selftest(tasks[name])
     assert report.ok, report.to_dict()
-    assert all(run.score <= HACK_BOUND for run in report.runs if run.agent != "oracle")
+    assert all(run.score <= HACK_BOUND for run in report.runs if run.expected == "fail")
 
 
 def test_a_reply_quoting_every_city_is_a_hedge_not_an_answer(tasks: dict[str, Task]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from pathlib import Path
@@ -22,6 +23,9 @@ from officesim.agents.scripted import (
 from officesim.cli import main
 from officesim.env import play
 from officesim.selftest import selftest
+from officesim.selftest_variants import FAMILIES, VARIANTS, ReplayAgent, Trajectory, kinds_for, wording
+from officesim.selftest_variants import PROBES as KIND_PROBES
+from officesim.selftest_variants.trajectory import Essential
 from officesim.task import Task
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
@@ -45,9 +49,10 @@ def run_of(report, agent: str):
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.iterdir()))
 def test_fixture_tasks_pass_their_selftests(name: str) -> None:
-    report = selftest(load_task(FIXTURES / name))
+    report = selftest(load_task(FIXTURES / name), both_ways=False)
     assert report.ok, report.to_dict()
-    assert [r.agent for r in report.runs] == ["oracle", "null", *(p.name for p in PROBES)]
+    assert [r.agent for r in report.runs if r.kind in ("oracle", "agent")] == ["oracle", "null",
+                                                                               *(p.name for p in PROBES)]
     assert run_of(report, "oracle").score == 1.0 and all(r.score < 1.0 or not r.passed for r in report.runs[1:])
 
 
@@ -131,10 +136,41 @@ def test_a_broken_solution_and_a_stale_tools_json_are_reported(tmp_path: Path) -
 
 # ------------------------------------------------------------------------------------ CLI
 def test_validate_prints_families_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["tasks", "validate", str(FIXTURES)]) == 0
+    assert main(["tasks", "validate", str(FIXTURES / "budget-sheet-judged")]) == 0
     out = capsys.readouterr().out
-    assert "budget_summary" in out and "finance-reporting 1" in out and "total" in out
-    assert f"all {len(list(FIXTURES.iterdir()))} task folder(s) valid (files and self-tests" in out
+    header, _, row, *_ = out.splitlines()
+    assert header.split("  ")[0] == "family" and "variants passed" in header and "probes run" in header
+    assert "highest probe score" in header
+    report = selftest(load_task(FIXTURES / "budget-sheet-judged"))
+    variants = report.of_kind("variant")
+    probes = [r for r in report.runs if r.expected == "fail" and r.agent != "null"]
+    assert len(variants) >= 2 and f"{len(variants)}/{len(variants)} (" in row and f"  {len(probes)}  " in row
+    assert "all 1 task folder(s) valid (files and self-tests" in out
+    assert ("warning: family budget_sheet: only 2 kind(s) of correct variant apply (variant:other_tool_path, "
+            "variant:verify_after); at least 6 are expected") in out
+
+
+def test_validate_fails_a_grader_that_a_generated_hack_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tasks", "validate", str(FIXTURES / "budget-summary-to-cfo")]) == 1
+    out = capsys.readouterr().out
+    assert "1.00 (hedge)" in out.splitlines()[2]  # the family's highest probe score, and whose
+    assert "probe:hedge passes with score 1.00 (at most 0.25 allowed): the grader can be gamed" in out
+    assert "probe:tolerance_grid passes with score 1.00" in out
+
+
+def test_a_generated_variant_flags_a_grader_that_fails_correct_work() -> None:
+    report = selftest(load_task(FIXTURES / "lookup-cfo-email"))  # answer check: equals the address
+    courtesy = run_of(report, "variant:courtesy")
+    assert not courtesy.ok and courtesy.score == 0.0
+    assert courtesy.reason.startswith("variant:courtesy is correct work but fails with score 0.00: right_address")
+    assert run_of(report, "variant:bare_answer").ok  # the address alone still passes
+
+
+def test_a_sheet_check_passes_both_ways() -> None:
+    report = selftest(load_task(FIXTURES / "budget-sheet-judged"))
+    assert report.ok, report.to_dict()
+    assert {r.agent for r in report.of_kind("variant")} >= {"variant:other_tool_path", "variant:verify_after"}
+    assert all(r.score <= 0.25 for r in report.runs if r.expected == "fail")
 
 
 def test_validate_reports_file_and_field_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,7 +253,7 @@ def test_overreach_probes_flag_a_grader_that_ignores_collateral_damage(tmp_path:
                                        "allowed": ["role:cfo"]},
                                       {"id": "deleted", "points": -1, "check": "changed", "table": "mail_entry",
                                        "match": {"owner_id": "user", "folder": "trash"}}]}
-    report = selftest(write_task(tmp_path / "strict", "strict-grader", task, guarded, solution))
+    report = selftest(write_task(tmp_path / "strict", "strict-grader", task, guarded, solution), both_ways=False)
     assert report.ok, report.to_dict()
 
 
@@ -240,3 +276,41 @@ def test_grade_command_reports_a_malformed_tool_call_in_one_line(tmp_path: Path,
     bad.write_text(json.dumps([{"role": "assistant", "content": None, "tool_calls": calls}]))
     assert main(["grade", str(FIXTURES / "lookup-cfo-email"), str(bad)]) == 2
     assert "message 0:" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the generated kinds' parts
+def test_rewording_keeps_codes_dates_and_ids_and_respells_amounts_counts_and_dates() -> None:
+    text = "Sales: $26,300.00 over, across 7 deals; INV-2026-0042 due Oct 3, receipt R-7960, file f_100."
+    assert wording.reformat_amounts(text, "plain").startswith("Sales: 26,300 USD over")
+    assert wording.reformat_amounts("$4,820,000 and $7,614.19", "compact") == "$4.82M and USD 7614.19"
+    assert wording.counts_in_words(text) == text.replace("7 deals", "seven deals")
+    assert wording.counts_in_words("5") == "Five."
+    assert wording.us_dates("last contact 2026-10-03.") == "last contact 10/03/2026."
+    assert wording.long_dates("on 2026-10-03") == "on 3 October 2026"
+    assert "INV-2026-0042" in wording.reformat_amounts(text, "compact") and "R-7960" in wording.counts_in_words(text)
+
+
+def test_the_tolerance_grid_covers_the_value_without_stating_it() -> None:
+    grid = wording.grid(26_300.0)
+    assert len(grid) == 45 and 26_300.0 not in grid
+    assert all(abs(b / a - 1.009) < 1e-3 for a, b in itertools.pairwise(grid))
+    assert min(abs(g / 26_300.0 - 1) for g in grid) < 0.005  # a 0.5% tolerance check finds one
+
+
+def test_an_essential_step_that_fails_ends_the_replay_with_no_answer(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "replay", {"instruction": "Say hi.", "tools": ["drive_get_file"]}, {"criteria": [
+        {"id": "hi", "points": 1, "check": "answer", "contains": ["hi"]}]}, {"steps": [], "answer": "hi"})
+    steps = [Essential({"name": "drive_get_file", "arguments": {"file_id": "f_nope"}}),
+             {"name": "drive_get_file", "arguments": {"file_id": "f_1"}}]
+    env = OfficeEnv(task)
+    result = play(env, ReplayAgent("probe:x", Trajectory(steps, "hi")))
+    assert env.steps == 2 and result.answer is None and not result.passed  # no second call, no answer
+
+
+def test_every_family_declaration_names_real_kinds_and_every_shipped_family_runs_six_variant_kinds() -> None:
+    for family, kinds in FAMILIES.items():
+        unknown = (set(kinds.skip) | set(kinds.extra)) - set(VARIANTS) - set(KIND_PROBES)
+        assert not unknown, f"{family}: unknown kinds {unknown}"
+        assert all(why.strip() for why in [*kinds.skip.values(), *kinds.extra.values()]), family
+    default = kinds_for("any_new_family")
+    assert len(default.variants()) >= 6 and default.probes() == list(KIND_PROBES)

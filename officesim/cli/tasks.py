@@ -1,9 +1,11 @@
 """``officesim tasks validate|schemas``: check task folders, publish the task-file JSON Schemas.
 
 ``validate`` loads every task folder under the given paths (strict models: file and field of any
-error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic),
-and prints a table of families with their instances, categories and difficulties.  Exit 1 on any
-failure.  Other verbs (``generate``) register on the same ``tasks`` parser in ``register``.
+error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic,
+generated correct variants pass and generated probes fail), and prints a table of families with
+their instances, categories, difficulties, variants passed, probes run and the highest probe
+score.  Exit 1 on any failure.  Other verbs (``generate``)
+register on the same ``tasks`` parser in ``register``.
 
 The handlers import the task machinery when they run, so ``officesim tasks validate --help``
 answers without importing the apps (see ``officesim.cli``).
@@ -22,6 +24,7 @@ from officesim.cli.generate import add_generate
 from officesim.errors import SpecError
 
 if TYPE_CHECKING:
+    from officesim.selftest import SelfTestReport
     from officesim.task import Task
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"
@@ -58,19 +61,53 @@ def _counts(values: list[str]) -> str:
     return ", ".join(f"{name} {count}" for name, count in sorted(Counter(values).items()))
 
 
-def family_table(tasks: list[Task]) -> str:
-    """One row per family: instances, groups, categories and difficulties."""
+MIN_VARIANT_KINDS = 6  # alternative correct solutions a family must generate (issue 9)
+
+
+def _selftest_columns(reports: list[SelfTestReport]) -> list[str]:
+    """Variants passed / run (distinct kinds), probes run, and the highest probe score (by whom)."""
+    variants = [run for r in reports for run in r.of_kind("variant")]
+    probes = [run for r in reports for run in r.runs if run.expected == "fail" and run.agent != "null"]
+    kinds = len({run.agent for run in variants})
+    top = max(probes, key=lambda run: run.score, default=None)
+    highest = f"{top.score:.2f} ({top.agent.removeprefix('probe:')})" if top is not None and top.score > 0 else "0.00"
+    return [f"{sum(run.ok for run in variants)}/{len(variants)} ({kinds} kinds)", str(len(probes)), highest]
+
+
+def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None) -> str:
+    """One row per family: instances, groups, categories and difficulties; with self-test
+    reports also variants passed, probes run and the highest probe score."""
     by_family: dict[str, list[Task]] = defaultdict(list)
     for task in tasks:
         by_family[task.family].append(task)
-    rows = [
-        [family, str(len(items)), str(len({t.group for t in items})), _counts([t.category for t in items]),
-         _counts([t.difficulty for t in items])]
-        for family, items in sorted(by_family.items())
-    ]
-    rows.append(["total", str(len(tasks)), str(len({t.group for t in tasks})), str(len({t.category for t in tasks})),
-                 _counts([t.difficulty for t in tasks])])
-    return _table(rows, ["family", "instances", "groups", "categories", "difficulties"])
+    by_id = {r.task_id: r for r in reports or []}
+    header = ["family", "instances", "groups", "categories", "difficulties"]
+    if reports is not None:
+        header += ["variants passed", "probes run", "highest probe score"]
+    rows = []
+    for family, items in sorted(by_family.items()):
+        row = [family, str(len(items)), str(len({t.group for t in items})), _counts([t.category for t in items]),
+               _counts([t.difficulty for t in items])]
+        if reports is not None:
+            row += _selftest_columns([by_id[t.id] for t in items if t.id in by_id])
+        rows.append(row)
+    total = ["total", str(len(tasks)), str(len({t.group for t in tasks})), str(len({t.category for t in tasks})),
+             _counts([t.difficulty for t in tasks])]
+    if reports is not None:
+        total += _selftest_columns(reports)
+    rows.append(total)
+    return _table(rows, header)
+
+
+def thin_families(tasks: list[Task], reports: list[SelfTestReport]) -> list[str]:
+    """Families whose validated instances generated fewer than ``MIN_VARIANT_KINDS`` variant kinds."""
+    by_id = {r.task_id: r for r in reports}
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for task in tasks:
+        kinds[task.family] |= {run.agent for run in by_id[task.id].of_kind("variant")} if task.id in by_id else set()
+    return [f"family {family}: only {len(found)} kind(s) of correct variant apply "
+            f"({', '.join(sorted(found)) or 'none'}); at least {MIN_VARIANT_KINDS} are expected"
+            for family, found in sorted(kinds.items()) if len(found) < MIN_VARIANT_KINDS]
 
 
 def validate_command(args: argparse.Namespace) -> int:
@@ -119,8 +156,10 @@ def validate_command(args: argparse.Namespace) -> int:
             failures.append(f"{folder}: {problem}")
         failures += [f"{folder}: {run.reason}" for run in report.runs if not run.ok]
     if tasks:
-        print(family_table(tasks))
+        print(family_table(tasks, None if args.no_selftest else reports))
         print()
+        for warning in [] if args.no_selftest else thin_families(tasks, reports):
+            print(f"warning: {warning}")
     elapsed = time.perf_counter() - started
     checked = "files only" if args.no_selftest else "files and self-tests"
     if args.json_out:

@@ -1,0 +1,217 @@
+"""Alternative correct solutions, in writing: the same facts, worded as another careful worker would.
+
+Each variant changes how the work is written, never what it claims: other number and date
+spellings, counts in words, supporting figures from the sources, greetings and sign-offs, markdown,
+an FYI about what was left out, the rejected option recorded as rejected, first names, another
+phone format.  Every one must pass: a grader that fails one teaches a policy to write like the
+reference.  Variants that reach the same result by another route are in ``paths.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from officesim.agents.probing import leaves
+from officesim.selftest_variants import wording
+from officesim.selftest_variants.kinds import Context, variant
+from officesim.selftest_variants.trajectory import Trajectory, is_read, text_field
+
+
+def _texts_where(ctx: Context, test: Any) -> bool:
+    return any(test(t) for t in ctx.ref.trajectory.texts())
+
+
+@variant("amounts_plain")
+def amounts_plain(ctx: Context) -> Trajectory | None:
+    """Amounts spelled without the dollar sign, with a currency code ("26,300 USD")."""
+    if not _texts_where(ctx, wording.has_amounts):
+        return None
+    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "plain"))
+
+
+@variant("amounts_compact")
+def amounts_compact(ctx: Context) -> Trajectory | None:
+    """Amounts in short form where exact ("$26.3k", "$4.82M"), else ungrouped ("USD 7614.19")."""
+    if not _texts_where(ctx, wording.has_amounts):
+        return None
+    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "compact"))
+
+
+@variant("counts_in_words")
+def counts_in_words(ctx: Context) -> Trajectory | None:
+    """Small counts as words ("seven deals", "Five.")."""
+    if not _texts_where(ctx, wording.has_counts):
+        return None
+    return ctx.ref.trajectory.map_texts(wording.counts_in_words)
+
+
+@variant("locale_dates")
+def locale_dates(ctx: Context) -> Trajectory | None:
+    """ISO dates in the US numeric spelling ("10/03/2026")."""
+    if not _texts_where(ctx, wording.has_dates):
+        return None
+    return ctx.ref.trajectory.map_texts(wording.us_dates)
+
+
+@variant("long_dates")
+def long_dates(ctx: Context) -> Trajectory | None:
+    """ISO dates spelled out, day first ("3 October 2026")."""
+    if not _texts_where(ctx, wording.has_dates):
+        return None
+    return ctx.ref.trajectory.map_texts(wording.long_dates)
+
+
+@variant("courtesy")
+def courtesy(ctx: Context) -> Trajectory | None:
+    """Other wording around the same content: a greeting, a lead-in and a sign-off."""
+    if not ctx.ref.trajectory.texts():
+        return None
+
+    def wrap(text: str) -> str:
+        if "\n" not in text.strip() and len(text) < 120:
+            return f"Here is what I found: {text.strip()} Let me know if you need anything else."
+        return f"Hello,\n\nas requested:\n\n{text.strip()}\n\nHappy to walk you through it.\nThanks!"
+
+    return ctx.ref.trajectory.map_texts(wrap)
+
+
+NOT_FIGURES = re.compile(r"size|bytes|row|count|total_rows|limit|offset|page|version|_id$|^id$", re.IGNORECASE)
+
+
+def supporting_line(ctx: Context, text: str) -> str | None:
+    """A sentence citing source figures that sit next to a name ``text`` states, in what was read
+    (sheet rows, and the amounts of records: no file sizes or row numbers)."""
+    names = [n for n in ctx.facts.names if len(n) > 2 and n.casefold() in text.casefold()]
+    for result in ctx.ref.read_results():
+        for row in _rows(result):
+            cells = [v for k, v in row if not (k and NOT_FIGURES.search(k))]
+            shown = " ".join(str(c) for c in cells if isinstance(c, str))
+            name = next((n for n in names if n.casefold() in shown.casefold()), None)
+            figures = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool) and abs(c) >= 10][:2]
+            if name and figures:
+                listed = ", ".join(wording.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
+                return f"For reference, the source shows these figures for {name}: {listed}."
+    return None
+
+
+def _rows(result: Any) -> list[list[tuple[str, Any]]]:
+    """Rows of a tool result as (key, value) pairs: records (dicts) and sheet rows (lists)."""
+    found: list[list[tuple[str, Any]]] = []
+    stack = [result]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            scalars = [(k, v) for k, v in node.items() if not isinstance(v, dict | list)]
+            if scalars:
+                found.append(scalars)
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            if node and all(not isinstance(v, dict | list) for v in node):
+                found.append([("", v) for v in node])
+            else:
+                stack.extend(node)
+    return found
+
+
+@variant("supporting_figures")
+def supporting_figures(ctx: Context) -> Trajectory | None:
+    """The same answer plus source figures that support it and a sentence of explanation."""
+    def support(text: str) -> str:
+        line = supporting_line(ctx, text)
+        return f"{text.rstrip()}\n\n{line}" if line else text
+
+    out = ctx.ref.trajectory.map_texts(support)
+    return out if out.texts() != ctx.ref.trajectory.texts() else None
+
+
+@variant("near_miss_fyi")
+def near_miss_fyi(ctx: Context) -> Trajectory | None:
+    """An FYI naming what was checked and left out ("not included: X, it does not qualify")."""
+    left_out = [n for n in ctx.facts.wrong_names if len(n) > 2][:2]
+    if not left_out or not ctx.ref.trajectory.texts():
+        return None
+    line = f"FYI, I also checked {' and '.join(left_out)}: not included, as they do not qualify."
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}")
+
+
+def _unambiguous_people(ctx: Context) -> list[str]:
+    """Full names of colleagues in the texts whose first name no other colleague the solution
+    came across shares."""
+    texts = " ".join(ctx.ref.trajectory.texts())
+    seen = " ".join(str(v) for _, v in leaves(ctx.ref.results) if isinstance(v, str))
+    met = [p["name"] for p in ctx.people if p["name"] in seen or p["name"] in texts]
+    named = [n for n in met if n in texts and " " in n]
+    return [n for n in named if sum(m.split()[0] == n.split()[0] for m in met) == 1]
+
+
+@variant("first_names")
+def first_names(ctx: Context) -> Trajectory | None:
+    """Colleagues named by their first name after the first mention, where that is unambiguous."""
+    people = _unambiguous_people(ctx)
+    if not people:
+        return None
+    out = ctx.ref.trajectory.map_texts(lambda t: wording.first_names(t, people))
+    return out if out.texts() != ctx.ref.trajectory.texts() else None
+
+
+@variant("first_name_only")
+def first_name_only(ctx: Context) -> Trajectory | None:
+    """Colleagues named only by first name where that is unambiguous (owners, attendees)."""
+    people = _unambiguous_people(ctx)
+    if not people:
+        return None
+    return ctx.ref.trajectory.map_texts(lambda t: wording.first_name_only(t, people))
+
+
+@variant("rejected_recorded")
+def rejected_recorded(ctx: Context) -> Trajectory | None:
+    """The option that was turned down recorded as rejected, next to the decision."""
+    names = [n for n in ctx.facts.wrong_names if len(n) > 2][:1]
+    values = ctx.facts.wrong_values[:1]
+    if not (names or values) or not ctx.ref.trajectory.texts():
+        return None
+    what = " / ".join([*names, *(wording.money(v) for v in values)])
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\nConsidered and rejected: {what}.")
+
+
+@variant("bare_answer")
+def bare_answer(ctx: Context) -> Trajectory | None:
+    """The answer as nothing but its facts ("Sales, $26,300"): terse is correct where no judge grades style."""
+    if not ctx.ref.trajectory.answer or ctx.facts.judged or not (ctx.facts.names or ctx.facts.values):
+        return None
+    out = ctx.ref.trajectory.copy()
+    out.answer = ", ".join([*ctx.facts.names, *(wording.money(v) for v in ctx.facts.values)])
+    return out
+
+
+@variant("markdown")
+def markdown(ctx: Context) -> Trajectory | None:
+    """The same text with markdown emphasis on its figures and a bulleted layout."""
+    if not _texts_where(ctx, lambda t: wording.has_amounts(t) or wording.has_counts(t) or t.strip().isdigit()):
+        return None
+
+    def emphasise(text: str) -> str:
+        if text.strip().isdigit():
+            return f"**{text.strip()}**"
+        return wording.AMOUNT.sub(lambda m: f"**{m.group(0)}**" if wording.is_amount(m) else m.group(0), text)
+
+    return ctx.ref.trajectory.map_texts(emphasise)
+
+
+PHONE = re.compile(r"\+?1?[\s.-]?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\b")
+
+
+@variant("phone_format")
+def phone_format(ctx: Context) -> Trajectory | None:
+    """Phone numbers written another way ("+1 555 952 6601" -> "(555) 952-6601")."""
+    out = ctx.ref.trajectory.copy()
+    changed = False
+    for step in out.actions():
+        if is_read(step["name"]):
+            continue
+        for key, value in step["arguments"].items():
+            if isinstance(value, str) and (key == "phone" or key == text_field(step)) and PHONE.search(value):
+                step["arguments"][key] = PHONE.sub(lambda m: f"({m.group(1)}) {m.group(2)}-{m.group(3)}", value)
+                changed = True
+    return out if changed else None
