@@ -237,6 +237,10 @@ def task_folders(run_dir: Path, tasks: Sequence[str | Path] | None) -> list[Path
     """The task folders of a run: given explicitly, or as recorded in its ``run.json``."""
     if tasks:
         return find_tasks(list(tasks))
+    if not run_dir.exists():
+        raise OfficesimError(f"{run_dir}: the run folder does not exist; pass a folder made by 'officesim run'")
+    if not run_dir.is_dir():
+        raise OfficesimError(f"{run_dir} is not a folder; pass a run folder made by 'officesim run'")
     info = read_run_info(run_dir)
     if not info or not info.get("tasks"):
         raise OfficesimError(f"{run_dir} has no run.json listing its tasks; pass --tasks DIR")

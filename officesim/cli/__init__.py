@@ -11,16 +11,20 @@ import sys
 from collections.abc import Sequence
 
 from officesim.cli import calibrate as calibrate_cli
+from officesim.cli import compare as compare_cli
 from officesim.cli import deliver as deliver_cli
 from officesim.cli import grade as grade_cli
 from officesim.cli import run as run_cli
 from officesim.cli import serve as serve_cli
+from officesim.cli import split as split_cli
 from officesim.cli import tasks as tasks_cli
 from officesim.cli import tools as tools_cli
+from officesim.cli import view as view_cli
 from officesim.cli import world as world_cli
 from officesim.errors import OfficesimError, ToolError
 
-VERB_MODULES = [world_cli, tools_cli, tasks_cli, grade_cli, run_cli, calibrate_cli, deliver_cli, serve_cli]
+VERB_MODULES = [world_cli, tools_cli, tasks_cli, grade_cli, run_cli, calibrate_cli, deliver_cli, serve_cli,
+                compare_cli, split_cli, view_cli]
 
 
 def build_parser() -> argparse.ArgumentParser:
