@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -23,12 +23,12 @@ COLOURS = {"easy": "#6baed6", "medium": "#fd8d3c", "hard": "#756bb1",
            "keep": "#31a354", "drop": "#969696", "inspect": "#fdae6b", "remove": "#de2d26"}
 
 
-def _save(figure: Figure, path: Path) -> None:
+def _save(figure: Figure, path: Path | IO[bytes]) -> None:
     figure.tight_layout()
     figure.savefig(path, format="png", metadata={"Software": None})
 
 
-def pass_rate_per_category(path: Path, summary: Summary, title: str) -> None:
+def pass_rate_per_category(path: Path | IO[bytes], summary: Summary, title: str) -> None:
     """pass@1 per category with its 95% interval (horizontal bars, one per category)."""
     groups = [*summary.categories.values(), summary.overall]
     figure = Figure(figsize=(7, 0.32 * len(groups) + 1.2), dpi=100)

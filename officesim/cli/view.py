@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from officesim.view.app import serve_viewer
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("view", help="browse a world, an episode, a run or a delivery in a local web page")
@@ -17,6 +19,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def view_command(args: argparse.Namespace) -> int:
-    from officesim.view.app import serve_viewer  # FastAPI and uvicorn load only for this verb
-
     return serve_viewer(args.path, task=args.task, host=args.host, port=args.port)
