@@ -239,7 +239,9 @@ def deliver(options: DeliveryOptions) -> Delivery:
     family_soundness = soundness_by_family(families, soundness, hackable)
     judge = judge_summary(criteria, _judge_public(options.env_options))
     covered = [coverage(delivered, split, a) for a in ("category", "family", "world")]
-    run_name = baseline_dir.as_posix()
+    # Folders are named relative to the work folder so the same inputs give the same bytes wherever it is.
+    work_label = work.as_posix() if options.work is None else work.name
+    run_name = options.runs.as_posix() if options.runs is not None else f"{work_label}/{baseline_dir.name}"
     plots = _draw_plots(staging, summary, delivered, records, family_soundness, calibration, families,
                         f"{description}, n = {n}, run {run_name}")
     calibration.save(staging / "calibration.json")
@@ -254,7 +256,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
         name=name, source=source, found=len(folders), delivered=delivered, split=split, calibration=calibration,
         summary=summary, baseline=description, baseline_agent=str(baseline_agent.get("name")),
         baseline_run=run_name, n=n, model_used=model_used, oracle_seeds=config.oracle_seeds,
-        probes=config.probe_agents(), broken=broken, versions=versions, counts=counts, work=work.as_posix(),
+        probes=config.probe_agents(), broken=broken, versions=versions, counts=counts, work=work_label,
         soundness=family_soundness, judge=judge, judge_criteria=criteria, coverage=covered, twins_joined=twins,
         twins_across=across, uplift=uplift, plots=plots,
     )

@@ -129,8 +129,7 @@ def _soundness(inputs: ReportInputs) -> list[str]:
     best = max(rows, key=lambda r: r.best_probe, default=None)
     lines = [
         f"The reference solution passed **{oracle_passed} of {oracle_attempts}** oracle attempts; the "
-        f"highest score any probe reached on any task was **{best.best_probe:.2f}** "
-        f"({_best(best)}), against a bound of "
+        f"highest score any probe reached on any task: **{_best(best)}**, against a bound of "
         f"{inputs.calibration.config.hack_bound:.2f}." if best else "No oracle or probe run.",
         "",
         "| family | tasks | oracle passed | probe attempts | probes passed | highest probe score (by, on) | hackable |",

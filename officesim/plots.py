@@ -55,7 +55,7 @@ def score_per_family(path: Path, scores: Mapping[str, Sequence[float]], probe_be
     axes = figure.subplots()
     positions = list(range(1, len(families) + 1))[::-1]
     data = [list(scores.get(f, [])) or [0.0] for f in families]
-    axes.boxplot(data, positions=positions, vert=False, widths=0.6, showfliers=True)
+    axes.boxplot(data, positions=positions, orientation="horizontal", widths=0.6, showfliers=True)
     axes.scatter([probe_best.get(f, 0.0) for f in families], positions, marker="x", color="#de2d26",
                  label="highest probe score", zorder=3)
     axes.set_yticks(positions, families, fontsize=7)

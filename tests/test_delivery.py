@@ -67,7 +67,7 @@ def offline(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_same_inputs_give_the_same_delivery(offline: Path, tmp_path: Path) -> None:
-    again = deliver(DeliveryOptions(month="2026-05", tasks=FIXTURES, out=tmp_path, work=tmp_path / "work", n=3,
+    again = deliver(DeliveryOptions(month="2026-05", tasks=FIXTURES, out=tmp_path, work=tmp_path / "work-a", n=3,
                                     heldout=0.3, calibration=FAST, workers=2, progress=False))
     assert (again.path / MANIFEST).read_bytes() == (offline / MANIFEST).read_bytes()
     assert _files(again.path) == _files(offline)
@@ -86,7 +86,8 @@ def test_offline_delivery_layout_manifest_and_split(offline: Path) -> None:
         assert sorted(p.name for p in folder.iterdir()) == ["grader.yaml", "solution.yaml", "task.yaml", "tools.json"]
         tools = json.loads((folder / "tools.json").read_text())
         assert tools[-1]["function"]["name"] == "submit"
-    assert manifest["baseline"] == {"agent": {"name": "random", "options": {}}, "n": 3, "model_used": False}
+    assert manifest["baseline"] == {"agent": {"name": "random", "options": {}}, "n": 3, "model_used": False,
+                                    "run": "work-a/random"}
     assert set(manifest["versions"]) >= {"officesim", "tools", "worlds", "tasks"}
     assert manifest["versions"]["tasks"]["who-is-ceo"]["grader"]
     assert (offline / "pass_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -96,7 +97,7 @@ def test_offline_delivery_layout_manifest_and_split(offline: Path) -> None:
 def test_offline_report_says_plainly_what_was_measured(offline: Path) -> None:
     report = (offline / "report.md").read_text()
     assert "**No model was used for this delivery.**" in report
-    assert "the **random agent's**" in report
+    assert "the **random agent**'s (schema-valid random tool calls" in report
     assert "officesim deliver --agent openai --model MODEL" in report
     assert "## Baseline pass@1 (random agent, n = 3 per task)" in report
     assert "| passes-by-doing-nothing | remove | hackable | null passed" in report
@@ -140,7 +141,7 @@ def test_with_a_model_run_keep_drop_inspect_apply(tmp_path: Path) -> None:
     assert "No model was used" not in report
     assert "baseline **openai (scripted)**, n = 4 attempts per task" in report
     assert "| who-is-ceo | drop | - | pass rate 1.00 >= 1.00: too easy" in report
-    assert "| **overall** | 2 | 50.0% |" in report
+    assert "| **overall** | 2 | 4 / 8 | 50.0% |" in report
 
 
 def test_deliver_will_not_replace_a_folder_it_did_not_build(tmp_path: Path) -> None:

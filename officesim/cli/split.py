@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def audit_command(args: argparse.Namespace) -> int:
-    """Exit 0 when no near-twin pair straddles the split, 1 when some do (each printed with its evidence)."""
+    """Exit 0 when no group and no near-twin pair straddles the split, 1 when some do (each printed)."""
     root = Path(args.delivery)
     sides = {side: root / side for side in ("tasks", "heldout")}
     missing = [str(p) for p in sides.values() if not p.is_dir()]
@@ -35,7 +35,10 @@ def audit_command(args: argparse.Namespace) -> int:
             side_of[task.id] = side
     pairs = find_twins(contents, across=side_of, skip_same_group=False)
     groups = {c.task: c.group for c in contents}
-    cut = sorted({groups[p.a] for p in pairs if groups[p.a] == groups[p.b]})
+    sides_of_group: dict[str, set[str]] = {}
+    for task, side in side_of.items():
+        sides_of_group.setdefault(groups[task], set()).add(side)
+    cut = sorted(g for g, s in sides_of_group.items() if len(s) > 1)
     held = sum(1 for s in side_of.values() if s == "heldout")
     print(f"{root}: {len(side_of) - held} training and {held} held-out tasks compared by instruction, facts and "
           f"solution shape")
@@ -46,5 +49,6 @@ def audit_command(args: argparse.Namespace) -> int:
         print(f"  ... and {len(pairs) - args.limit} more")
     if cut:
         print(f"  groups cut by the split: {', '.join(cut)}")
-    print(f"{len(pairs)} near-twin pair(s) straddle the split" + ("" if pairs else ": the split holds"))
-    return 1 if pairs else 0
+    print(f"{len(pairs)} near-twin pair(s) and {len(cut)} group(s) straddle the split"
+          + ("" if pairs or cut else ": the split holds"))
+    return 1 if pairs or cut else 0
