@@ -238,7 +238,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
     counts["removed"] = counts["remove"] + counts["invalid"]
     family_soundness = soundness_by_family(families, soundness, hackable)
     judge = judge_summary(criteria, _judge_public(options.env_options))
-    covered = [coverage(delivered, split, a) for a in ("category", "family", "world")]
+    covered = [coverage(delivered, split, a) for a in ("category", "family", "difficulty", "world")]
     # Folders are named relative to the work folder so the same inputs give the same bytes wherever it is.
     work_label = work.as_posix() if options.work is None else work.name
     run_name = options.runs.as_posix() if options.runs is not None else f"{work_label}/{baseline_dir.name}"

@@ -257,8 +257,11 @@ def _coverage(inputs: ReportInputs) -> list[str]:
         empty = cov.empty()
         total = len(cov.cells)
         if empty:
+            why = (" Each of these families is a single unit (its groups are near twins of one another, by label or "
+                   "by content), so holding any of it out would leak." if cov.attribute == "family"
+                   and inputs.split.stratified and inputs.split.fraction > 0 else "")
             lines.append(f"- ⚠ **{len(empty)} of {total} {cov.attribute} value(s) have no held-out task**: "
-                         + ", ".join(f"`{v}`" for v in empty) + ".")
+                         + ", ".join(f"`{v}`" for v in empty) + "." + why)
         else:
             lines.append(f"- every one of the {total} {cov.attribute} value(s) has held-out tasks.")
     return lines

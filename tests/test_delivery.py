@@ -104,7 +104,7 @@ def test_offline_report_says_plainly_what_was_measured(offline: Path) -> None:
     assert "| wrong-reference-answer | remove | unsolvable | the oracle failed on all 2 seed(s)" in report
     assert "`lookup/ceo` (2)" in report
     assert "| directory-lookup |" in report and "| hard |" in report
-    assert "![spread of baseline pass@1 per task](pass_rates.png)" in report
+    assert "![spread of baseline pass@1 per task, by difficulty](pass_rates.png)" in report
 
 
 class Model:
