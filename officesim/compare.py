@@ -6,7 +6,9 @@ each side, and reports per category and overall the mean of each side and the me
 a 95% interval from a bootstrap that resamples *tasks* (both sides of a task move together, so
 the interval is of the paired change).  The bootstrap seed is fixed: the same runs give the
 same table.  When every resample gives the same mean (one task, or every task changed by the
-same amount) the interval is a point and the table says it is degenerate rather than certain.
+same amount) the bootstrap interval is a point; the table says it is degenerate rather than
+certain, and for pass@1 gives instead Newcombe's interval for a difference of two rates (from
+the Wilson intervals of each side's pooled attempts), which stays honest at 0/n and n/n.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from officesim.errors import OfficesimError
-from officesim.metrics import BOOTSTRAP_SEED, task_stats
+from officesim.metrics import BOOTSTRAP_SEED, task_stats, wilson_interval
 from officesim.runner import read_results, read_run_info
 
 UPLIFT_PLOT = "uplift.png"
@@ -94,7 +96,7 @@ class Comparison:
                 if metric not in row.delta:
                     continue
                 low, high = row.ci[metric]
-                ci = f"[{100 * low:+.1f}, {100 * high:+.1f}]" + (" degenerate" if row.degenerate[metric] else "")
+                ci = f"[{100 * low:+.1f}, {100 * high:+.1f}]" + (_flag(metric) if row.degenerate[metric] else "")
                 name = row.name if metric == "pass@1" else ""
                 tasks = f"{row.tasks:5d}" if metric == "pass@1" else "     "
                 counts = f"{row.improved}/{row.worse}/{row.same}" if metric == "pass@1" else ""
@@ -117,10 +119,11 @@ class Comparison:
             "",
             f"Overall pass@1 went from {100 * o.before['pass@1']:.1f}% to {100 * o.after['pass@1']:.1f}% "
             f"({100 * o.delta['pass@1']:+.1f} points, 95% CI {100 * o.ci['pass@1'][0]:+.1f} to "
-            f"{100 * o.ci['pass@1'][1]:+.1f}{', degenerate' if o.degenerate['pass@1'] else ''}) over {o.tasks} "
+            f"{100 * o.ci['pass@1'][1]:+.1f}{', Newcombe' if o.degenerate['pass@1'] else ''}) over {o.tasks} "
             f"tasks paired by task: {o.improved} better, {o.worse} worse, {o.same} unchanged. Intervals: bootstrap "
             f"over tasks, seed {BOOTSTRAP_SEED}; *degenerate* means every resample gave the same mean (one task, or "
-            "every task changed by the same amount), not certainty.",
+            "every task changed by the same amount), not certainty; there pass@1 shows *newcombe*: Newcombe's "
+            "interval for the difference of the two sides' pooled attempt rates.",
             "",
             "| category | tasks | metric | before | after | change | 95% CI |",
             "| --- | ---: | --- | ---: | ---: | ---: | --- |",
@@ -132,13 +135,18 @@ class Comparison:
                     lines.append(f"| {row.name} | {row.tasks} | {_metric(metric, self.k)} | "
                                  f"{100 * row.before[metric]:.1f}% | {100 * row.after[metric]:.1f}% | "
                                  f"{100 * row.delta[metric]:+.1f} | {100 * low:+.1f} to {100 * high:+.1f}"
-                                 f"{' (degenerate)' if row.degenerate[metric] else ''} |")
+                                 f"{_flag(metric) if row.degenerate[metric] else ''} |")
         if self.only_before or self.only_after:
             lines += ["", f"Not paired (left out): {len(self.only_before)} task(s) only in before, "
                           f"{len(self.only_after)} only in after."]
         if plot:
             lines += ["", f"![change in pass@1 per category]({plot})"]
         return "\n".join(lines)
+
+
+def _flag(metric: str) -> str:
+    """How a degenerate bootstrap is marked: pass@1 falls back to Newcombe's interval, the others say so."""
+    return " newcombe" if metric == "pass@1" else " degenerate"
 
 
 def _metric(metric: str, k: int) -> str:
@@ -157,6 +165,17 @@ def paired_bootstrap(deltas: Sequence[float], *, iterations: int = 2000,
     means = sorted(sum(rng.choices(deltas, k=size)) / size for _ in range(iterations))
     low, high = means[math.floor(0.025 * (iterations - 1))], means[math.ceil(0.975 * (iterations - 1))]
     return (low, high), low == high
+
+
+def newcombe_interval(passed_a: int, n_a: int, passed_b: int, n_b: int) -> tuple[float, float]:
+    """Newcombe's 95% interval of ``b - a`` for two binomial rates (method 10, from Wilson intervals)."""
+    p_a, p_b = (passed_a / n_a if n_a else 0.0), (passed_b / n_b if n_b else 0.0)
+    low_a, high_a = wilson_interval(passed_a, n_a)
+    low_b, high_b = wilson_interval(passed_b, n_b)
+    delta = p_b - p_a
+    below = math.sqrt((p_b - low_b) ** 2 + (high_a - p_a) ** 2)
+    above = math.sqrt((high_b - p_b) ** 2 + (p_a - low_a) ** 2)
+    return max(-1.0, delta - below), min(1.0, delta + above)
 
 
 def _side(folder: Path) -> tuple[RunSide, dict[str, list[dict[str, Any]]]]:
@@ -179,7 +198,8 @@ def _task_values(records: Sequence[Mapping[str, Any]], k: int) -> dict[str, floa
     stats = task_stats("", records, (1, k))
     if not stats.n:
         return None
-    values = {"pass@1": stats.pass1 or 0.0, "mean score": stats.mean_score or 0.0}
+    values = {"pass@1": stats.pass1 or 0.0, "mean score": stats.mean_score or 0.0,
+              "_n": float(stats.n), "_passed": float(stats.passed)}
     if k in stats.pass_at:
         values["pass@k"], values["pass^k"] = stats.pass_at[k], stats.pass_hat[k]
     return values
@@ -233,6 +253,9 @@ def _row(name: str, ids: Sequence[str], paired: Mapping[str, tuple[dict[str, flo
         row.after[metric] = statistics.fmean(b for _, b in pairs)
         row.delta[metric] = statistics.fmean(deltas)
         row.ci[metric], row.degenerate[metric] = paired_bootstrap(deltas)
+        if metric == "pass@1" and row.degenerate[metric]:
+            pooled = [int(sum(paired[t][side][key] for t in ids)) for side in (0, 1) for key in ("_passed", "_n")]
+            row.ci[metric] = newcombe_interval(*pooled)
         if metric == "pass@1":
             row.improved = sum(d > 0 for d in deltas)
             row.worse = sum(d < 0 for d in deltas)

@@ -14,7 +14,7 @@ import pytest
 
 from officesim.calibrate import CalibrationConfig
 from officesim.cli import main
-from officesim.compare import compare_runs, paired_bootstrap
+from officesim.compare import compare_runs, newcombe_interval, paired_bootstrap
 from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
 from officesim.metrics import summarize
@@ -187,6 +187,11 @@ def test_compare_pairs_by_task_with_intervals(tmp_path: Path, capsys: pytest.Cap
     assert (tmp_path / "u" / "uplift.png").read_bytes()[:4] == b"\x89PNG"
     assert "## Uplift (all tasks)" in (tmp_path / "u" / "uplift.md").read_text()
     assert paired_bootstrap([0.5, 0.5]) == ((0.5, 0.5), True)  # every task moved the same: said, not hidden
+    # ... and pass@1 then gets Newcombe's interval from the pooled attempts, not a point
+    low, high = newcombe_interval(0, 80, 80, 80)
+    assert 0.93 < low < 0.94 and high == 1.0
+    if overall.degenerate["pass@1"]:
+        assert overall.ci["pass@1"][0] < overall.delta["pass@1"] or overall.delta["pass@1"] == 0
 
 
 def test_deliver_uplift_puts_the_section_in_the_report(tmp_path: Path) -> None:
