@@ -292,7 +292,8 @@ def _draw_plots(folder: Path, summary: Summary, delivered: Mapping[str, Mapping[
         if record["task"] in delivered and record.get("status") != "error":
             scores.setdefault(str(delivered[record["task"]]["family"]), []).append(float(record.get("score") or 0))
     plots.score_per_family(folder / "score_per_family.png", scores,
-                           {f: r.best_probe for f, r in soundness.items()}, f"Scores per family: {source}")
+                           {f: r.best_probe for f, r in soundness.items()}, f"Scores per family: {source}",
+                           {f: r.oracle_passed / r.oracle_attempts for f, r in soundness.items() if r.oracle_attempts})
     plots.difficulty_features(folder / "difficulty.png", summary, delivered, f"Difficulty features: {source}")
     plots.calibration_per_family(folder / "calibration_per_family.png",
                                  {t: v.decision for t, v in calibration.tasks.items()}, families,

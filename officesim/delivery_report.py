@@ -21,7 +21,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 PLOTS = {
     "pass_rates.png": "spread of baseline pass@1 per task, by difficulty",
     "pass_rate_per_category.png": "baseline pass@1 per category with 95% intervals",
-    "score_per_family.png": "baseline score per attempt per family, with the highest probe score",
+    "score_per_family.png": "baseline score per attempt per family, with the highest probe score and the oracle",
     "difficulty.png": "baseline pass@1 against declared difficulty and solution length",
     "calibration_per_family.png": "calibration decisions per family",
 }

@@ -48,8 +48,9 @@ def pass_rate_per_category(path: Path | IO[bytes], summary: Summary, title: str)
 
 
 def score_per_family(path: Path, scores: Mapping[str, Sequence[float]], probe_best: Mapping[str, float],
-                     title: str) -> None:
-    """The baseline's attempt scores per family (box plots) and the highest probe score (a red mark)."""
+                     title: str, oracle_rate: Mapping[str, float] | None = None) -> None:
+    """The baseline's attempt scores per family (box plots), the highest probe score (a red x) and the
+    share of oracle attempts that passed (a green circle), so a floor and a ceiling frame the baseline."""
     families = sorted(set(scores) | set(probe_best))
     figure = Figure(figsize=(7, 0.3 * len(families) + 1.4), dpi=100)
     axes = figure.subplots()
@@ -58,6 +59,9 @@ def score_per_family(path: Path, scores: Mapping[str, Sequence[float]], probe_be
     axes.boxplot(data, positions=positions, orientation="horizontal", widths=0.6, showfliers=True)
     axes.scatter([probe_best.get(f, 0.0) for f in families], positions, marker="x", color="#de2d26",
                  label="highest probe score", zorder=3)
+    if oracle_rate:
+        axes.scatter([oracle_rate.get(f, 0.0) for f in families], positions, marker="o", facecolors="none",
+                     edgecolors="#31a354", label="oracle pass rate", zorder=3)
     axes.set_yticks(positions, families, fontsize=7)
     axes.set_xlim(-0.02, 1.02)
     axes.set_xlabel("score per attempt")

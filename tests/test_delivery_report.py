@@ -204,3 +204,13 @@ def test_deliver_uplift_puts_the_section_in_the_report(tmp_path: Path) -> None:
     report = (result.path / "report.md").read_text()
     assert "## Uplift (heldout tasks)" in report and "![change in pass@1 per category](uplift.png)" in report
     assert "uplift.png" in result.manifest["files"]
+
+
+def test_an_oracle_run_as_baseline_is_called_the_oracles(tmp_path: Path) -> None:
+    run(find_tasks([FIXTURES]), AgentSpec("oracle"), 2, tmp_path / "oracle-run", progress=False)
+    result = deliver(DeliveryOptions(month="2026-10", tasks=None, runs=tmp_path / "oracle-run", out=tmp_path,
+                                     work=tmp_path / "work", calibration=FAST, heldout=0.3, progress=False))
+    report = (result.path / "report.md").read_text()
+    assert "The pass@1 figures below are the **oracle agent**'s (the reference solution played back" in report
+    assert "random agent" not in report
+    assert f"`oracle` (oracle agent) | `{(tmp_path / 'oracle-run').as_posix()}` |" in report
