@@ -258,8 +258,13 @@ def _folder_name(agent: str) -> str:
 
 def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationConfig, *, workers: int = 1,
                    progress: bool = True, extra: Sequence[RunPlan] = (),
-                   hashes: Mapping[str, tuple[str, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Run the oracle and the probes (plus any ``extra`` plans) in one pool; records per agent."""
+                   hashes: Mapping[str, tuple[str, str]] | None = None,
+                   env_options: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Run the oracle and the probes (plus any ``extra`` plans) in one pool; records per agent.
+
+    ``env_options`` (the judge) grade these attempts too, so a probe cannot pass on points a
+    judge would have refused it.
+    """
     plans = list(extra)
     agents = []
     if config.oracle_seeds > 0:
@@ -267,7 +272,8 @@ def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationCon
     agents += [(name, 1) for name in config.probe_agents()]
     plans += [RunPlan(AgentSpec(name), n, work_dir / _folder_name(name)) for name, n in agents]
     if plans:
-        run_plans(tasks, plans, workers=workers, progress=progress, label="calibration", hashes=hashes)
+        run_plans(tasks, plans, workers=workers, progress=progress, label="calibration", hashes=hashes,
+                  env_options=dict(env_options) if env_options else None)
     # A reused folder may hold more attempts than asked for now; count only those asked for.
     return {name: [r for r in read_results(work_dir / _folder_name(name)) if r["attempt"] < n] for name, n in agents}
 

@@ -200,7 +200,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
     plan, baseline_dir, baseline_agent, n, model_used = _baseline(options, work)
     config = replace(options.calibration, apply_difficulty=model_used)
     soundness = soundness_runs(good, work, config, workers=options.workers, progress=options.progress,
-                               extra=[plan] if plan else [], hashes=hashes)
+                               extra=[plan] if plan else [], hashes=hashes, env_options=options.env_options)
     records = current_records(read_results(baseline_dir), hashes)
     if plan is not None:  # a reused work folder may hold more attempts than asked for now
         records = [r for r in records if r["attempt"] < plan.n]

@@ -164,7 +164,8 @@ def _judge(inputs: ReportInputs) -> list[str]:
         f"{summary['tasks']} of {inputs.found} tasks considered have {summary['criteria']} judge check(s). Across "
         f"every attempt recorded (baseline, oracle, probes) they got {verdicts['pass']} pass, {verdicts['fail']} "
         f"fail, {verdicts['error']} error and {verdicts['unjudged']} unjudged verdict(s); {summary['cached']} came "
-        "from the verdict cache.",
+        "from the verdict cache. These are read from the grades recorded in the runs: attempts resumed from an "
+        "earlier build keep the verdicts they got then.",
     ]
     if verdicts["unjudged"] or verdicts["error"]:
         lines += [

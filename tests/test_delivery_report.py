@@ -214,3 +214,24 @@ def test_an_oracle_run_as_baseline_is_called_the_oracles(tmp_path: Path) -> None
     assert "The pass@1 figures below are the **oracle agent**'s (the reference solution played back" in report
     assert "random agent" not in report
     assert f"`oracle` (oracle agent) | `{(tmp_path / 'oracle-run').as_posix()}` |" in report
+
+
+def test_a_judged_build_names_the_judge_and_counts_its_verdicts(tmp_path: Path) -> None:
+    from officesim.grading.judge import JudgeConfig
+    from officesim.testing import ScriptedServer, Text, serve
+
+    library = tmp_path / "library"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tasks" / "budget-sheet-judged", library / "budget-sheet-judged")
+    verdict = Text('{"verdict": "pass", "reason": "Every figure matches."}')
+    with serve(ScriptedServer(default=verdict)) as url:
+        judge = JudgeConfig(model="judge-test", base_url=url, api_key="k", cache_dir=tmp_path / "cache")
+        result = deliver(DeliveryOptions(month="2026-11", tasks=library, out=tmp_path, work=tmp_path / "work", n=1,
+                                         calibration=CalibrationConfig(oracle_seeds=2, probes=("null",)),
+                                         env_options={"judge": judge}, progress=False))
+    report = (result.path / "report.md").read_text()
+    manifest = result.manifest["judge"]
+    assert manifest["configured"]["model"] == "judge-test" and manifest["configured"]["base_url"] == url
+    assert f"Judge: model `judge-test` at `{url}`" in report
+    assert manifest["verdicts"]["pass"] >= 2 and manifest["verdicts"]["unjudged"] == 0
+    assert manifest["cached"] >= 1  # the second oracle seed's identical evidence is a cache hit
+    assert "| budget-sheet-judged |" in report and "| judged |" in report
