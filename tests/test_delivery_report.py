@@ -17,10 +17,12 @@ from officesim.cli import main
 from officesim.compare import compare_runs, newcombe_interval, paired_bootstrap
 from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
+from officesim.grading.judge import JudgeConfig
 from officesim.metrics import summarize
 from officesim.runner import AgentSpec, run
 from officesim.split import split_by_group
 from officesim.task import find_tasks, load_task
+from officesim.testing import ScriptedServer, Text, serve
 from officesim.twins import content_of, find_twins
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runner_tasks"
@@ -217,11 +219,9 @@ def test_an_oracle_run_as_baseline_is_called_the_oracles(tmp_path: Path) -> None
 
 
 def test_a_judged_build_names_the_judge_and_counts_its_verdicts(tmp_path: Path) -> None:
-    from officesim.grading.judge import JudgeConfig
-    from officesim.testing import ScriptedServer, Text, serve
-
     library = tmp_path / "library"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "tasks" / "budget-sheet-judged", library / "budget-sheet-judged")
+    judged = Path(__file__).parent / "fixtures" / "tasks" / "budget-sheet-judged"
+    shutil.copytree(judged, library / judged.name)
     verdict = Text('{"verdict": "pass", "reason": "Every figure matches."}')
     with serve(ScriptedServer(default=verdict)) as url:
         judge = JudgeConfig(model="judge-test", base_url=url, api_key="k", cache_dir=tmp_path / "cache")

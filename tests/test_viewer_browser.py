@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
+from officesim.calibrate import CalibrationConfig
+from officesim.delivery import DeliveryOptions, deliver
 from officesim.runner import AgentSpec, run
 from officesim.task import find_tasks
 from officesim.view.app import build_app
@@ -138,9 +140,6 @@ def test_an_episode_replays_step_by_step_to_its_grade(browser: object, serve: ca
 
 
 def test_a_delivery_renders_report_split_and_calibration(browser: object, serve: callable, tmp_path: Path) -> None:
-    from officesim.calibrate import CalibrationConfig
-    from officesim.delivery import DeliveryOptions, deliver
-
     result = deliver(DeliveryOptions(month="2026-09", tasks=FIXTURES, out=tmp_path, work=tmp_path / "work", n=2,
                                      heldout=0.3, calibration=CalibrationConfig(oracle_seeds=1), progress=False))
     base = serve(result.path)
