@@ -55,7 +55,6 @@ from officesim.spec import load_spec
 from officesim.split import cut_groups, split_tasks
 from officesim.task import Task, find_tasks, world_snapshot
 from officesim.toolexport import dumps, tools_version
-from officesim.twins import content_of, find_twins
 from officesim.world import World
 
 TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
@@ -211,12 +210,12 @@ def deliver(options: DeliveryOptions) -> Delivery:
     calibration = build(good, records, soundness, regrades, config, agent=baseline_agent, n=n)
 
     kept = {t: tasks[t] for t, verdict in sorted(calibration.tasks.items()) if verdict.decision == "keep"}
-    split, twins = split_tasks(kept.values(), options.heldout, options.split_seed)
+    split, pairs = split_tasks(kept.values(), options.heldout, options.split_seed)
     groups = {t: task.group for t, task in kept.items()}
     if cut_groups(split, groups):  # impossible by construction; never ship a leaking split
         raise OfficesimError(f"internal error: the split cuts groups {cut_groups(split, groups)}")
-    across = find_twins([content_of(t) for t in kept.values()], across={t: split.side(t) for t in kept},
-                        skip_same_group=False)
+    twins = [p for p in pairs if groups[p.a] != groups[p.b]]
+    across = [p for p in pairs if split.side(p.a) != split.side(p.b)]  # the audit; empty by construction
 
     staging = options.out / f".{name}.building"
     if staging.exists():

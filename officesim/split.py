@@ -139,10 +139,11 @@ def split_by_group(groups: Mapping[str, str], fraction: float, seed: int = 0, *,
 def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0) -> tuple[Split, list[TwinPair]]:
     """The split ``officesim deliver`` makes of loaded tasks: by group and near twin, stratified by family.
 
-    Returns the split and the near-twin pairs (across groups) that joined units.
+    Returns the split and every near-twin pair found by content (in one group or across groups;
+    those across groups joined units).  None straddles the split, by construction.
     """
     tasks = list(tasks)
-    twins = find_twins([content_of(t) for t in tasks])
+    twins = find_twins([content_of(t) for t in tasks], skip_same_group=False)
     split = split_by_group({t.id: t.group for t in tasks}, fraction, seed, strata={t.id: t.family for t in tasks},
                            links=[(p.a, p.b) for p in twins])
     return split, twins
