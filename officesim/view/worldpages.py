@@ -117,9 +117,12 @@ def chat(world: World, prefix: str, query: str | None) -> str:
 
 
 def channel(world: World, channel_id: str) -> str:
-    messages = _rows(world, "SELECT id, author_id, text, posted_at, thread_id FROM chat_message WHERE channel_id = ? "
-                            "ORDER BY posted_at, id", channel_id)
-    rows = [(esc(m["posted_at"]), esc(m["author_id"]), ("&nbsp;&nbsp;↳ " if m["thread_id"] else "") + esc(m["text"]))
+    # Replies follow the message that started their thread.
+    messages = _rows(world, "SELECT m.id, COALESCE(p.name, m.author_id) AS author, m.text, m.posted_at, m.thread_id "
+                            "FROM chat_message m LEFT JOIN directory_person p ON p.id = m.author_id "
+                            "WHERE m.channel_id = ? ORDER BY COALESCE((SELECT t.posted_at FROM chat_message t WHERE "
+                            "t.id = m.thread_id), m.posted_at), m.thread_id IS NOT NULL, m.posted_at, m.id", channel_id)
+    rows = [(esc(m["posted_at"]), esc(m["author"]), ("&nbsp;&nbsp;↳ " if m["thread_id"] else "") + esc(m["text"]))
             for m in messages[:PAGE_LIMIT]]
     return table(["posted", "author", "text"], rows, total=len(messages))
 
