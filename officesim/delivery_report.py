@@ -288,6 +288,7 @@ def _split(inputs: ReportInputs) -> list[str]:
     split = inputs.split
     groups = {t: str(m["group"]) for t, m in inputs.delivered.items()}
     total_groups = len(split.heldout_groups) + len(split.train_groups)
+    per_family = total_groups / max(1, len({m["family"] for m in inputs.delivered.values()}))
     return [
         "## Held-out split",
         "",
@@ -295,11 +296,14 @@ def _split(inputs: ReportInputs) -> list[str]:
         "by content move together, and neither is ever cut. Within each family, a unit is held out when the "
         f"sha256 of its group label (with split seed {split.seed}) falls below the requested fraction "
         f"{split.fraction:.2f}; a family of two or more units always gets one on each side. A unit's side "
-        "depends on its label, not on the library's size, so it is stable from one delivery to the next. "
+        "depends on its label, not on the library's size, so it is stable from one delivery to the next "
+        "(except a unit held out only to cover its family, which returns to training once another unit of "
+        "the family falls below the fraction). "
         f"Realised: {len(split.heldout)} of {len(split.train) + len(split.heldout)} tasks "
         f"({100 * split.realised:.1f}%) in {len(split.heldout_groups)} of {total_groups} groups."
         + (" The realised share is above the requested one because groups are indivisible and each family "
-           "of two or more units holds out at least one whole unit (a family has ~3 groups of ~5 tasks)."
+           f"of two or more units holds out at least one whole unit (here {per_family:.1f} groups per family on "
+           "average)."
            if split.stratified and split.realised > 1.25 * split.fraction else ""),
         "",
         "Coverage:",

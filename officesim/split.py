@@ -5,8 +5,9 @@ both sides, a model trained on one would look good on the other for the wrong re
 joined by a near twin found by content (``officesim.twins``) form one *unit*, and a unit is never
 cut.  A unit's side depends only on its label and the split seed (the sha256 position of its
 smallest group label, read as a number in [0, 1), is below the fraction or not), so the split is
-reproducible anywhere and stable as the library grows: a group held out this month stays held
-out next month.
+reproducible anywhere and stable as the library grows: a group held out by its hash this month
+stays held out next month.  (The one exception: a unit held out only so that its family has a
+held-out side can return to training once another unit of that family falls below the fraction.)
 
 Stratified: the rule is applied within each family (its *stratum*), and a family of two or more
 units always has one on each side, so every family a unit boundary allows is covered by the

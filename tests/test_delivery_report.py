@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from officesim.calibrate import CalibrationConfig
 from officesim.cli import main
@@ -235,3 +237,27 @@ def test_a_judged_build_names_the_judge_and_counts_its_verdicts(tmp_path: Path) 
     assert manifest["verdicts"]["pass"] >= 2 and manifest["verdicts"]["unjudged"] == 0
     assert manifest["cached"] >= 1  # the second oracle seed's identical evidence is a cache hit
     assert "| budget-sheet-judged |" in report and "| judged |" in report
+
+
+@given(st.dictionaries(st.text("abcdef", min_size=1, max_size=4), st.tuples(st.sampled_from("xyz"), st.integers(0, 5)),
+                       max_size=40),
+       st.lists(st.tuples(st.text("abcdef", min_size=1, max_size=4), st.text("abcdef", min_size=1, max_size=4)),
+                max_size=6),
+       st.floats(min_value=0.05, max_value=0.9), st.integers(0, 3))
+@settings(max_examples=150, deadline=None)
+def test_a_stratified_split_covers_every_family_it_can_and_never_cuts_a_link(
+        tasks: dict[str, tuple[str, int]], links: list[tuple[str, str]], fraction: float, seed: int) -> None:
+    groups = {t: f"{family}/{g}" for t, (family, g) in tasks.items()}
+    strata = {t: family for t, (family, _) in tasks.items()}
+    split = split_by_group(groups, fraction, seed, strata=strata, links=links)
+    assert sorted(split.train + split.heldout) == sorted(tasks)
+    for a, b in links:
+        if a in tasks and b in tasks:
+            assert split.side(a) == split.side(b)
+    assert split == split_by_group(dict(reversed(list(groups.items()))), fraction, seed, strata=strata, links=links)
+    units = {g for unit in split.units for g in unit}
+    for family in set(strata.values()):
+        members = {groups[t] for t in tasks if strata[t] == family}
+        if len(members) >= 2 and not members & units:  # two units or more (no link joined them)
+            sides = {split.side(t) for t in tasks if strata[t] == family}
+            assert sides == {"train", "heldout"}, family
