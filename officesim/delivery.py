@@ -52,7 +52,7 @@ from officesim.grading.judge import JudgeConfig
 from officesim.metrics import Summary, summarize
 from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
 from officesim.spec import load_spec
-from officesim.split import cut_groups, split_tasks
+from officesim.split import cut_groups, split_tasks, world_name
 from officesim.task import Task, find_tasks, world_snapshot
 from officesim.toolexport import dumps, tools_version
 from officesim.world import World
@@ -178,9 +178,8 @@ def _judge_public(env_options: Mapping[str, Any] | None) -> dict[str, Any] | Non
 
 
 def _meta(task: Task) -> dict[str, Any]:
-    world = f"{task.spec_path.stem}@{task.spec.world.seed if task.spec.world.seed is not None else 'spec'}"
     return {"category": task.category, "difficulty": task.difficulty, "family": task.family, "group": task.group,
-            "world": world, "solution_steps": len(task.solution.steps) if task.solution else 0}
+            "world": world_name(task), "solution_steps": len(task.solution.steps) if task.solution else 0}
 
 
 def deliver(options: DeliveryOptions) -> Delivery:
@@ -340,7 +339,8 @@ def _manifest(folder: Path, name: str, options: DeliveryOptions, split: Any, age
         },
         "baseline": {"agent": dict(agent), "n": n, "model_used": model_used},
         "split": {"heldout_fraction": options.heldout, "seed": options.split_seed, "train": len(split.train),
-                  "heldout": len(split.heldout), "heldout_groups": list(split.heldout_groups)},
+                  "heldout": len(split.heldout), "realised": round(split.realised, 4),
+                  "heldout_groups": list(split.heldout_groups), "uncovered": dict(split.uncovered)},
         "files": files,
     }
 

@@ -14,7 +14,7 @@ from typing import Any
 from officesim.calibrate import Calibration, CalibrationConfig, TaskCalibration
 from officesim.evidence import Coverage, FamilySoundness, JudgeCriterion
 from officesim.metrics import Summary
-from officesim.split import Split, tasks_per_group
+from officesim.split import TOLERANCE, Split, tasks_per_group
 from officesim.twins import TwinPair
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -258,11 +258,10 @@ def _coverage(inputs: ReportInputs) -> list[str]:
         empty = cov.empty()
         total = len(cov.cells)
         if empty:
-            why = (" Each of these families is a single unit (its groups are near twins of one another, by label or "
-                   "by content), so holding any of it out would leak." if cov.attribute == "family"
-                   and inputs.split.stratified and inputs.split.fraction > 0 else "")
+            reasons = dict(inputs.split.uncovered)
             lines.append(f"- ⚠ **{len(empty)} of {total} {cov.attribute} value(s) have no held-out task**: "
-                         + ", ".join(f"`{v}`" for v in empty) + "." + why)
+                         + "; ".join(f"`{v}`" + (f" ({reasons[f'{cov.attribute}:{v}']})"
+                                                 if f"{cov.attribute}:{v}" in reasons else "") for v in empty) + ".")
         else:
             lines.append(f"- every one of the {total} {cov.attribute} value(s) has held-out tasks.")
     return lines
@@ -288,23 +287,19 @@ def _split(inputs: ReportInputs) -> list[str]:
     split = inputs.split
     groups = {t: str(m["group"]) for t, m in inputs.delivered.items()}
     total_groups = len(split.heldout_groups) + len(split.train_groups)
-    per_family = total_groups / max(1, len({m["family"] for m in inputs.delivered.values()}))
     return [
         "## Held-out split",
         "",
-        "Group-aware and stratified by family: near twins share a group, groups joined by a near twin found "
-        "by content move together, and neither is ever cut. Within each family, a unit is held out when the "
-        f"sha256 of its group label (with split seed {split.seed}) falls below the requested fraction "
-        f"{split.fraction:.2f}; a family of two or more units always gets one on each side. A unit's side "
-        "depends on its label, not on the library's size, so it is stable from one delivery to the next "
-        "(except a unit held out only to cover its family, which returns to training once another unit of "
-        "the family falls below the fraction). "
+        "Group-aware and sized to the request: near twins share a group, groups joined by a near twin found "
+        "by content move together as one unit, and neither is ever cut. The held-out side is a budget of "
+        f"{split.fraction:.2f} x tasks, spent first on coverage (the unit with the fewest tasks per family, "
+        "category or world it adds to the held-out side, ties by the sha256 of its label with split seed "
+        f"{split.seed}, while the side stays within {100 * TOLERANCE:.0f} points of the request), then filled "
+        "in sha256 order with any unit that brings the count nearer the budget. A family of two or more "
+        "units always keeps one in training. Deterministic given the seed; a growing library can move a unit. "
         f"Realised: {len(split.heldout)} of {len(split.train) + len(split.heldout)} tasks "
-        f"({100 * split.realised:.1f}%) in {len(split.heldout_groups)} of {total_groups} groups."
-        + (" The realised share is above the requested one because groups are indivisible and each family "
-           f"of two or more units holds out at least one whole unit (here {per_family:.1f} groups per family on "
-           "average)."
-           if split.stratified and split.realised > 1.25 * split.fraction else ""),
+        f"({100 * split.realised:.1f}%, requested {100 * split.fraction:.1f}%) in "
+        f"{len(split.heldout_groups)} of {total_groups} groups.",
         "",
         "Coverage:",
         "",
@@ -426,8 +421,10 @@ def render_card(inputs: ReportInputs) -> str:
         "",
         "## How the split was made",
         "",
-        f"Group-aware and stratified by family, seed {split.seed}, requested fraction {split.fraction:.2f}, "
-        f"realised {100 * split.realised:.1f}% of tasks. Near twins found by content joined "
+        "Group-aware, sized to the request and covering families, categories and worlds first, seed "
+        f"{split.seed}, requested fraction {split.fraction:.2f}, realised {100 * split.realised:.1f}% of tasks "
+        f"({len(split.uncovered)} value(s) left without held-out tasks, listed in `report.md`). "
+        "Near twins found by content joined "
         f"{len(split.units)} set(s) of groups; {len(inputs.twins_across)} near-twin pair(s) straddle the split "
         f"(check with `officesim split audit {inputs.name}`).",
         "",

@@ -37,14 +37,38 @@ def test_split_never_cuts_a_group_and_is_deterministic(groups: dict[str, str], f
         assert split.train and split.heldout
 
 
-def test_a_groups_side_does_not_move_when_the_library_grows() -> None:
-    base = {f"t{i}": f"family{i % 20}" for i in range(100)}
-    grown = {**base, **{f"n{i}": f"newfamily{i}" for i in range(30)}}
-    first, second = split_by_group(base, 0.2, 0), split_by_group(grown, 0.2, 0)
-    assert set(first.heldout_groups) <= set(second.heldout_groups)
-    assert set(first.heldout) <= set(second.heldout)
-    assert 0.05 < first.realised < 0.4
-    assert group_position("family3", 0) == group_position("family3", 0) != group_position("family3", 1)
+@pytest.mark.parametrize("fraction", [0.05, 0.1, 0.2, 0.3, 0.5])
+def test_the_realised_share_stays_near_the_requested_one_and_covers_every_family(fraction: float) -> None:
+    # 27 families of 2 to 6 groups of 2 to 7 tasks, like the shipped library (groups indivisible).
+    groups, strata = {}, {}
+    for family in range(27):
+        for group in range(2 + family % 5):
+            for task in range(2 + (family + group) % 6):
+                groups[f"f{family}-g{group}-t{task}"] = f"f{family}/g{group}"
+                strata[f"f{family}-g{group}-t{task}"] = f"f{family}"
+    split = split_by_group(groups, fraction, 0, strata=strata)
+    assert abs(split.realised - fraction) <= 0.03, split.realised
+    held_families = {strata[t] for t in split.heldout}
+    assert all(strata[t] in held_families for t in split.train) or split.uncovered  # uncovered ones say why
+    assert len(held_families) + len(split.uncovered) == 27
+    assert all(why.startswith("its smallest unit") for _, why in split.uncovered)
+    assert {strata[t] for t in split.train} == set(strata.values())  # every family keeps training tasks
+    assert split == split_by_group(dict(reversed(list(groups.items()))), fraction, 0, strata=strata)
+    assert group_position("f3/g0", 0) == group_position("f3/g0", 0) != group_position("f3/g0", 1)
+
+
+def test_the_budget_goes_first_to_uncovered_families_and_categories() -> None:
+    # Family a has one big group and many small ones; family b two groups; category "rare" only in b/1.
+    groups = {**{f"a{i}": f"a/{i % 6}" for i in range(30)}, "b1": "b/0", "b2": "b/0", "b3": "b/1", "b4": "b/1"}
+    strata = {t: g.split("/")[0] for t, g in groups.items()}
+    cover = {t: ("category:rare" if g == "b/1" else "category:common",) for t, g in groups.items()}
+    split = split_by_group(groups, 0.2, 0, strata=strata, cover=cover)
+    assert {"b3", "b4"} <= set(split.heldout)  # the one unit adding both a family and a category
+    assert {strata[t] for t in split.heldout} == {"a", "b"} and split.uncovered == ()
+    assert abs(split.realised - 0.2) <= 0.03
+    single = split_by_group({"x1": "x", "x2": "x", "y1": "y", "y2": "y"}, 0.3, 0,
+                            strata={"x1": "x", "x2": "x", "y1": "y", "y2": "y"})
+    assert dict(single.uncovered).get("family:x", "").startswith("a single unit") or "x1" in single.heldout
 
 
 def test_split_rejects_a_fraction_of_one() -> None:

@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_agent_options(parser, default_agent="random")
     add_judge_options(parser)
     parser.add_argument("--n", type=int, default=8, help="baseline attempts per task (default 8)")
-    parser.add_argument("--heldout", type=float, default=0.2, help="share of groups held out (default 0.2)")
+    parser.add_argument("--heldout", type=float, default=0.2,
+                        help="share of tasks held out, in whole groups (default 0.2)")
     parser.add_argument("--split-seed", type=int, default=0, help="the held-out split seed (default 0)")
     parser.add_argument("--month", help="YYYY-MM (default: the current month, UTC)")
     parser.add_argument("--out", default=".", help="where delivery-YYYY-MM/ is written (default: .)")

@@ -71,7 +71,7 @@ def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: fl
             by group and near twin found by content, stratified by family), so near twins never
             straddle it.
             A delivery's ``tasks/`` and ``heldout/`` folders are already split; use ``"all"`` there.
-        heldout: the share of groups held out (``officesim deliver --heldout``).
+        heldout: the share of tasks held out (``officesim deliver --heldout``).
         split_seed: the split seed (``officesim deliver --split-seed``).
         system_prompt: see ``task_record``.
     """
