@@ -68,8 +68,8 @@ def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: fl
     Args:
         tasks_dir: a task folder or a directory of them (the library, or a delivery's ``tasks/``).
         split: ``"all"``, or one side of the split ``officesim deliver`` makes (``split_tasks``:
-            by group and near twin found by content, stratified by family), so near twins never
-            straddle it.
+            by group and near twin found by content, sized to the request, covering families and
+            categories first), so near twins never straddle it.
             A delivery's ``tasks/`` and ``heldout/`` folders are already split; use ``"all"`` there.
         heldout: the share of tasks held out (``officesim deliver --heldout``).
         split_seed: the split seed (``officesim deliver --split-seed``).
