@@ -10,6 +10,7 @@ grader or the solution.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -17,6 +18,7 @@ from typing import Any, Literal
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade, grade
+from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
@@ -78,6 +80,9 @@ class OfficeEnv:
         self.steps = 0
         self.reward_mode: RewardMode = "score"
         self._done = True
+        self.revisions_left = 0
+        self.revision_discount = 1.0
+        self.attempts: list[Grade] = []  # the grade of every submit in revision mode, the last one included
 
     # ------------------------------------------------------------------------ episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -86,10 +91,19 @@ class OfficeEnv:
         ``seed`` is accepted for Gymnasium compatibility and recorded in ``info``; the world is
         fixed by the task (its solution's ids are literal), so it does not change the episode.
         ``options={"reward": "binary"}`` makes the final reward 1.0/0.0 for passed/not.
+        ``options={"revisions": k}`` is revision mode: a submit that does not pass answers with what
+        is still wrong (``officesim.revisions``, never expected values) and the episode goes on, up
+        to ``k`` times; the reward is the last grade's, times ``revision_discount`` (default 1) per
+        revision used.
         """
         mode = (options or {}).get("reward", "score")
         if mode not in ("score", "binary"):
             raise OfficesimError(f"options['reward'] must be 'score' or 'binary', not {mode!r}")
+        try:
+            self.revisions_left, self.revision_discount = revision_options(options or {})
+        except ValueError as exc:
+            raise OfficesimError(str(exc)) from None
+        self.attempts = []
         self.reward_mode = mode
         # The world is rolled back in place: SQLite keeps its parsed schema and the prepared
         # statements stay warm, which makes a reset ~10x cheaper than a fresh connection.  Inspect
@@ -114,8 +128,15 @@ class OfficeEnv:
         name, raw_arguments, call_id = parse_action(action)
         self.steps += 1
         call_id = call_id or f"call_{self.steps}"
+        revised: Grade | None = None  # this submit's grade, in revision mode
         if name == SUBMIT:
             result, submitted = self._submit(raw_arguments)
+            if submitted and self.revisions_left > 0 and self.steps < self.task.max_steps:
+                revised = self._grade()
+                self.attempts.append(revised)
+                if not revised.passed:
+                    self.revisions_left -= 1
+                    result, submitted = self._still_wrong(revised), False
         else:
             result, submitted = dispatch(self.world, name, raw_arguments, allowed=self._allowed), False
         self._record(call_id, name, raw_arguments, result)
@@ -125,10 +146,30 @@ class OfficeEnv:
         reward = 0.0
         if terminated or truncated:
             self._done = True
-            self.grade = self._grade()
+            if revised is None:
+                self.attempts.append(self._grade())
+            self.grade = self.attempts[-1]
             info["grade"] = self.grade
+            info["attempts"] = list(self.attempts)
             reward = (1.0 if self.grade.passed else 0.0) if self.reward_mode == "binary" else self.grade.score
+            reward *= self.revision_discount ** (len(self.attempts) - 1)
+        elif revised is not None:
+            info["revision"] = {"attempt": len(self.attempts), "grade": revised}
         return self._obs(result), reward, terminated, truncated, info
+
+    def fork(self) -> OfficeEnv:
+        """An independent copy of this episode at the current step, for branching rollouts and search.
+
+        The copy has its own world (one snapshot and restore), transcript, answer, steps left and
+        revision state; stepping either leaves the other as it was.
+        """
+        if self.world is None:
+            raise OfficesimError("the episode was never started; call reset() first")
+        twin = copy.copy(self)
+        twin.world = World.restore(self.world.snapshot())
+        twin.transcript = copy.deepcopy(self.transcript)
+        twin.attempts = list(self.attempts)
+        return twin
 
     def finish(self) -> Grade:
         """End the episode without a ``submit`` (the model stopped calling tools) and grade it.
@@ -148,6 +189,11 @@ class OfficeEnv:
         return self._done
 
     # ------------------------------------------------------------------------ internals
+    def _still_wrong(self, attempt: Grade) -> dict[str, Any]:
+        """What a submit that did not pass tells the agent in revision mode (no expected values)."""
+        return {"status": "not accepted", "still_wrong": feedback(attempt), "revisions_left": self.revisions_left,
+                "steps_left": self.task.max_steps - self.steps}
+
     def _submit(self, raw_arguments: Any) -> tuple[dict[str, Any], bool]:
         try:
             arguments = parse_arguments(raw_arguments)

@@ -13,22 +13,28 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import SQLModel
 
+from officesim.apps.registry import registry_version, table_prefixes
+
 META_TABLE = "_meta"
 CHANGES_TABLE = "_changes"
-APP_PREFIXES = ("directory_", "mail_", "drive_", "chat_", "crm_")
 
 
 def app_tables() -> list:
     """The SQLAlchemy tables of every app, sorted by name (import the apps first)."""
     return sorted(
-        (t for t in SQLModel.metadata.tables.values() if t.name.startswith(APP_PREFIXES)),
+        (t for t in SQLModel.metadata.tables.values() if t.name.startswith(table_prefixes())),
         key=lambda t: t.name,
     )
 
 
-@cache
 def world_ddl() -> tuple[str, ...]:
     """Every statement that creates an empty world: app tables, indexes, meta, change log."""
+    return _world_ddl(registry_version())
+
+
+@cache
+def _world_ddl(_apps_version: int) -> tuple[str, ...]:
+    """``world_ddl`` for one state of the app registry (compiled once per state)."""
     dialect = sqlite.dialect()
     statements = [
         f"CREATE TABLE {META_TABLE} (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
+from officesim.apps.registry import id_prefixes
 from officesim.clock import format_ts
 from officesim.errors import SpecError
 from officesim.people import check_ref_syntax, person_id, resolve_arguments, resolve_column_value
@@ -26,14 +27,6 @@ if TYPE_CHECKING:
 
     from officesim.world import World
 
-# Id prefixes of every table (the ids tools and generators write: 'msg_12', 'deal_4').
-ID_PREFIXES = {
-    "chat_channel": "ch", "chat_member": "mem", "chat_message": "cm", "chat_reaction": "rx",
-    "crm_account": "acc", "crm_activity": "act", "crm_contact": "con", "crm_deal": "deal",
-    "crm_invoice": "inv", "directory_department": "dept", "directory_person": "p",
-    "drive_file": "f", "drive_permission": "perm", "drive_row": "row", "drive_sheet": "sh",
-    "mail_entry": "mbx", "mail_message": "msg",
-}
 # Columns filled from the clock when an inserted row leaves them out.
 # What a bad insert/update raises: constraint violations, unknown values, wrong types.
 _DB_ERRORS = (sqlite3.IntegrityError, sqlite3.OperationalError, sqlite3.InterfaceError, sqlite3.ProgrammingError,
@@ -219,8 +212,9 @@ def _update(world: World, step: UpdateStep, where: str) -> None:
 
 
 def _prefix(world: World, table: str, where: str) -> str:
-    if table in ID_PREFIXES:
-        return ID_PREFIXES[table]
+    prefixes = id_prefixes()
+    if table in prefixes:
+        return prefixes[table]
     row = world.db.execute(f"SELECT id FROM {table} LIMIT 1").fetchone()
     if row is None or "_" not in row[0]:
         raise SpecError(f"{where}: cannot tell the id prefix of {table}; give every row an id")

@@ -10,30 +10,35 @@ import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
+import officesim.apps  # noqa: F401 - every app registers its size knobs
+from officesim.apps.registry import size_knobs
 from officesim.errors import SpecError
 
 
-class SizeSpec(BaseModel):
-    """How big the company is; every count is exact, not an upper bound."""
+def _size_model() -> type[BaseModel]:
+    """The ``size`` section, built from the size knobs every registered app declares."""
+    fields: dict[str, Any] = {
+        name: (int, Field(knob.default, ge=knob.ge, le=knob.le, description=knob.description))
+        for name, knob in size_knobs().items()
+    }
+    return create_model("SizeSpec", __config__=ConfigDict(extra="forbid"),
+                        __doc__="How big the company is; every count is exact, not an upper bound.", **fields)
 
-    model_config = ConfigDict(extra="forbid")
 
-    people: int = Field(100, ge=5, le=100_000, description="Employees in the directory.")
-    departments: int = Field(8, ge=3, le=40, description="Departments (Finance, Sales, ...).")
-    accounts: int = Field(40, ge=2, description="Customer accounts in the CRM.")
-    contacts_per_account: int = Field(3, ge=1, le=50, description="External contacts per account.")
-    deals: int = Field(80, ge=1, description="Deals in the CRM pipeline.")
-    activities_per_deal: int = Field(2, ge=0, le=50, description="Logged calls/meetings/notes per deal.")
-    mail_per_person: int = Field(12, ge=0, le=2_000, description="Messages each person received.")
-    docs: int = Field(60, ge=1, description="Drive documents (text/markdown).")
-    sheets: int = Field(15, ge=1, description="Drive spreadsheets.")
-    channels: int = Field(12, ge=2, description="Chat channels besides the per-department ones.")
-    messages_per_channel: int = Field(25, ge=0, le=10_000, description="Chat messages per channel.")
-    dms: int = Field(30, ge=0, description="Direct-message conversations.")
+if TYPE_CHECKING:
+
+    class SizeSpec(BaseModel):
+        """How big the company is (its fields are the apps' size knobs, each an int)."""
+
+        def __getattr__(self, name: str) -> int: ...
+
+else:
+    SizeSpec = _size_model()
 
 
 class WorldSpec(BaseModel):

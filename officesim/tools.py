@@ -29,9 +29,10 @@ NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # One verb vocabulary for every tool name: <app>_<verb>[_<noun>].
 VERBS = frozenset(
     {"list", "get", "search", "read", "create", "update", "delete", "send", "reply", "forward",
-     "share", "move", "post", "react", "join", "append", "log", "mark", "label"}
+     "share", "move", "post", "react", "join", "append", "log", "mark", "label",
+     # the calendar: call an event off, answer an invitation, find common free time
+     "cancel", "respond", "find"}
 )
-APPS = ("directory", "mail", "drive", "chat", "crm")
 ToolKind = Literal["read", "write"]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import officesim.apps  # noqa: F401 - registers every app's tables and tools
 from officesim.clock import format_ts, parse_ts
+from officesim.connection import connect
 from officesim.errors import NotFound, OfficesimError
 from officesim.schema_sql import CHANGES_TABLE, META_TABLE, world_ddl
 from officesim.spec import WorldSpec, load_spec
@@ -80,12 +81,6 @@ class WorldDiff:
         return out
 
 
-def _connect() -> sqlite3.Connection:
-    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
 class World:
     """A simulated company: the database, its clock and the employee the agent acts as."""
 
@@ -104,7 +99,7 @@ class World:
     @classmethod
     def empty(cls, *, clock: datetime, meta: dict[str, str] | None = None) -> World:
         """A world with every app's tables and no rows (the generator fills it)."""
-        conn = _connect()
+        conn = connect()
         conn.execute("PRAGMA foreign_keys = OFF")
         for statement in world_ddl():
             conn.execute(statement)
@@ -152,7 +147,7 @@ class World:
     @classmethod
     def restore(cls, data: bytes) -> World:
         """A fresh, independent world from ``snapshot()`` bytes (into a fresh connection)."""
-        conn = _connect()
+        conn = connect()
         conn.deserialize(data)
         return cls(conn)
 
@@ -168,6 +163,10 @@ class World:
         """
         if self.db.in_transaction:
             raise OfficesimError("cannot reset a world in the middle of a transaction")
+        if getattr(self.db, "tainted", False):
+            # A statement once touched a virtual table here; see officesim.connection.
+            self.db.close()
+            self.db = connect()
         self.db.deserialize(data)
         self._tables = None
         self.reload_meta()
@@ -193,9 +192,10 @@ class World:
         if not source.exists():
             raise OfficesimError(f"world file {source} does not exist (build one with 'officesim world build')")
         src = sqlite3.connect(source)
-        conn = _connect()
+        conn = connect()
         try:
             src.backup(conn)
+            conn.refresh_tables()
             return cls(conn)
         except (sqlite3.DatabaseError, KeyError) as exc:
             conn.close()

@@ -1,7 +1,7 @@
 """World generation: a spec and a seed become a coherent company across every app.
 
-Apps generate in dependency order (directory, crm, drive, chat, mail) so later apps can refer to
-what earlier ones made: mail about CRM deals, chat threads that link Drive docs.  Every random
+Apps generate in dependency order (each app's descriptor names the apps it reads) so later apps
+can refer to what earlier ones made: mail about CRM deals, chat threads that link Drive docs.  Every random
 draw comes from ``ctx.rng(label)`` / ``ctx.faker(label)``, derived from the seed with a stable
 hash.
 """
@@ -15,18 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
-from officesim.apps.chat import generate as chat_generate
-from officesim.apps.crm import generate as crm_generate
-from officesim.apps.directory import generate as directory_generate
-from officesim.apps.drive import generate as drive_generate
-from officesim.apps.mail import generate as mail_generate
+from officesim.apps.registry import apps
 from officesim.seeding import faker_for, rng_for
 from officesim.spec import WorldSpec
 
 if TYPE_CHECKING:
     from officesim.world import World
-
-GENERATORS = (directory_generate, crm_generate, drive_generate, chat_generate, mail_generate)
 
 
 @dataclass
@@ -68,8 +62,8 @@ def populate(world: World, spec: WorldSpec, seed: int) -> None:
     ctx = GenContext(world=world, spec=spec, seed=seed)
     world.db.execute("BEGIN")
     try:
-        for generator in GENERATORS:
-            generator.generate(ctx)
+        for app in apps():  # in registration order, which puts every app after those it reads
+            app.generate(ctx)
     except BaseException:
         world.db.execute("ROLLBACK")  # never leave a half-generated world behind an open transaction
         raise

@@ -23,9 +23,9 @@ from sqlmodel import SQLModel
 
 from officesim import World
 from officesim import tools as tool_registry
+from officesim.apps import app_names, get_app
 from officesim.errors import Conflict
-from officesim.tools import APPS, registry
-from officesim.worldgen import GENERATORS
+from officesim.tools import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = registry()
@@ -122,6 +122,20 @@ def open_deal(w: World) -> tuple[str, str]:
     return row[0], row[1]
 
 
+def my_event(w: World, *, organizer: bool, recurring: bool = False) -> str:
+    """An event on the acting user's calendar that they organise (or were invited to)."""
+    return one(w, "SELECT e.id FROM calendar_event e JOIN calendar_attendee a ON a.event_id = e.id AND "
+                  "a.person_id = ?1 WHERE (e.organizer_id = ?1) = ?2 AND (e.recurrence != '') = ?3 AND "
+                  "e.status = 'confirmed' ORDER BY length(e.id), e.id", w.user_id, organizer, recurring)
+
+
+def my_occurrence(w: World) -> str:
+    """An occurrence id of a recurring event the acting user organises, in the clock's week."""
+    listed = ok(w, "calendar_list_events", {"start": w.now_ts()[:10], "end": "2026-10-17", "limit": 100})["events"]
+    series = my_event(w, organizer=True, recurring=True)
+    return next(item["id"] for item in listed if item["event_id"] == series)
+
+
 def first_id(w: World, table: str) -> str:
     return one(w, f"SELECT id FROM {table} ORDER BY length(id), id")
 
@@ -165,6 +179,13 @@ WRITES: dict[str, Callable[[World], Args]] = {
     "crm_move_deal": lambda w: {"deal_id": open_deal(w)[0],
                                 "stage": "negotiation" if open_deal(w)[1] != "negotiation" else "proposal"},
     "crm_log_activity": lambda w: {"kind": "note", "subject": "Conformance", "deal_id": open_deal(w)[0]},
+    "calendar_create_event": lambda w: {"title": "Conformance sync", "start": "2026-10-08T15:00",
+                                        "end": "2026-10-08T15:30", "attendees": [find(w, "colleague")]},
+    "calendar_update_event": lambda w: {"event_id": my_event(w, organizer=True), "title": "Conformance (moved)",
+                                        "start": "2026-10-09T11:00"},
+    "calendar_cancel_event": lambda w: {"event_id": my_occurrence(w)},
+    "calendar_respond_event": lambda w: {"event_id": my_event(w, organizer=False), "response": "tentative",
+                                         "comment": "Might be late"},
 }
 
 # Calls that must fail with a ToolError (something a model gets wrong), leaving no trace.
@@ -201,6 +222,10 @@ FAILS: dict[str, Callable[[World], Args]] = {
     "crm_update_deal": lambda w: {"deal_id": open_deal(w)[0], "amount": -5},
     "crm_move_deal": lambda w: {"deal_id": open_deal(w)[0], "stage": open_deal(w)[1]},
     "crm_log_activity": lambda w: {"kind": "note", "subject": "x"},
+    "calendar_create_event": lambda w: {"title": "Backwards", "start": "2026-10-08T15:00", "end": "2026-10-08T14:00"},
+    "calendar_update_event": lambda w: {"event_id": my_event(w, organizer=False), "title": "Not mine"},
+    "calendar_cancel_event": lambda w: {"event_id": my_event(w, organizer=False)},
+    "calendar_respond_event": lambda w: {"event_id": my_event(w, organizer=True), "response": "declined"},
 }
 
 # Read calls: each must succeed; list calls are broad so the visibility scan sees a lot.
@@ -239,6 +264,14 @@ READS: dict[str, Callable[[World], list[Args]]] = {
     "crm_get_activity": lambda w: [{"activity_id": first_id(w, "crm_activity")}],
     "crm_search_invoices": lambda w: [{"limit": 100}, {"overdue_only": True}],
     "crm_get_invoice": lambda w: [{"invoice_id": first_id(w, "crm_invoice")}],
+    "calendar_list_events": lambda w: [{"start": "2026-09-28", "end": "2026-10-19", "limit": 100}],
+    "calendar_search_events": lambda w: [{"limit": 100}, {"query": "sync"}, {"query": "1:1", "after": "2026-09-01"}],
+    "calendar_get_event": lambda w: [{"event_id": my_event(w, organizer=False)}, {"event_id": my_occurrence(w)}],
+    "calendar_get_free_busy": lambda w: [{"people": [find(w, "colleague"), w.user_id], "start": "2026-10-05",
+                                          "end": "2026-10-12"}],
+    "calendar_find_free_time": lambda w: [{"people": [find(w, "colleague")], "duration_minutes": 30,
+                                           "start": "2026-10-05", "end": "2026-10-12"}],
+    "calendar_list_rooms": lambda w: [{}, {"min_capacity": 8}],
 }
 
 
@@ -254,14 +287,14 @@ def test_every_tool_is_catalogued() -> None:
     assert sorted(READS) == READ_TOOLS
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", app_names())
 def test_app_package_has_models_tools_and_generate(app: str) -> None:
     folder = ROOT / "officesim" / "apps" / app
     for role in ("models.py", "tools.py", "generate.py"):
         assert (folder / role).is_file(), f"officesim/apps/{app} has no {role}"
     generate = importlib.import_module(f"officesim.apps.{app}.generate")
     assert callable(generate.generate)
-    assert generate in GENERATORS, f"the world generator does not run {app}'s generate"
+    assert get_app(app).generate is generate.generate, f"the world generator does not run {app}'s generate"
 
 
 def _tables(app: str) -> list[Any]:
@@ -271,7 +304,7 @@ def _tables(app: str) -> list[Any]:
             and hasattr(obj, "__table__")]
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", app_names())
 def test_tables_are_prefixed_by_their_app_and_keyed_by_id(app: str) -> None:
     tables = _tables(app)
     assert tables, f"{app} defines no tables"
@@ -281,11 +314,11 @@ def test_tables_are_prefixed_by_their_app_and_keyed_by_id(app: str) -> None:
 
 
 def test_every_world_table_belongs_to_one_app(tiny: World) -> None:
-    owned_tables = {t.name for app in APPS for t in _tables(app)}
+    owned_tables = {t.name for app in app_names() for t in _tables(app)}
     assert set(tiny.tables()) == owned_tables
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", app_names())
 def test_tools_are_registered_under_their_app(app: str) -> None:
     mine = [t for t in TOOLS.values() if t.app == app]
     assert mine, f"{app} registers no tools"
@@ -567,7 +600,7 @@ PERSON_ARGS = sorted((n, p) for n, t in TOOLS.items() for p in t.parameters["pro
 SEARCHED = {"mail_search_messages": ("messages", "subject"), "chat_search_messages": ("messages", "text"),
             "crm_search_accounts": ("accounts", "name"), "crm_search_contacts": ("contacts", "name"),
             "crm_search_deals": ("deals", "name"), "directory_search_people": ("people", "name"),
-            "drive_search_files": ("files", "name")}
+            "drive_search_files": ("files", "name"), "calendar_search_events": ("events", "title")}
 
 
 def base_args(w: World, name: str) -> Args:
@@ -605,7 +638,7 @@ def test_time_windows_read_the_same_in_every_app(acme: World, name: str) -> None
     assert bad["type"] == "invalid_argument" and "ISO format" in bad["message"] and "'2026-09-14'" in bad["message"]
     swapped = acme.call(name, {**args, "after": "2026-09-10", "before": "2026-09-01"})["error"]
     assert "earlier than" in swapped["message"]
-    key = "messages"
+    key = "events" if name.startswith("calendar_") else "messages"
     everything = {i["id"] for p in _every_page(acme, name, {**args, "limit": 100}) for i in p[key]}
     early = {i["id"] for p in _every_page(acme, name, {**args, "limit": 100, "before": "2026-09-01"}) for i in p[key]}
     late = {i["id"] for p in _every_page(acme, name, {**args, "limit": 100, "after": "2026-09-01"}) for i in p[key]}

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from officesim import World
+from officesim.apps import app_names
 from officesim.apps.chat.models import dm_channel_name
 from officesim.apps.money import money
 from officesim.clock import parse_ts
-from officesim.tools import APPS
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "worlds" / "tiny.yaml"
@@ -372,14 +372,14 @@ def _app_rows(w: World, app: str) -> dict[str, list[dict[str, Any]]]:
     return {t: w.rows(t) for t in w.tables() if t.startswith(f"{app}_")}
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", app_names())
 def test_same_seed_gives_the_same_rows_per_app(tiny_worlds: tuple[World, World, World], app: str) -> None:
     first, again, _ = tiny_worlds
     assert _app_rows(first, app) == _app_rows(again, app)
     assert all(_app_rows(first, app).values()), f"tiny has an empty {app} table"
 
 
-@pytest.mark.parametrize("app", APPS)
+@pytest.mark.parametrize("app", app_names())
 def test_another_seed_gives_other_rows_per_app(tiny_worlds: tuple[World, World, World], app: str) -> None:
     first, _, other = tiny_worlds
     assert _app_rows(first, app) != _app_rows(other, app)

@@ -15,28 +15,15 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.apps import apps
 from officesim.seeding import rng_for
 from officesim.taskgen.base import Stage
 
-# Read tools of each app: a task allows the reads of every app it involves.
-READS: dict[str, tuple[str, ...]] = {
-    "directory": ("directory_search_people", "directory_get_person", "directory_list_departments"),
-    "mail": ("mail_search_messages", "mail_get_message", "mail_get_thread", "mail_list_folders",
-             "mail_get_attachment"),
-    "drive": ("drive_search_files", "drive_list_folder", "drive_get_file", "drive_get_doc", "drive_read_sheet"),
-    "chat": ("chat_list_channels", "chat_list_messages", "chat_get_thread", "chat_get_message",
-             "chat_search_messages", "chat_list_members"),
-    "crm": ("crm_search_accounts", "crm_get_account", "crm_search_contacts", "crm_get_contact",
-            "crm_search_deals", "crm_get_deal", "crm_list_activities", "crm_get_activity", "crm_list_pipeline",
-            "crm_search_invoices", "crm_get_invoice"),
-}
-# Writes that careless agents and hack probes reach for; graders must catch what they do.
+# Read tools of each app (a task allows the reads of every app it involves) and the writes that
+# careless agents and hack probes reach for (graders must catch what they do): from the apps.
+READS: dict[str, tuple[str, ...]] = {app.name: app.reads for app in apps()}
 DISTRACTOR_WRITES: dict[str, tuple[str, ...]] = {
-    "mail": ("mail_send_message", "mail_delete_message", "mail_move_message", "mail_forward_message"),
-    "drive": ("drive_delete_file", "drive_share_file", "drive_update_doc"),
-    "chat": ("chat_post_message", "chat_send_dm"),
-    "crm": ("crm_update_deal", "crm_move_deal", "crm_update_contact"),
-}
+    app.name: app.distractor_writes for app in apps() if app.distractor_writes}
 OPEN_STAGES = ("prospecting", "qualification", "proposal", "negotiation")
 STAGE_LABELS = {"prospecting": "Prospecting", "qualification": "Qualification", "proposal": "Proposal",
                 "negotiation": "Negotiation", "closed_won": "Closed Won", "closed_lost": "Closed Lost"}

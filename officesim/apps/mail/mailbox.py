@@ -85,15 +85,33 @@ def clean_labels(w: World, owner_id: str, labels: list[str] | None) -> list[str]
     """Label names checked and deduplicated; an existing label keeps its stored spelling."""
     if not labels:
         return []
-    known = {r[0].lower(): r[0] for r in w.db.execute(
-        "SELECT DISTINCT j.value FROM mail_entry e, json_each(e.labels) j WHERE e.owner_id = ?", (owner_id,))}
+    known = {name.lower(): name for name in label_counts(w, owner_id, include_trash=True)}
     out: list[str] = []
+    seen: set[str] = set()
     for label in labels:
         text = clean_name(label, "label")
         text = known.get(text.lower(), text)
-        if text.lower() not in {o.lower() for o in out}:
+        if text.lower() not in seen:
+            seen.add(text.lower())
             out.append(text)
     return out
+
+
+def label_counts(w: World, owner_id: str, *, include_trash: bool = False) -> dict[str, tuple[int, int]]:
+    """Each label of ``owner_id``'s mailbox (stored spelling) with its message and unread counts.
+
+    Labels are read in Python, not with ``json_each``: see ``officesim.connection`` for why the
+    world never reads virtual tables.
+    """
+    sql = "SELECT labels, is_read FROM mail_entry WHERE owner_id = ? AND labels != '[]'"
+    if not include_trash:
+        sql += " AND folder != 'trash'"
+    counts: dict[str, tuple[int, int]] = {}
+    for labels, is_read in w.db.execute(sql, (owner_id,)):
+        for label in json.loads(labels):
+            total, unread = counts.get(label, (0, 0))
+            counts[label] = (total + 1, unread + (not is_read))
+    return counts
 
 
 def new_entry(w: World, owner_id: str, message_id: str, folder: str, *, is_read: bool) -> dict[str, Any]:

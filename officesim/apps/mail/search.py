@@ -62,7 +62,7 @@ def search(
                        "OR (m.sender = ? AND m.bcc LIKE ? ESCAPE '\\'))")
         params += [like(who), like(who), w.person(w.user_id)["email"], like(who)]
     if label is not None:
-        clauses.append("EXISTS (SELECT 1 FROM json_each(e.labels) j WHERE j.value = ? COLLATE NOCASE)")
+        clauses.append("json_list_has(e.labels, ?)")
         params.append(label.strip())
     window, window_params = time_window("m.sent_at", after, before)
     clauses += window

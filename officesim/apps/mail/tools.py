@@ -25,6 +25,7 @@ from officesim.apps.mail.mailbox import (
     SYSTEM_FOLDERS,
     clean_labels,
     find_entry,
+    label_counts,
     target_folder,
 )
 from officesim.apps.mail.reading import attachment_text
@@ -170,9 +171,8 @@ def mail_list_folders(w: World) -> dict[str, Any]:
     custom = sorted(set(counts) - set(SYSTEM_FOLDERS), key=str.lower)
     folders = [{"name": f, "total": counts.get(f, (0, 0))[0], "unread": counts.get(f, (0, 0))[1] or 0}
                for f in (*SYSTEM_FOLDERS, *custom)]
-    labels = [{"name": r[0], "total": r[1], "unread": r[2] or 0} for r in w.db.execute(
-        "SELECT j.value, count(*), sum(e.is_read = 0) FROM mail_entry e, json_each(e.labels) j "
-        "WHERE e.owner_id = ? AND e.folder != 'trash' GROUP BY j.value ORDER BY lower(j.value)", (me["id"],))]
+    labels = [{"name": name, "total": total, "unread": unread}
+              for name, (total, unread) in sorted(label_counts(w, me["id"]).items(), key=lambda kv: kv[0].lower())]
     return {"folders": folders, "labels": labels}
 
 
@@ -432,8 +432,10 @@ def mail_label_message(
     if not add and not remove:
         raise InvalidArgument("give labels to add and/or remove, e.g. add=['follow-up']")
     labels: list[str] = json.loads(row["labels"])
+    present = {x.lower() for x in labels}
     for label in clean_labels(w, me["id"], add):
-        if label.lower() not in {x.lower() for x in labels}:
+        if label.lower() not in present:
+            present.add(label.lower())
             labels.append(label)
     for label in remove or []:
         text = label.strip()
