@@ -38,6 +38,29 @@ def test_a_saved_world_shows_the_acting_users_mailbox_and_searches(tmp_path: Pat
     assert client.get("/w/other/mail").status_code == 404
 
 
+def test_the_calendar_shows_the_users_week_through_the_calendar_tools() -> None:
+    world = World.generate(ROOT / "worlds" / "acme.yaml")
+    client = TestClient(build_app(ROOT / "worlds" / "acme.yaml"))
+    page = client.get("/w/main/calendar").text
+    week = world.call("calendar_list_events", {"start": "2026-10-05", "end": "2026-10-12", "limit": 100})
+    assert week["events"] and week["next_cursor"] is None
+    assert "Week of Monday 05 October 2026 (America/Chicago)" in page
+    table_html = page.split("id='calendar-week'")[1].split("</table>")[0]
+    assert table_html.count("<tr>") - 1 == len(week["events"])  # one row per occurrence, series expanded
+    standups = [e for e in week["events"] if e["recurrence"] == "weekdays"]
+    assert len(standups) == 5 and page.count(standups[0]["title"]) >= 5
+    detail = world.call("calendar_get_event", {"event_id": standups[0]["event_id"]})
+    answer = detail["attendees"][0]
+    assert f"{answer['email']}: <strong>{answer['response']}</strong>" in page
+    for room in world.call("calendar_list_rooms", {})["rooms"][:3]:
+        assert room["name"] in page
+    later = client.get("/w/main/calendar", params={"week": "2026-10-14"}).text
+    assert "Week of Monday 12 October 2026" in later
+    assert client.get("/w/main/calendar", params={"week": "not-a-date"}).text.count("Week of Monday 05 October") == 1
+    found = client.get("/w/main/calendar", params={"q": standups[0]["title"]}).text
+    assert "Events matching" in found and standups[0]["title"] in found
+
+
 def test_world_text_is_escaped(tmp_path: Path) -> None:
     world = World.generate(ROOT / "worlds" / "tiny.yaml")
     world.call("chat_post_message", {"channel": "general", "text": "<script>alert(1)</script>"})

@@ -103,8 +103,15 @@ def test_world_pages_load_and_search(browser: object, serve: callable) -> None:
     page = Page(browser)
     page.open(base + "/")
     assert "Acting as" in page.page.inner_text("main")
-    for section in ("mail", "drive", "chat", "crm", "people"):
+    for section in ("mail", "drive", "chat", "calendar", "crm", "people"):
         page.open(f"{base}/w/main/{section}")
+    page.open(f"{base}/w/main/calendar")
+    week = page.page.inner_text("#calendar-week")
+    assert "accepted" in week and "Rooms" in page.page.inner_text("main")  # attendees' answers, the rooms
+    page.page.click("text=next week →")
+    page.page.wait_for_load_state("load")
+    assert "week=" in page.page.url and "Week of" in page.page.inner_text("main") and page.errors == []
+    page.shot("world-calendar")
     page.page.fill("input[name=q]", "a")
     page.page.click("button[type=submit]")
     page.page.wait_for_load_state("load")

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from officesim.errors import OfficesimError
 from officesim.runner import RUN_INFO, read_run_info
 from officesim.task import load_task
-from officesim.view import runpages, worldpages
+from officesim.view import calendarpage, runpages, worldpages
 from officesim.view.episode import render_episode, replay_episode
 from officesim.view.html import esc, link, page, pre
 from officesim.world import World
@@ -156,6 +156,12 @@ def build_app(path: str | Path, *, task: str | None = None) -> FastAPI:
     def world_channel(key: str, channel_id: str) -> HTMLResponse:
         world, _ = worlds.get(key)
         return html(f"Channel {channel_id}", f"<p>{world_nav(key)}</p>" + worldpages.channel(world, channel_id))
+
+    @app.get("/w/{key}/calendar", response_class=HTMLResponse)
+    def world_calendar(key: str, q: str | None = None, week: str | None = None) -> HTMLResponse:
+        world, label = worlds.get(key)
+        return html(f"Calendar: {label}",
+                    f"<p>{world_nav(key)}</p>" + calendarpage.calendar(world, f"/w/{key}", q, week))
 
     @app.get("/w/{key}/crm", response_class=HTMLResponse)
     def world_crm(key: str, q: str | None = None) -> HTMLResponse:

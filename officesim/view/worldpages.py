@@ -1,5 +1,7 @@
 """World pages: the acting user's mail, Drive, chat channels, CRM and directory, with search.
 
+The calendar page is ``calendarpage`` (it goes through the calendar tools).
+
 The viewer reads the world's tables directly (it is the operator's view, not the agent's), but
 mail is shown as the acting user's mailbox, as the agent would see it.  Every list is bounded.
 """
@@ -12,7 +14,8 @@ from typing import Any
 from officesim.view.html import PAGE_LIMIT, esc, link, pre, search_form, table
 from officesim.world import World
 
-SECTIONS = (("mail", "Mail"), ("drive", "Drive"), ("chat", "Chat"), ("crm", "CRM"), ("people", "People"))
+SECTIONS = (("mail", "Mail"), ("drive", "Drive"), ("chat", "Chat"), ("calendar", "Calendar"), ("crm", "CRM"),
+            ("people", "People"))
 
 
 def _like(query: str | None) -> str:
