@@ -17,8 +17,8 @@ from officesim.cli import main
 from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
 from officesim.runner import AgentSpec, run
-from officesim.split import cut_groups, group_position, split_by_group
-from officesim.task import find_tasks
+from officesim.split import cut_groups, group_position, split_by_group, split_tasks
+from officesim.task import find_tasks, load_task
 from officesim.testing import Reply, ScriptedServer, serve, submit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runner_tasks"
@@ -69,6 +69,19 @@ def test_the_budget_goes_first_to_uncovered_families_and_categories() -> None:
     single = split_by_group({"x1": "x", "x2": "x", "y1": "y", "y2": "y"}, 0.3, 0,
                             strata={"x1": "x", "x2": "x", "y1": "y", "y2": "y"})
     assert dict(single.uncovered).get("family:x", "").startswith("a single unit") or "x1" in single.heldout
+
+
+@pytest.mark.slow
+def test_the_readme_states_the_split_of_the_shipped_library() -> None:
+    root = Path(__file__).parent.parent
+    tasks = [load_task(p) for p in find_tasks([root / "tasks"])]
+    split, _ = split_tasks(tasks, 0.2, 0)
+    readme = " ".join((root / "README.md").read_text().split())
+    assert (f"holds out {len(split.heldout)} of the library's {len(tasks)} tasks, {100 * split.realised:.1f}%"
+            in readme)
+    assert abs(split.realised - 0.2) <= 0.03
+    # every family left without held-out tasks is one unit of near twins, not a victim of the budget
+    assert all(why.startswith("a single unit") for _, why in split.uncovered), split.uncovered
 
 
 def test_split_rejects_a_fraction_of_one() -> None:
