@@ -134,7 +134,8 @@ def _pick(units: Sequence[str], size: Mapping[str, int], labels: Mapping[str, fr
             why[label] = "a single unit of near twins, which cannot sit on both sides"
         else:
             smallest = min(size[u] for u in mine if units_in[family[u]] > 1)
-            why[label] = f"its smallest unit ({smallest} tasks) did not fit the held-out budget"
+            why[label] = (f"its smallest unit, of {smallest} task{'s' if smallest != 1 else ''}, did not fit the "
+                          "held-out budget")
     return held, why
 
 
