@@ -10,14 +10,15 @@ A lab asking for 20% must get about 20%, so the held-out side is a budget of tas
 
 1. *coverage*: while a unit would hold out a family or category (or world) with no held-out
    task yet, the unit with the fewest tasks per newly covered value goes in (ties by its sha256
-   position), as long as the held-out side stays within ``TOLERANCE`` of the budget;
+   position), as long as the held-out side stays within ``TOLERANCE`` of the budget; then, while
+   the side is still under the budget, families that are one unit, held out whole;
 2. *fill*: the other units, in sha256 order of their label (with the seed), go in whenever they
    bring the held-out count nearer the budget.
 
 A family of two or more units always keeps one in training; a family that is one unit (all its
-tasks twins of one another) is never used for coverage (it cannot sit on both sides) but may be
-held out whole in the fill.  Whatever is left uncovered is listed in ``Split.uncovered`` with the
-reason, and the delivery report warns about it.  Because the budget is shared, a unit's side can
+tasks twins of one another) cannot sit on both sides, so it is held out whole or not at all
+(second coverage step or fill).  Whatever is left uncovered is listed in ``Split.uncovered``
+with the reason, and the delivery report warns about it.  Because the budget is shared, a unit's side can
 change when the library grows; the sha256 order keeps most of them where they were.
 """
 
@@ -113,15 +114,18 @@ def _pick(units: Sequence[str], size: Mapping[str, int], labels: Mapping[str, fr
     if fraction <= 0:
         return held, {}
     covered: set[str] = set()
-    while True:
-        gains = {u: len(labels[u] - covered) for u in units
-                 if allowed(u) and units_in[family[u]] > 1 and labels[u] - covered}
-        fits = [u for u in gains if count + size[u] <= ceiling or not held]
-        if not fits:
-            break
-        best = min(fits, key=lambda u: (size[u] / gains[u], position[u], u))
-        hold(best)
-        covered |= labels[best]
+    # First units of families that keep training tasks (up to the ceiling); then families that are
+    # one unit, held out whole, only while the side stays within the request.
+    for whole, limit in ((False, ceiling), (True, target)):
+        while True:
+            gains = {u: len(labels[u] - covered) for u in units
+                     if allowed(u) and (units_in[family[u]] == 1) == whole and labels[u] - covered}
+            fits = [u for u in gains if count + size[u] <= limit or not held]
+            if not fits:
+                break
+            best = min(fits, key=lambda u: (size[u] / gains[u], position[u], u))
+            hold(best)
+            covered |= labels[best]
     for unit in sorted(units, key=lambda u: (position[u], u)):
         if allowed(unit) and abs(count + size[unit] - target) < abs(count - target):
             hold(unit)
@@ -131,7 +135,8 @@ def _pick(units: Sequence[str], size: Mapping[str, int], labels: Mapping[str, fr
     for label in sorted(everything - covered):
         mine = [u for u in units if label in labels[u]]
         if all(units_in[family[u]] == 1 for u in mine):
-            why[label] = "a single unit of near twins, which cannot sit on both sides"
+            why[label] = ("a single unit of near twins, which cannot sit on both sides and did not fit the "
+                          "budget whole")
         else:
             smallest = min(size[u] for u in mine if units_in[family[u]] > 1)
             why[label] = (f"its smallest unit, of {smallest} task{'s' if smallest != 1 else ''}, did not fit the "
