@@ -237,6 +237,10 @@ def task_folders(run_dir: Path, tasks: Sequence[str | Path] | None) -> list[Path
     """The task folders of a run: given explicitly, or as recorded in its ``run.json``."""
     if tasks:
         return find_tasks(list(tasks))
+    if not run_dir.exists():
+        raise OfficesimError(f"{run_dir}: the run folder does not exist; pass a folder made by 'officesim run'")
+    if not run_dir.is_dir():
+        raise OfficesimError(f"{run_dir} is not a folder; pass a run folder made by 'officesim run'")
     info = read_run_info(run_dir)
     if not info or not info.get("tasks"):
         raise OfficesimError(f"{run_dir} has no run.json listing its tasks; pass --tasks DIR")
@@ -254,8 +258,13 @@ def _folder_name(agent: str) -> str:
 
 def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationConfig, *, workers: int = 1,
                    progress: bool = True, extra: Sequence[RunPlan] = (),
-                   hashes: Mapping[str, tuple[str, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Run the oracle and the probes (plus any ``extra`` plans) in one pool; records per agent."""
+                   hashes: Mapping[str, tuple[str, str]] | None = None,
+                   env_options: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Run the oracle and the probes (plus any ``extra`` plans) in one pool; records per agent.
+
+    ``env_options`` (the judge) grade these attempts too, so a probe cannot pass on points a
+    judge would have refused it.
+    """
     plans = list(extra)
     agents = []
     if config.oracle_seeds > 0:
@@ -263,7 +272,8 @@ def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationCon
     agents += [(name, 1) for name in config.probe_agents()]
     plans += [RunPlan(AgentSpec(name), n, work_dir / _folder_name(name)) for name, n in agents]
     if plans:
-        run_plans(tasks, plans, workers=workers, progress=progress, label="calibration", hashes=hashes)
+        run_plans(tasks, plans, workers=workers, progress=progress, label="calibration", hashes=hashes,
+                  env_options=dict(env_options) if env_options else None)
     # A reused folder may hold more attempts than asked for now; count only those asked for.
     return {name: [r for r in read_results(work_dir / _folder_name(name)) if r["attempt"] < n] for name, n in agents}
 

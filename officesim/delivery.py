@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from officesim import __version__
+from officesim import __version__, plots
 from officesim.calibrate import (
     Calibration,
     CalibrationConfig,
@@ -37,13 +37,23 @@ from officesim.calibrate import (
     regrade_run,
     soundness_runs,
 )
-from officesim.delivery_report import CHART, ReportInputs, draw_chart, render_report
+from officesim.compare import UPLIFT_PLOT, compare_runs, draw_uplift
+from officesim.delivery_report import ReportInputs, render_card, render_report
 from officesim.errors import OfficesimError
-from officesim.metrics import summarize
+from officesim.evidence import (
+    FamilySoundness,
+    coverage,
+    judge_criteria,
+    judge_summary,
+    soundness_by_family,
+    tally_judge,
+)
+from officesim.grading.judge import JudgeConfig
+from officesim.metrics import Summary, summarize
 from officesim.resources import rubric_path
 from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
 from officesim.spec import load_spec
-from officesim.split import cut_groups, split_by_group
+from officesim.split import cut_groups, split_tasks, world_name
 from officesim.task import Task, find_tasks, world_snapshot
 from officesim.toolapi.lock import surface_stamp
 from officesim.toolexport import dumps, export_tools, tools_version
@@ -51,6 +61,8 @@ from officesim.world import World
 
 TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
 MANIFEST = "manifest.json"
+CARD = "dataset_card.md"
+AUDIT = "split_audit.json"
 MODEL_AGENT = "openai"
 
 
@@ -73,6 +85,8 @@ class DeliveryOptions:
         calibration: thresholds and checks.
         env_options: ``OfficeEnv`` options (the judge).
         progress: progress bars on stderr.
+        uplift: (before, after) run folders compared on the held-out tasks into the delivery.
+        force: replace an earlier delivery folder even if it holds files officesim did not write.
     """
 
     month: str
@@ -88,6 +102,8 @@ class DeliveryOptions:
     calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
     env_options: Mapping[str, Any] | None = None
     progress: bool = True
+    uplift: tuple[Path, Path] | None = None
+    force: bool = False
 
 
 @dataclass
@@ -115,9 +131,7 @@ def _check_month(month: str) -> None:
 def _baseline(options: DeliveryOptions, work: Path) -> tuple[RunPlan | None, Path, dict[str, Any], int, bool]:
     """(plan to run or None, its folder, agent as recorded, n, whether a model was used)."""
     if options.runs is not None:
-        info = read_run_info(options.runs)
-        if info is None:
-            raise OfficesimError(f"{options.runs} is not a run folder (no run.json); make one with 'officesim run'")
+        info = _run_info(options.runs)
         agent = info["agent"]
         return None, options.runs, agent, int(info.get("n", 0)), agent.get("name") == MODEL_AGENT
     spec = options.agent or AgentSpec("random")
@@ -126,21 +140,48 @@ def _baseline(options: DeliveryOptions, work: Path) -> tuple[RunPlan | None, Pat
     return RunPlan(spec, options.n, folder), folder, spec.public(), options.n, spec.name == MODEL_AGENT
 
 
+def _run_info(runs: Path) -> dict[str, Any]:
+    """The run.json of ``--runs``, with an error that says what is wrong with the folder."""
+    if not runs.exists():
+        raise OfficesimError(f"--runs {runs}: the folder does not exist; pass a run folder made by 'officesim run'")
+    if not runs.is_dir():
+        raise OfficesimError(f"--runs {runs}: not a folder; pass a run folder made by 'officesim run'")
+    info = read_run_info(runs)
+    if info is None:
+        raise OfficesimError(f"{runs} is not a run folder (no run.json); make one with 'officesim run'")
+    return info
+
+
 def _task_folders(options: DeliveryOptions) -> tuple[list[Path], str]:
     if options.tasks is not None:
         return find_tasks([options.tasks]), str(options.tasks)
-    info = read_run_info(options.runs) if options.runs else None
+    info = _run_info(options.runs) if options.runs else None
     if not info or not info.get("tasks"):
-        raise OfficesimError("no task library: pass --tasks DIR")
+        raise OfficesimError(f"{options.runs}/run.json lists no tasks: pass --tasks DIR" if options.runs
+                             else "no task library: pass --tasks DIR")
     return sorted(Path(p) for p in info["tasks"].values()), str(options.runs)
 
 
 def _describe(agent: Mapping[str, Any]) -> str:
     name = agent.get("name", "?")
     model = (agent.get("options") or {}).get("model")
-    if name == "random":
-        return "random agent"
+    if name in ("random", "oracle", "null"):
+        return f"{name} agent"
     return f"{name} ({model})" if model else str(name)
+
+
+def _judge_public(env_options: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The judge as the report names it (never its key)."""
+    config = (env_options or {}).get("judge")
+    if not isinstance(config, JudgeConfig):
+        return None
+    return {"model": config.model, "base_url": config.base_url,
+            "cache_dir": str(config.cache_dir) if config.cache_dir else None}
+
+
+def _meta(task: Task) -> dict[str, Any]:
+    return {"category": task.category, "difficulty": task.difficulty, "family": task.family, "group": task.group,
+            "world": world_name(task), "solution_steps": len(task.solution.steps) if task.solution else 0}
 
 
 def deliver(options: DeliveryOptions) -> Delivery:
@@ -148,6 +189,8 @@ def deliver(options: DeliveryOptions) -> Delivery:
     _check_month(options.month)
     name = f"delivery-{options.month}"
     work = options.work or Path("runs") / name
+    final = options.out / name
+    _check_target(final, options.force)
     folders, source = _task_folders(options)
     if not folders:
         raise OfficesimError(f"no task folders found in {source}")
@@ -157,7 +200,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
     plan, baseline_dir, baseline_agent, n, model_used = _baseline(options, work)
     config = replace(options.calibration, apply_difficulty=model_used)
     soundness = soundness_runs(good, work, config, workers=options.workers, progress=options.progress,
-                               extra=[plan] if plan else [], hashes=hashes)
+                               extra=[plan] if plan else [], hashes=hashes, env_options=options.env_options)
     records = current_records(read_results(baseline_dir), hashes)
     if plan is not None:  # a reused work folder may hold more attempts than asked for now
         records = [r for r in records if r["attempt"] < plan.n]
@@ -168,10 +211,12 @@ def deliver(options: DeliveryOptions) -> Delivery:
     calibration = build(good, records, soundness, regrades, config, agent=baseline_agent, n=n)
 
     kept = {t: tasks[t] for t, verdict in sorted(calibration.tasks.items()) if verdict.decision == "keep"}
+    split, pairs = split_tasks(kept.values(), options.heldout, options.split_seed)
     groups = {t: task.group for t, task in kept.items()}
-    split = split_by_group(groups, options.heldout, options.split_seed)
     if cut_groups(split, groups):  # impossible by construction; never ship a leaking split
         raise OfficesimError(f"internal error: the split cuts groups {cut_groups(split, groups)}")
+    twins = [p for p in pairs if groups[p.a] != groups[p.b]]
+    across = [p for p in pairs if split.side(p.a) != split.side(p.b)]  # the audit; empty by construction
 
     staging = options.out / f".{name}.building"
     if staging.exists():
@@ -181,26 +226,81 @@ def deliver(options: DeliveryOptions) -> Delivery:
         for task_id in ids:
             _copy_task(kept[task_id], staging / side / task_id)
     _copy_support(kept.values(), staging)
-    delivered = {t: {"category": k.category, "difficulty": k.difficulty, "group": k.group} for t, k in kept.items()}
+    delivered = {t: _meta(k) for t, k in kept.items()}
     summary = summarize([r for r in records if r["task"] in kept], ks=(1,), task_meta=delivered)
     versions = _versions(tasks)
     description = _describe(baseline_agent)
-    draw_chart(staging / CHART, summary, delivered,
-               f"Baseline pass@1 per delivered task: {description}, n = {n}")
+    families = {t: k.family for t, k in tasks.items()}
+    hackable = [t for t, v in calibration.tasks.items() if "hackable" in v.flags]
+    criteria = judge_criteria(tasks)
+    tally_judge(criteria, [*records, *(r for rs in soundness.values() for r in rs)])
+    counts = {**calibration.counts(), "considered": len(folders), "invalid": len(broken),
+              "delivered": len(kept), "train": len(split.train), "heldout": len(split.heldout)}
+    counts["removed"] = counts["remove"] + counts["invalid"]
+    family_soundness = soundness_by_family(families, soundness, hackable)
+    judge = judge_summary(criteria, _judge_public(options.env_options))
+    covered = [coverage(delivered, split, a) for a in ("category", "family", "difficulty", "world")]
+    # Folders are named relative to the work folder so the same inputs give the same bytes wherever it is.
+    work_label = work.as_posix() if options.work is None else work.name
+    run_name = options.runs.as_posix() if options.runs is not None else f"{work_label}/{baseline_dir.name}"
+    plots = _draw_plots(staging, summary, delivered, records, family_soundness, calibration, families,
+                        f"{description}, n = {n}, run {run_name}")
     calibration.save(staging / "calibration.json")
+    uplift = None
+    if options.uplift is not None:
+        comparison = compare_runs(*options.uplift, only=set(split.heldout), split_name="heldout")
+        uplift = comparison.markdown(plot=UPLIFT_PLOT)
+        draw_uplift(staging / UPLIFT_PLOT, comparison)
+        (staging / "uplift.md").write_text(uplift + "\n")
+        (staging / "uplift.json").write_text(json.dumps(comparison.to_dict(), indent=2, sort_keys=True) + "\n")
     report = ReportInputs(
         name=name, source=source, found=len(folders), delivered=delivered, split=split, calibration=calibration,
-        summary=summary, baseline=description, n=n, model_used=model_used, oracle_seeds=config.oracle_seeds,
-        probes=config.probe_agents(), broken=broken, versions=versions,
+        summary=summary, baseline=description, baseline_agent=str(baseline_agent.get("name")),
+        baseline_run=run_name, n=n, model_used=model_used, oracle_seeds=config.oracle_seeds,
+        probes=config.probe_agents(), broken=broken, versions=versions, counts=counts, work=work_label,
+        soundness=family_soundness, judge=judge, judge_criteria=criteria, coverage=covered, twins_joined=twins,
+        twins_across=across, uplift=uplift, plots=plots,
     )
     (staging / "report.md").write_text(render_report(report), encoding="utf-8")
+    (staging / CARD).write_text(render_card(report), encoding="utf-8")
+    audit = {"joined": [p.to_dict() for p in twins], "across": [p.to_dict() for p in across]}
+    (staging / AUDIT).write_text(json.dumps(audit, indent=2) + "\n", encoding="utf-8")
     manifest = _manifest(staging, name, options, split, baseline_agent, n, model_used, versions, kept)
     manifest["considered"] = len(folders)
     manifest["invalid"] = sorted(broken)
+    manifest["counts"] = counts
+    manifest["baseline"]["run"] = run_name
+    manifest["judge"] = judge
+    manifest["coverage"] = {c.attribute: c.to_dict() for c in covered}
+    manifest["soundness"] = {f: {"oracle_passed": r.oracle_passed, "oracle_attempts": r.oracle_attempts,
+                                 "best_probe": r.best_probe, "best_probe_agent": r.best_probe_agent}
+                             for f, r in family_soundness.items()}
+    manifest["split"]["twins_across"] = len(across)
+    manifest["split"]["units"] = [list(u) for u in split.units]
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    final = options.out / name
-    _replace(staging, final)
+    _replace(staging, final, options.force)
     return Delivery(path=final, train=split.train, heldout=split.heldout, calibration=calibration, manifest=manifest)
+
+
+def _draw_plots(folder: Path, summary: Summary, delivered: Mapping[str, Mapping[str, Any]],
+                records: list[dict[str, Any]], soundness: Mapping[str, FamilySoundness], calibration: Calibration,
+                families: Mapping[str, str], source: str) -> list[str]:
+    """Every chart of the delivery; returns their file names."""
+    plots.histogram_by_difficulty(folder / "pass_rates.png", summary, delivered, f"Baseline pass@1 per task: {source}")
+    plots.pass_rate_per_category(folder / "pass_rate_per_category.png", summary, f"Baseline pass@1: {source}")
+    scores: dict[str, list[float]] = {}
+    for record in records:
+        if record["task"] in delivered and record.get("status") != "error":
+            scores.setdefault(str(delivered[record["task"]]["family"]), []).append(float(record.get("score") or 0))
+    plots.score_per_family(folder / "score_per_family.png", scores,
+                           {f: r.best_probe for f, r in soundness.items()}, f"Scores per family: {source}",
+                           {f: r.oracle_passed / r.oracle_attempts for f, r in soundness.items() if r.oracle_attempts})
+    plots.difficulty_features(folder / "difficulty.png", summary, delivered, f"Difficulty features: {source}")
+    plots.calibration_per_family(folder / "calibration_per_family.png",
+                                 {t: v.decision for t, v in calibration.tasks.items()}, families,
+                                 "Calibration decisions per family")
+    return ["pass_rates.png", "pass_rate_per_category.png", "score_per_family.png", "difficulty.png",
+            "calibration_per_family.png"]
 
 
 def _copy_task(task: Task, target: Path) -> None:
@@ -267,16 +367,49 @@ def _manifest(folder: Path, name: str, options: DeliveryOptions, split: Any, age
         },
         "baseline": {"agent": dict(agent), "n": n, "model_used": model_used},
         "split": {"heldout_fraction": options.heldout, "seed": options.split_seed, "train": len(split.train),
-                  "heldout": len(split.heldout), "heldout_groups": list(split.heldout_groups)},
+                  "heldout": len(split.heldout), "realised": round(split.realised, 4),
+                  "heldout_groups": list(split.heldout_groups), "uncovered": dict(split.uncovered)},
         "files": files,
     }
 
 
-def _replace(staging: Path, final: Path) -> None:
-    """Move the finished build into place; only ever deletes an earlier delivery (it has a manifest)."""
+def _foreign_files(final: Path) -> list[str]:
+    """Files in an earlier delivery that officesim did not write (or that changed since it did)."""
+    try:
+        written = json.loads((final / MANIFEST).read_text(encoding="utf-8")).get("files", {})
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return [MANIFEST]
+    foreign = []
+    for path in sorted(p for p in final.rglob("*") if p.is_file()):
+        relative = path.relative_to(final).as_posix()
+        if relative == MANIFEST:
+            continue
+        entry = written.get(relative)
+        if not isinstance(entry, dict) or entry.get("sha256") != sha256_file(path):
+            foreign.append(relative)
+    return foreign
+
+
+def _check_target(final: Path, force: bool) -> None:
+    """Refuse, before any work, to replace a folder holding files officesim did not write (unless forced)."""
+    if not final.exists() or force:
+        return
+    if not (final / MANIFEST).is_file():
+        raise OfficesimError(f"{final} exists and is not a delivery (no {MANIFEST}); move it away first")
+    foreign = _foreign_files(final)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise OfficesimError(f"{final} holds {len(foreign)} file(s) officesim did not write or that changed since "
+                             f"({shown}); move them out, or pass --force to replace the folder anyway")
+
+
+def _replace(staging: Path, final: Path, force: bool = False) -> None:
+    """Move the finished build into place; deletes only an earlier delivery whose files are all officesim's."""
     if final.exists():
-        if not (final / MANIFEST).is_file():
+        try:
+            _check_target(final, force)
+        except OfficesimError:
             shutil.rmtree(staging)
-            raise OfficesimError(f"{final} exists and is not a delivery (no {MANIFEST}); move it away first")
+            raise
         shutil.rmtree(final)
     staging.rename(final)

@@ -12,7 +12,9 @@ Attempts whose status is ``error`` (the agent or its API failed, not the task) a
 every rate and counted separately: an outage must never read as a weak model.  Per-task rates get
 Wilson intervals; aggregates (per category, per difficulty, overall) are means over tasks with a
 bootstrap interval that resamples *tasks* with a fixed seed, so the same records always give the
-same report.
+same report.  A bootstrap over few tasks, or over tasks that all have the same rate (every task
+0 of 8), collapses to a point that reads as certainty; such a slice reports the Wilson interval
+of its pooled attempts instead, and says so (``pass1_ci_method``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 Z95 = 1.959963984540054
 BOOTSTRAP_SEED = 20240501
+MIN_BOOTSTRAP_TASKS = 5   # fewer tasks than this: the pooled attempts' Wilson interval
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -122,11 +125,14 @@ class GroupStats:
     mean_score_ci: tuple[float, float]
     pass_at: dict[int, float]
     pass_hat: dict[int, float]
+    passed: int = 0
+    pass1_ci_method: str = "bootstrap over tasks"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "tasks": self.tasks, "attempts": self.attempts, "errors": self.errors,
-            "pass@1": self.pass1, "pass@1_ci": list(self.pass1_ci),
+            "passed": self.passed, "pass@1": self.pass1, "pass@1_ci": list(self.pass1_ci),
+            "pass@1_ci_method": self.pass1_ci_method,
             "mean_score": self.mean_score, "mean_score_ci": list(self.mean_score_ci),
             "pass@k": {str(k): v for k, v in self.pass_at.items()},
             "pass^k": {str(k): v for k, v in self.pass_hat.items()},
@@ -185,12 +191,16 @@ def group_stats(name: str, tasks: Sequence[TaskStats], ks: Sequence[int] = (1,),
     graded = [t for t in tasks if t.n]
     pass1 = [t.pass1 for t in graded if t.pass1 is not None]
     scores = [t.mean_score for t in graded if t.mean_score is not None]
+    attempts, passed = sum(t.n for t in tasks), sum(t.passed for t in tasks)
+    # Resampling few tasks, or tasks that all have one rate, gives a point interval that would
+    # read as certainty; the Wilson interval of the pooled attempts is the honest one there.
+    degenerate = len(graded) < MIN_BOOTSTRAP_TASKS or len(set(pass1)) <= 1
     return GroupStats(
-        name=name, tasks=len(tasks), attempts=sum(t.n for t in tasks), errors=sum(t.errors for t in tasks),
+        name=name, tasks=len(tasks), attempts=attempts, errors=sum(t.errors for t in tasks),
         pass1=statistics.fmean(pass1) if pass1 else None,
-        # Resampling one task always gives that task back: a point interval would read as
-        # certainty.  With a single task, its attempts' Wilson interval is the honest one.
-        pass1_ci=graded[0].pass1_ci if len(graded) == 1 else bootstrap_interval(pass1, seed=seed),
+        pass1_ci=wilson_interval(passed, attempts) if degenerate else bootstrap_interval(pass1, seed=seed),
+        passed=passed,
+        pass1_ci_method=f"Wilson on {attempts} pooled attempts" if degenerate else "bootstrap over tasks",
         mean_score=statistics.fmean(scores) if scores else None,
         mean_score_ci=bootstrap_interval(scores, seed=seed),
         # pass@k over a slice is defined only on the tasks that have at least k attempts.

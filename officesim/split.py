@@ -1,17 +1,35 @@
-"""The held-out split: by group, decided by a hash of the group label, never cutting a group.
+"""The held-out split: by group, sized to the requested share, covering every family and category it can.
 
 Near-twin tasks share a group (same family, same scenario with other numbers); if twins sat on
-both sides, a model trained on one would look good on the other for the wrong reason.  A
-group's side depends only on its label and the split seed (its hash, read as a number in [0, 1),
-is below the fraction or not), so the split is reproducible anywhere and stable as the library
-grows: a group held out this month stays held out next month.
+both sides, a model trained on one would look good on the other for the wrong reason.  Groups
+joined by a near twin found by content (``officesim.twins``) form one *unit*, and a unit is never
+cut.
+
+A lab asking for 20% must get about 20%, so the held-out side is a budget of tasks
+(``fraction`` x tasks) spent in two passes, both deterministic given the split seed:
+
+1. *coverage*: while a unit would hold out a family or category (or world) with no held-out
+   task yet, the unit with the fewest tasks per newly covered value goes in (ties by its sha256
+   position), as long as the held-out side stays within ``TOLERANCE`` of the budget; then, while
+   the side is still under the budget, families that are one unit, held out whole;
+2. *fill*: the other units, in sha256 order of their label (with the seed), go in whenever they
+   bring the held-out count nearer the budget.
+
+A family of two or more units always keeps one in training; a family that is one unit (all its
+tasks twins of one another) cannot sit on both sides, so it is held out whole or not at all
+(second coverage step or fill).  Whatever is left uncovered is listed in ``Split.uncovered``
+with the reason, and the delivery report warns about it.  Because the budget is shared, a unit's side can
+change when the library grows; the sha256 order keeps most of them where they were.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from officesim.task import Task
+from officesim.twins import TwinPair, content_of, find_twins
 
 
 def group_position(group: str, seed: int) -> float:
@@ -22,7 +40,12 @@ def group_position(group: str, seed: int) -> float:
 
 @dataclass(frozen=True)
 class Split:
-    """Task ids on each side and the groups behind them (all sorted)."""
+    """Task ids on each side and the groups behind them (all sorted).
+
+    ``units`` lists the groups that had to travel together because a near twin joined them
+    (units of a single group are left out); ``uncovered`` the values (``family:...``,
+    ``category:...``, ``world:...``) with no held-out task and why.
+    """
 
     train: tuple[str, ...]
     heldout: tuple[str, ...]
@@ -30,6 +53,9 @@ class Split:
     heldout_groups: tuple[str, ...]
     fraction: float
     seed: int
+    units: tuple[tuple[str, ...], ...] = ()
+    stratified: bool = False
+    uncovered: tuple[tuple[str, str], ...] = ()  # ("family:x", why) for each value with no held-out task
 
     @property
     def realised(self) -> float:
@@ -37,33 +63,151 @@ class Split:
         total = len(self.train) + len(self.heldout)
         return len(self.heldout) / total if total else 0.0
 
+    def side(self, task: str) -> str:
+        """``"heldout"``, ``"train"``, or ``""`` for a task not in the split."""
+        return "heldout" if task in self.heldout else "train" if task in self.train else ""
 
-def split_by_group(groups: Mapping[str, str], fraction: float, seed: int = 0) -> Split:
+
+def _units(groups: Mapping[str, str], links: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Group label -> the label of its unit (the smallest label in it), joining linked tasks' groups."""
+    parent = {g: g for g in groups.values()}
+
+    def root(label: str) -> str:
+        while parent[label] != label:
+            parent[label] = parent[parent[label]]
+            label = parent[label]
+        return label
+
+    for a, b in links:
+        if a in groups and b in groups:
+            ra, rb = root(groups[a]), root(groups[b])
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    return {g: root(g) for g in parent}
+
+
+TOLERANCE = 0.03
+"""How far (share of tasks) the coverage pass may take the held-out side past the requested share."""
+
+
+def _pick(units: Sequence[str], size: Mapping[str, int], labels: Mapping[str, frozenset[str]],
+          family: Mapping[str, str], position: Mapping[str, float], fraction: float) -> tuple[set[str], dict[str, str]]:
+    """The held-out units (coverage pass, then fill) and, for each label left uncovered, why."""
+    total = sum(size.values())
+    target, ceiling = fraction * total, (fraction + TOLERANCE) * total
+    units_in: dict[str, int] = {}
+    for unit in units:
+        units_in[family[unit]] = units_in.get(family[unit], 0) + 1
+    in_train = dict(units_in)
+    held: set[str] = set()
+    count = 0
+
+    def allowed(unit: str) -> bool:  # a family of two or more units keeps one in training
+        return unit not in held and (units_in[family[unit]] == 1 or in_train[family[unit]] > 1)
+
+    def hold(unit: str) -> None:
+        nonlocal count
+        held.add(unit)
+        count += size[unit]
+        in_train[family[unit]] -= 1
+
+    if fraction <= 0:
+        return held, {}
+    covered: set[str] = set()
+    # First units of families that keep training tasks (up to the ceiling); then families that are
+    # one unit, held out whole, only while the side stays within the request.
+    for whole, limit in ((False, ceiling), (True, target)):
+        while True:
+            gains = {u: len(labels[u] - covered) for u in units
+                     if allowed(u) and (units_in[family[u]] == 1) == whole and labels[u] - covered}
+            fits = [u for u in gains if count + size[u] <= limit or not held]
+            if not fits:
+                break
+            best = min(fits, key=lambda u: (size[u] / gains[u], position[u], u))
+            hold(best)
+            covered |= labels[best]
+    for unit in sorted(units, key=lambda u: (position[u], u)):
+        if allowed(unit) and abs(count + size[unit] - target) < abs(count - target):
+            hold(unit)
+            covered |= labels[unit]
+    everything = set().union(*labels.values()) if labels else set()
+    why: dict[str, str] = {}
+    for label in sorted(everything - covered):
+        mine = [u for u in units if label in labels[u]]
+        if all(units_in[family[u]] == 1 for u in mine):
+            why[label] = ("a single unit of near twins, which cannot sit on both sides and did not fit the "
+                          "budget whole")
+        else:
+            smallest = min(size[u] for u in mine if units_in[family[u]] > 1)
+            why[label] = (f"its smallest unit, of {smallest} task{'s' if smallest != 1 else ''}, did not fit the "
+                          "held-out budget")
+    return held, why
+
+
+def split_by_group(groups: Mapping[str, str], fraction: float, seed: int = 0, *,
+                   strata: Mapping[str, str] | None = None, links: Iterable[tuple[str, str]] = (),
+                   cover: Mapping[str, Iterable[str]] | None = None) -> Split:
     """Split task ids (mapped to their group labels) into train and held-out.
 
     Args:
         groups: task id -> group label.
-        fraction: the share of groups to hold out, in [0, 1).
+        fraction: the share of tasks to hold out, in [0, 1).
         seed: the split seed.
+        strata: task id -> family; a family of two or more units keeps one in training, and the
+            families are values to cover.  ``None``: one family.
+        links: pairs of task ids that must land on the same side (near twins found by content).
+        cover: task id -> further values the held-out side should cover (``"category:..."``).
 
-    A group goes to held-out when its position is below ``fraction``.  With at least two groups
-    and a fraction above zero, neither side is left empty: if the hash puts every group on one
-    side, the group nearest the boundary moves.
+    The held-out side holds about ``fraction`` of the tasks (see the module docstring); with a
+    fraction above zero it is never empty, and two units or more never all go to it.
     """
     if not 0 <= fraction < 1:
         raise ValueError(f"the held-out fraction must be in [0, 1), not {fraction}")
-    labels = sorted(set(groups.values()))
-    position = {g: group_position(g, seed) for g in labels}
-    held = {g for g in labels if position[g] < fraction}
-    if fraction > 0 and len(labels) >= 2:
-        if not held:
-            held = {min(labels, key=lambda g: position[g])}
-        elif len(held) == len(labels):
-            held.discard(max(labels, key=lambda g: position[g]))
+    unit_of = _units(groups, links)
+    members: dict[str, list[str]] = {}
+    for label in sorted(unit_of):
+        members.setdefault(unit_of[label], []).append(label)
+    position = {u: group_position(u, seed) for u in members}
+    family_of: dict[str, str] = {}
+    labels: dict[str, set[str]] = {u: set() for u in members}
+    size = dict.fromkeys(members, 0)
+    for task, label in sorted(groups.items()):
+        family = strata.get(task, "") if strata is not None else ""
+        unit = unit_of[label]
+        family_of[unit] = min(family_of.get(unit, family), family)  # a unit across families: the first
+        size[unit] += 1
+        labels[unit].add(f"family:{family}")
+        labels[unit].update(cover.get(task, ()) if cover is not None else ())
+    held_units, why = _pick(sorted(members), size, {u: frozenset(v) for u, v in labels.items()}, family_of,
+                            position, fraction)
+    held = {g for u in held_units for g in members[u]}
+    names = sorted(unit_of)
     heldout = tuple(sorted(t for t, g in groups.items() if g in held))
     train = tuple(sorted(t for t, g in groups.items() if g not in held))
-    return Split(train=train, heldout=heldout, train_groups=tuple(g for g in labels if g not in held),
-                 heldout_groups=tuple(sorted(held)), fraction=fraction, seed=seed)
+    return Split(train=train, heldout=heldout, train_groups=tuple(g for g in names if g not in held),
+                 heldout_groups=tuple(sorted(held)), fraction=fraction, seed=seed,
+                 units=tuple(tuple(gs) for _, gs in sorted(members.items()) if len(gs) > 1),
+                 stratified=strata is not None, uncovered=tuple(sorted(why.items())))
+
+
+def world_name(task: Task) -> str:
+    """The world a task runs in, as the delivery names it: ``spec@seed``."""
+    return f"{task.spec_path.stem}@{task.spec.world.seed if task.spec.world.seed is not None else 'spec'}"
+
+
+def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0) -> tuple[Split, list[TwinPair]]:
+    """The split ``officesim deliver`` makes of loaded tasks: by group and near twin, covering families,
+    categories and worlds.
+
+    Returns the split and every near-twin pair found by content (in one group or across groups;
+    those across groups joined units).  None straddles the split, by construction.
+    """
+    tasks = list(tasks)
+    twins = find_twins([content_of(t) for t in tasks], skip_same_group=False)
+    split = split_by_group({t.id: t.group for t in tasks}, fraction, seed, strata={t.id: t.family for t in tasks},
+                           links=[(p.a, p.b) for p in twins],
+                           cover={t.id: (f"category:{t.category}", f"world:{world_name(t)}") for t in tasks})
+    return split, twins
 
 
 def cut_groups(split: Split, groups: Mapping[str, str]) -> list[str]:

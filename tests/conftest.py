@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,20 @@ def openai_server():
     server = ScriptedServer()
     with serve(server):
         yield server
+
+
+STARTED = pytest.StashKey[float]()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    """Print where the browser tests saved their screenshots (CI keeps ``test-artifacts/``)."""
+    written = sorted(str(p) for p in (ROOT / "test-artifacts" / "viewer").glob("*.png")
+                     if p.stat().st_mtime >= config.stash.get(STARTED, 0.0))
+    if written:
+        terminalreporter.write_sep("-", "viewer screenshots")
+        for path in written:
+            terminalreporter.write_line(path)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[STARTED] = time.time()

@@ -17,8 +17,8 @@ from officesim.cli import main
 from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
 from officesim.runner import AgentSpec, run
-from officesim.split import cut_groups, group_position, split_by_group
-from officesim.task import find_tasks
+from officesim.split import cut_groups, group_position, split_by_group, split_tasks
+from officesim.task import find_tasks, load_task
 from officesim.testing import Reply, ScriptedServer, serve, submit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runner_tasks"
@@ -37,14 +37,51 @@ def test_split_never_cuts_a_group_and_is_deterministic(groups: dict[str, str], f
         assert split.train and split.heldout
 
 
-def test_a_groups_side_does_not_move_when_the_library_grows() -> None:
-    base = {f"t{i}": f"family{i % 20}" for i in range(100)}
-    grown = {**base, **{f"n{i}": f"newfamily{i}" for i in range(30)}}
-    first, second = split_by_group(base, 0.2, 0), split_by_group(grown, 0.2, 0)
-    assert set(first.heldout_groups) <= set(second.heldout_groups)
-    assert set(first.heldout) <= set(second.heldout)
-    assert 0.05 < first.realised < 0.4
-    assert group_position("family3", 0) == group_position("family3", 0) != group_position("family3", 1)
+@pytest.mark.parametrize("fraction", [0.05, 0.1, 0.2, 0.3, 0.5])
+def test_the_realised_share_stays_near_the_requested_one_and_covers_every_family(fraction: float) -> None:
+    # 27 families of 2 to 6 groups of 2 to 7 tasks, like the shipped library (groups indivisible).
+    groups, strata = {}, {}
+    for family in range(27):
+        for group in range(2 + family % 5):
+            for task in range(2 + (family + group) % 6):
+                groups[f"f{family}-g{group}-t{task}"] = f"f{family}/g{group}"
+                strata[f"f{family}-g{group}-t{task}"] = f"f{family}"
+    split = split_by_group(groups, fraction, 0, strata=strata)
+    assert abs(split.realised - fraction) <= 0.03, split.realised
+    held_families = {strata[t] for t in split.heldout}
+    assert all(strata[t] in held_families for t in split.train) or split.uncovered  # uncovered ones say why
+    assert len(held_families) + len(split.uncovered) == 27
+    assert all(why.startswith("its smallest unit") for _, why in split.uncovered)
+    assert {strata[t] for t in split.train} == set(strata.values())  # every family keeps training tasks
+    assert split == split_by_group(dict(reversed(list(groups.items()))), fraction, 0, strata=strata)
+    assert group_position("f3/g0", 0) == group_position("f3/g0", 0) != group_position("f3/g0", 1)
+
+
+def test_the_budget_goes_first_to_uncovered_families_and_categories() -> None:
+    # Family a has one big group and many small ones; family b two groups; category "rare" only in b/1.
+    groups = {**{f"a{i}": f"a/{i % 6}" for i in range(30)}, "b1": "b/0", "b2": "b/0", "b3": "b/1", "b4": "b/1"}
+    strata = {t: g.split("/")[0] for t, g in groups.items()}
+    cover = {t: ("category:rare" if g == "b/1" else "category:common",) for t, g in groups.items()}
+    split = split_by_group(groups, 0.2, 0, strata=strata, cover=cover)
+    assert {"b3", "b4"} <= set(split.heldout)  # the one unit adding both a family and a category
+    assert {strata[t] for t in split.heldout} == {"a", "b"} and split.uncovered == ()
+    assert abs(split.realised - 0.2) <= 0.03
+    single = split_by_group({"x1": "x", "x2": "x", "y1": "y", "y2": "y"}, 0.3, 0,
+                            strata={"x1": "x", "x2": "x", "y1": "y", "y2": "y"})
+    assert dict(single.uncovered).get("family:x", "").startswith("a single unit") or "x1" in single.heldout
+
+
+@pytest.mark.slow
+def test_the_readme_states_the_split_of_the_shipped_library() -> None:
+    root = Path(__file__).parent.parent
+    tasks = [load_task(p) for p in find_tasks([root / "tasks"])]
+    split, _ = split_tasks(tasks, 0.2, 0)
+    readme = " ".join((root / "README.md").read_text().split())
+    assert (f"holds out {len(split.heldout)} of the library's {len(tasks)} tasks, {100 * split.realised:.1f}%"
+            in readme)
+    assert abs(split.realised - 0.2) <= 0.03
+    # every family left without held-out tasks is one unit of near twins, not a victim of the budget
+    assert all(why.startswith("a single unit") for _, why in split.uncovered), split.uncovered
 
 
 def test_split_rejects_a_fraction_of_one() -> None:
@@ -67,7 +104,7 @@ def offline(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_same_inputs_give_the_same_delivery(offline: Path, tmp_path: Path) -> None:
-    again = deliver(DeliveryOptions(month="2026-05", tasks=FIXTURES, out=tmp_path, work=tmp_path / "work", n=3,
+    again = deliver(DeliveryOptions(month="2026-05", tasks=FIXTURES, out=tmp_path, work=tmp_path / "work-a", n=3,
                                     heldout=0.3, calibration=FAST, workers=2, progress=False))
     assert (again.path / MANIFEST).read_bytes() == (offline / MANIFEST).read_bytes()
     assert _files(again.path) == _files(offline)
@@ -86,7 +123,8 @@ def test_offline_delivery_layout_manifest_and_split(offline: Path) -> None:
         assert sorted(p.name for p in folder.iterdir()) == ["grader.yaml", "solution.yaml", "task.yaml", "tools.json"]
         tools = json.loads((folder / "tools.json").read_text())
         assert tools[-1]["function"]["name"] == "submit"
-    assert manifest["baseline"] == {"agent": {"name": "random", "options": {}}, "n": 3, "model_used": False}
+    assert manifest["baseline"] == {"agent": {"name": "random", "options": {}}, "n": 3, "model_used": False,
+                                    "run": "work-a/random"}
     assert set(manifest["versions"]) >= {"officesim", "tools", "worlds", "tasks"}
     assert manifest["versions"]["tasks"]["who-is-ceo"]["grader"]
     assert (offline / "pass_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -97,14 +135,14 @@ def test_offline_delivery_layout_manifest_and_split(offline: Path) -> None:
 def test_offline_report_says_plainly_what_was_measured(offline: Path) -> None:
     report = (offline / "report.md").read_text()
     assert "**No model was used for this delivery.**" in report
-    assert "the **random agent's**" in report
+    assert "the **random agent**'s (schema-valid random tool calls" in report
     assert "officesim deliver --agent openai --model MODEL" in report
     assert "## Baseline pass@1 (random agent, n = 3 per task)" in report
     assert "| passes-by-doing-nothing | remove | hackable | null passed" in report
     assert "| wrong-reference-answer | remove | unsolvable | the oracle failed on all 2 seed(s)" in report
     assert "`lookup/ceo` (2)" in report
     assert "| directory-lookup |" in report and "| hard |" in report
-    assert "![spread of baseline pass@1 per task](pass_rates.png)" in report
+    assert "![spread of baseline pass@1 per task, by difficulty](pass_rates.png)" in report
 
 
 class Model:
@@ -141,7 +179,7 @@ def test_with_a_model_run_keep_drop_inspect_apply(tmp_path: Path) -> None:
     assert "No model was used" not in report
     assert "baseline **openai (scripted)**, n = 4 attempts per task" in report
     assert "| who-is-ceo | drop | - | pass rate 1.00 >= 1.00: too easy" in report
-    assert "| **overall** | 2 | 50.0% |" in report
+    assert "| **overall** | 2 | 4 / 8 | 50.0% |" in report
 
 
 def test_deliver_will_not_replace_a_folder_it_did_not_build(tmp_path: Path) -> None:

@@ -30,6 +30,9 @@ VERBS: dict[str, tuple[str, str]] = {
     "serve": ("officesim.cli.serve", "serve tasks and worlds over HTTP or MCP"),
     "replay": ("officesim.cli.replay", "re-execute recorded trajectories and report what changed"),
     "regress": ("officesim.cli.regress", "compare an agent across two tool-surface versions (or under drift)"),
+    "compare": ("officesim.cli.compare", "uplift: two runs paired by task, with bootstrap intervals"),
+    "split": ("officesim.cli.split", "audit a delivery's held-out split for near twins across it"),
+    "view": ("officesim.cli.view", "browse a world, transcript, run or delivery in a local web viewer"),
 }
 
 

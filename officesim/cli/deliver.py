@@ -16,7 +16,7 @@ from officesim.cli.options import (
     calibration_config,
     env_options,
 )
-from officesim.delivery import DeliveryOptions, deliver
+from officesim.delivery import Delivery, DeliveryOptions, deliver
 from officesim.resources import tasks_dir
 
 THRESHOLDS = ("drop_above", "inspect_below", "hack_bound", "oracle_seeds")
@@ -36,11 +36,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_agent_options(parser, default_agent="random")
     add_judge_options(parser)
     parser.add_argument("--n", type=int, default=8, help="baseline attempts per task (default 8)")
-    parser.add_argument("--heldout", type=float, default=0.2, help="share of groups held out (default 0.2)")
+    parser.add_argument("--heldout", type=float, default=0.2,
+                        help="share of tasks held out, in whole groups (default 0.2)")
     parser.add_argument("--split-seed", type=int, default=0, help="the held-out split seed (default 0)")
     parser.add_argument("--month", help="YYYY-MM (default: the current month, UTC)")
     parser.add_argument("--out", default=".", help="where delivery-YYYY-MM/ is written (default: .)")
     parser.add_argument("--work", help="where calibration runs live (default: runs/delivery-YYYY-MM)")
+    parser.add_argument("--uplift", nargs=2, metavar=("BEFORE", "AFTER"),
+                        help="two run folders compared on the held-out tasks; the uplift goes in the report")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing delivery folder even if it holds files officesim did not write")
     add_workers_option(parser)
     add_calibration_options(parser, THRESHOLDS, helps=THRESHOLD_HELP)
     add_quiet_option(parser, text="no progress bars")
@@ -57,9 +62,16 @@ def deliver_command(args: argparse.Namespace) -> int:
         agent=None if args.runs else agent_spec(args), n=args.n, heldout=args.heldout, split_seed=args.split_seed,
         out=Path(args.out), work=Path(args.work) if args.work else None, workers=args.workers,
         calibration=calibration_config(args, THRESHOLDS), env_options=env_options(args), progress=not args.quiet,
+        uplift=(Path(args.uplift[0]), Path(args.uplift[1])) if args.uplift else None, force=args.force,
     )
     result = deliver(options)
-    counts = result.calibration.counts()
-    print(f"built {result.path}: {len(result.train)} training + {len(result.heldout)} held-out tasks "
-          f"({', '.join(f'{k} {v}' for k, v in counts.items())}); see {result.path / 'report.md'}")
+    print(format_counts(result))
     return 0
+
+
+def format_counts(result: Delivery) -> str:
+    """The summary line, from the same ``counts`` the manifest and the report state."""
+    c = result.manifest["counts"]
+    return (f"built {result.path}: {c['delivered']} tasks delivered ({c['train']} training + {c['heldout']} "
+            f"held-out) of {c['considered']} considered; {c['removed']} removed ({c['remove']} unsound, "
+            f"{c['invalid']} invalid), {c['drop']} dropped, {c['inspect']} set aside; see {result.path / 'report.md'}")

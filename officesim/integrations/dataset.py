@@ -29,7 +29,7 @@ from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
 from officesim.replay import replay, tool_calls
-from officesim.split import split_by_group
+from officesim.split import split_tasks
 from officesim.task import Task, find_tasks, load_task
 
 SplitName = Literal["all", "train", "heldout"]
@@ -67,10 +67,11 @@ def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: fl
 
     Args:
         tasks_dir: a task folder or a directory of them (the library, or a delivery's ``tasks/``).
-        split: ``"all"``, or one side of the group-aware split ``officesim deliver`` makes: a
-            group's side depends only on its label and the seed, so near twins never straddle it.
+        split: ``"all"``, or one side of the split ``officesim deliver`` makes (``split_tasks``:
+            by group and near twin found by content, sized to the request, covering families and
+            categories first), so near twins never straddle it.
             A delivery's ``tasks/`` and ``heldout/`` folders are already split; use ``"all"`` there.
-        heldout: the share of groups held out (``officesim deliver --heldout``).
+        heldout: the share of tasks held out (``officesim deliver --heldout``).
         split_seed: the split seed (``officesim deliver --split-seed``).
         system_prompt: see ``task_record``.
     """
@@ -78,7 +79,7 @@ def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: fl
         raise OfficesimError(f"split must be 'all', 'train' or 'heldout', not {split!r}")
     tasks = [load_task(path) for path in find_tasks([tasks_dir])]
     if split != "all":
-        sides = split_by_group({task.id: task.group for task in tasks}, heldout, split_seed)
+        sides, _ = split_tasks(tasks, heldout, split_seed)
         keep = set(sides.train if split == "train" else sides.heldout)
         tasks = [task for task in tasks if task.id in keep]
     records = []
