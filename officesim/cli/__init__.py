@@ -28,11 +28,12 @@ VERBS: dict[str, tuple[str, str]] = {
     "deliver": ("officesim.cli.deliver",
                 "check the task library and build delivery-YYYY-MM/ (tasks, held-out split, report)"),
     "serve": ("officesim.cli.serve", "serve tasks and worlds over HTTP or MCP"),
-    "replay": ("officesim.cli.replay", "re-execute recorded trajectories and report what changed"),
-    "regress": ("officesim.cli.regress", "compare an agent across two tool-surface versions (or under drift)"),
-    "compare": ("officesim.cli.compare", "uplift: two runs paired by task, with bootstrap intervals"),
-    "split": ("officesim.cli.split", "audit a delivery's held-out split for near twins across it"),
-    "view": ("officesim.cli.view", "browse a world, transcript, run or delivery in a local web viewer"),
+    "replay": ("officesim.cli.replay",
+               "re-execute recorded tool calls with this code (or a revision) and report what changed"),
+    "regress": ("officesim.cli.regress", "the same agent on the same tasks under two tool-surface versions, compared"),
+    "compare": ("officesim.cli.compare", "uplift between two runs: pass@1, pass@k, pass^k, score per category"),
+    "split": ("officesim.cli.split", "check a delivery's held-out split"),
+    "view": ("officesim.cli.view", "browse a world, an episode, a run or a delivery in a local web page"),
 }
 
 
