@@ -125,7 +125,7 @@ def test_tools_diff_classifies_the_three_changes(project: Path) -> None:
     check = _officesim(project, "tools", "lock", "--check")
     assert check.returncode == 1
     assert "crm_update_deal, drive_update_doc, mail_list_folders changed" in check.stderr
-    assert "officesim tools lock' (version 1.0.0 -> 2.0.0)" in check.stderr
+    assert "officesim tools lock' (version 2.0.0 -> 3.0.0)" in check.stderr  # a breaking change: next major
 
 
 @pytest.mark.slow

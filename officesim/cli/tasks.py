@@ -128,6 +128,8 @@ def validate_command(args: argparse.Namespace) -> int:
     warnings: list[str] = []
     reports = []
     seen: dict[str, Path] = {}
+    from officesim.selftest_variants.gaps import KNOWN_GAPS_FILE, is_known, known_gaps
+
     gaps = known_gaps()
     known: list[str] = []  # failing runs that known_gaps.yaml lists
     seen_gaps: set[tuple[str, str]] = set()
@@ -161,7 +163,7 @@ def validate_command(args: argparse.Namespace) -> int:
         for run in report.runs:
             if run.ok:
                 continue
-            if run.agent in gaps.get(task.family, {}):
+            if is_known(run, task.family, gaps):
                 seen_gaps.add((task.family, run.agent))
                 known.append(f"{folder}: {run.reason}")
             else:
@@ -200,17 +202,6 @@ def validate_command(args: argparse.Namespace) -> int:
         return 1
     print(f"all {len(folders)} task folder(s) valid ({checked}, {elapsed:.1f}s)")
     return 0
-
-
-KNOWN_GAPS_FILE = Path(__file__).resolve().parents[1] / "selftest_variants" / "known_gaps.yaml"
-
-
-def known_gaps() -> dict[str, dict[str, str]]:
-    """family -> {variant or probe name: what goes wrong}: grader gaps the self-tests found, not yet fixed."""
-    import yaml
-
-    data = yaml.safe_load(KNOWN_GAPS_FILE.read_text(encoding="utf-8")) if KNOWN_GAPS_FILE.is_file() else None
-    return {str(family): {str(k): str(v) for k, v in (kinds or {}).items()} for family, kinds in (data or {}).items()}
 
 
 def schemas_command(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ import officesim.apps  # noqa: F401  (registers every app's tools)
 from officesim.errors import OfficesimError
 from officesim.toolapi.revision import code_env, materialise, resolve_revision
 from officesim.tools import registry
+from officesim.toolschema import strict_schema
 
 # The source of the registry dump a subprocess runs: only APIs every revision has.
 _DUMP = (
@@ -72,9 +73,21 @@ def surface_hash(tools: Mapping[str, Mapping[str, Any]]) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
+def canonical_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """A parameter schema as every export format shows it: string-length keywords left out.
+
+    OpenAI's strict mode refuses ``maxLength``/``minLength``, so its exports omit them (long
+    texts' limits are in the descriptions); comparing without them lets a ``tools.json`` in any
+    format, a lock and the registry hash alike.  The registry still checks every maximum.
+    """
+    cleaned: dict[str, Any] = strict_schema(dict(parameters))
+    return cleaned
+
+
 def registry_surface() -> dict[str, dict[str, Any]]:
     """The canonical surface of the tools registered in this process."""
-    return {name: {"description": t.description, "parameters": t.parameters} for name, t in registry().items()}
+    return {name: {"description": t.description, "parameters": canonical_parameters(t.parameters)}
+            for name, t in registry().items()}
 
 
 # ---------------------------------------------------------------- exported formats
@@ -95,13 +108,14 @@ def _entry(item: Any, where: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(name, str) or not isinstance(params, Mapping):
         raise SurfaceError(f"{where}: {canonical_json(item)[:80]} is not a tool in the openai, responses, "
                            "anthropic or mcp format (it needs a name and a parameter schema)")
-    return name, {"description": str(body.get("description") or ""), "parameters": dict(params)}
+    return name, {"description": str(body.get("description") or ""), "parameters": canonical_parameters(params)}
 
 
 def parse_tools(data: Any, where: str) -> dict[str, dict[str, Any]]:
     """The canonical surface of a parsed tool file: an export list, ``{"tools": [...]}``, or a lock."""
     if isinstance(data, Mapping) and isinstance(data.get("tools"), Mapping):  # a tools.lock
-        return {name: {"description": s.get("description", ""), "parameters": s.get("parameters", {})}
+        return {name: {"description": s.get("description", ""),
+                       "parameters": canonical_parameters(s.get("parameters", {}))}
                 for name, s in sorted(data["tools"].items())}
     if isinstance(data, Mapping) and isinstance(data.get("tools"), list):  # MCP tools/list result
         data = data["tools"]
@@ -154,7 +168,8 @@ def project_surface(root: Path) -> dict[str, dict[str, Any]]:
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or ["(no output)"]
         raise SurfaceError(f"the code in {root} did not export its tools: {tail[0]}")
-    return dict(sorted(json.loads(done.stdout).items()))
+    return {name: {"description": spec["description"], "parameters": canonical_parameters(spec["parameters"])}
+            for name, spec in sorted(json.loads(done.stdout).items())}
 
 
 def _file_version(path: Path) -> str | None:

@@ -293,6 +293,8 @@ def calendar_list_rooms(w: World, office: str | None = None, min_capacity: int |
         sql += " AND office = ? COLLATE NOCASE"
         params.append(office.strip()[:80])
     if min_capacity is not None:
+        if not 0 <= min_capacity <= 10_000:
+            raise InvalidArgument(f"min_capacity must be between 0 and 10,000, got {min_capacity}")
         sql += " AND capacity >= ?"
         params.append(min_capacity)
     rows = w.db.execute(sql + " ORDER BY office, name LIMIT 101", params).fetchall()
