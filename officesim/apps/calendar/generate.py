@@ -37,7 +37,6 @@ class _Calendars:
         self.zones = {p["id"]: OFFICE_ZONES.get(p["location"], HOME_ZONE) for p in ctx.people}
         self.events: list[dict[str, Any]] = []
         self.attendees: list[dict[str, Any]] = []
-        self.created = format_ts(ctx.spec.start - timedelta(days=35))
 
     def at(self, person_id: str, day: datetime, hour: float) -> datetime:
         """``hour`` o'clock on ``day``'s date in ``person_id``'s own zone."""
@@ -56,9 +55,9 @@ class _Calendars:
             "recurrence": recurrence, "recurrence_until": "", "exdates": "[]", "status": "confirmed",
             "created_at": created, "updated_at": created,
         })
-        self._attend(event_id, organizer, "accepted")
+        self._attend(event_id, organizer, "accepted", created)
         for guest in dict.fromkeys(g for g in guests if g != organizer):
-            self._attend(event_id, guest, "accepted" if answers == "accepted" else self._answer())
+            self._attend(event_id, guest, "accepted" if answers == "accepted" else self._answer(), created)
         for email in outsiders:
             self.attendees.append({"id": f"att_{len(self.attendees) + 1}", "event_id": event_id, "person_id": None,
                                    "email": email, "response": self._answer(), "optional": False, "comment": "",
@@ -72,11 +71,12 @@ class _Calendars:
                 return answer
         return "needs_action"
 
-    def _attend(self, event_id: str, person_id: str, response: str) -> None:
+    def _attend(self, event_id: str, person_id: str, response: str, invited_at: str) -> None:
+        """One employee's invitation; an answer is dated when the invitation went out, never before."""
         self.attendees.append({
             "id": f"att_{len(self.attendees) + 1}", "event_id": event_id, "person_id": person_id,
             "email": self.people[person_id]["email"], "response": response, "optional": False, "comment": "",
-            "responded_at": None if response == "needs_action" else self.created,
+            "responded_at": None if response == "needs_action" else invited_at,
         })
 
 
