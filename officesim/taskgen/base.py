@@ -10,12 +10,14 @@ score 1.0.  Everything random comes from the rng handed in, so the same code wri
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from officesim.apps.money import money as format_money
 from officesim.errors import OfficesimError
 from officesim.taskgen.factsheet import FactSheet
 
@@ -134,6 +136,26 @@ class Stage:
         if ref.startswith("role:"):
             return self.one("SELECT * FROM directory_person WHERE role = ?", ref[5:])
         return self.world.person(ref)
+
+    def department(self, kind: str) -> str:
+        """This world's name for the department of ``kind`` (one of the canonical kinds: 'Sales', 'Finance', ...).
+
+        Families name departments by kind so they run on every world: a law firm may call its Sales
+        department 'Business Development'.  The directory generator records the names it used in the
+        ``department_names`` meta entry (kind -> name); worlds without it use the kinds themselves.
+        """
+        names = json.loads(self.world.meta("department_names") or "{}")
+        return str(names.get(kind, kind))
+
+    def money(self, amount: float, *, cents: bool = True) -> str:
+        """An amount in this world's currency and locale, as colleagues write it (``$12,450.00``).
+
+        ``cents=False`` rounds to whole units (``$48,000``).  Families use this rather than the
+        module-level ``money`` so that a GBP or INR world reads naturally.
+        """
+        currency = self.world.meta("currency") or "USD"
+        locale = self.world.meta("locale") or "en_US"
+        return format_money(amount, currency, locale=locale, cents=cents)
 
     def _max_rowid(self, table: str) -> int:
         return int(self.world.db.execute(f"SELECT coalesce(max(rowid), 0) FROM {table}").fetchone()[0])
