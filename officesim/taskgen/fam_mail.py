@@ -14,7 +14,6 @@ from officesim.taskgen.common import (
     core_name,
     day,
     deleted_mail,
-    figures_regex,
     first_name,
     mail_guards,
     moved_mail,
@@ -25,6 +24,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 from officesim.taskgen.fam_answers import POLICY_CITIES
 from officesim.taskgen.policy import set_travel_policy
 
@@ -51,6 +51,39 @@ def _newsletter_body(name: str) -> str:
     return (f"{name}\n\nTop stories this week, hand-picked for you.\n\n1. Read more on our site\n2. Webinar "
             f"replays\n3. Community picks\n\nYou are receiving this because you subscribed to {name}. "
             "Unsubscribe: reply STOP.\n")
+
+
+# any phone number (the one asked for is named first, so this names every other one)
+ANY_PHONE = r"(?<![\d+])(?:\+?\d{1,3}[\s().-]{0,2})?\(?\d{3}\)?[\s.-]{0,2}\d{3}[\s.-]{0,2}\d{4}(?!\d)"
+
+
+class _TriagePeople:
+    """The people an inbox's questions are about, as facts entities keyed by directory id.
+
+    The user, the askers and the people a question names get a person ref (so a unique first name
+    names them too); the others a question is chosen among (every manager, the IT team's emails)
+    only their full name and email, so "Hi Megan" never names a rival who shares the asker's name.
+    """
+
+    def __init__(self, stage: Stage, sheet: FactSheet, people: list[dict[str, Any]]) -> None:
+        self.sheet = sheet
+        for row in people:
+            self.person(row)
+
+    def person(self, row: dict[str, Any]) -> str:
+        key = f"person_{row['id']}"
+        if key not in self.sheet.entities or "person" not in self.sheet.entities[key]:
+            self.sheet.entity(row["name"], key=key, person=row["id"], kind="person")
+        return key
+
+    def rival(self, row: dict[str, Any]) -> str:
+        key = f"person_{row['id']}"
+        if key not in self.sheet.entities:
+            self.sheet.entity(row["name"], key=key, aliases=[core_name(row["name"]), row["email"]], kind="person")
+        return key
+
+    def email(self, row: dict[str, Any]) -> str:
+        return self.sheet.entity(row["email"], key=f"email_{row['id']}", kind="email")
 
 
 UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
@@ -88,31 +121,61 @@ class InboxTriage(Family):
         stage.clock(stamp(day(-30), 10, 0))
         if "policy" in kinds:
             set_travel_policy(stage, hotel, meals, 0.67)
-        # (asker, subject, body, what a right reply must hold, the fact as the reply states it)
+        sheet = FactSheet(sources=["doc:Travel & Expense Policy"] if "policy" in kinds else [])
+        known = _TriagePeople(stage, sheet, [user, *askers])
+        # (asker, subject, body, the facts check its reply must pass, the fact as the reply states it)
         questions: list[tuple[dict[str, Any], str, str, dict[str, Any], str]] = []
-        for asker, kind, about in zip(askers, kinds, subjects_people, strict=False):
+        for number, (asker, kind, about) in enumerate(zip(askers, kinds, subjects_people, strict=False), 1):
+            to = [asker["email"]]
+            # a directory answer (a name, an email, a phone) has no figures to trace; the policy's are traced
+            description = f"{asker['name']}'s question is answered: the right {kind.replace('_', ' ')}, one reading."
             if kind == "it_admin":
                 admin = stage.person("role:it_admin")
+                key = sheet.entity(admin["email"], key="admin_email", kind="email")
+                others = [known.email(p) for p in people_in(stage, stage.department("IT"), exclude=[admin["id"]])]
+                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
+                                    name=[key], candidates=others, traceable=False)
                 questions.append((asker, "Who handles laptop requests?",
                                   "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
-                                  {"body_contains": [admin["email"]]}, admin["email"]))
+                                  check, f"Our IT admin is {admin['name']} ({admin['email']})"))
             elif kind == "manager":
                 manager = stage.person(about["manager_id"])
+                who, boss = known.person(about), known.person(manager)
+                sheet.fact(who, "manager", boss)
+                mine = (manager["id"], about["id"], user["id"], asker["id"])
+                rivals = [known.rival(p) for p in stage.rows(
+                    "SELECT * FROM directory_person WHERE id IN (SELECT manager_id FROM directory_person) "
+                    "ORDER BY CAST(substr(id, 3) AS INTEGER)") if p["id"] not in mine]
+                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
+                                    require=[f"{who}.manager"], candidates=[boss, *rivals], subject=who,
+                                    traceable=False)
+                check["name"] = [boss]
                 questions.append((asker, f"Quick question about {first_name(about['name'])}",
                                   f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval "
-                                  "from their manager.\n", {"body_contains": [core_name(manager["name"])]},
-                                  manager["name"]))
+                                  "from their manager.\n", check, f"{about['name']} reports to {manager['name']}"))
             elif kind == "phone":
+                who = known.person(about)
+                phone = sheet.entity(about["phone"], key="phone", kind="phone", patterns=[phone_regex(about["phone"])])
+                sheet.fact(who, "phone", phone)
+                other = sheet.entity("another phone number", key="other_phone", kind="phone", patterns=[ANY_PHONE])
+                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
+                                    require=[f"{who}.phone"], candidates=[other], subject=who,
+                                    traceable=False)
                 questions.append((asker, f"Phone number for {about['name']}?",
                                   f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is "
                                   "blocked and I need to call them today.\n",
-                                  {"body_matches": phone_regex(about["phone"])}, about["phone"]))
+                                  check, f"{about['name']}'s number is {about['phone']}"))
             else:
+                for town in POLICY_CITIES:
+                    sheet.entity(town, key=key_of(town), kind="city")
+                    sheet.fact(key_of(town), "meal_allowance", meals[town])
+                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
+                                    require=[f"{key_of(city)}.meal_allowance"], subject=key_of(city))
                 questions.append((asker, f"Meal allowance for {city}",
                                   f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there "
                                   "under the current travel policy?\n",
-                                  {"body_numbers": [{"value": float(meals[city]), "tolerance": 0.001}]},
-                                  f"${meals[city]} per day"))
+                                  check, f"The meal allowance for {city} is {stage.money(meals[city], cents=False)} "
+                                         "per day"))
         letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
@@ -138,7 +201,7 @@ class InboxTriage(Family):
             else:
                 subject, body = item
                 stage.clock(at)
-                sender = rng.choice(people_in(stage, "Operations", exclude=[user["id"]]) or pool)
+                sender = rng.choice(people_in(stage, stage.department("Operations"), exclude=[user["id"]]) or pool)
                 sent = colleague_mail(stage, sender["id"], ["user"], subject,
                                       body + f"\n{first_name(sender['name'])}\n")
                 fyi_ids.append(str(sent["id"]))
@@ -149,38 +212,31 @@ class InboxTriage(Family):
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
             "newsletters to the archive, and don't touch the rest.",
         ])
-        answers = {a["id"]: facts for a, _, _, facts, _ in questions}
 
         def solve(s: Solver) -> None:
             s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
-            for asker, subject, _body, facts, said in questions:
+            for asker, subject, _body, _check, said in questions:
                 message_id = question_ids[asker["id"]]
                 s.call("mail_get_message", message_id=message_id)
-                if "body_numbers" in facts:
+                if subject.startswith("Meal allowance"):
                     found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
                     policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
                     s.call("drive_get_doc", file_id=policy["id"])
-                    text = (f"Hi {first_name(asker['name'])},\n\nThe meal allowance for {city} is "
-                            f"${meals[city]} per day.")
                 else:
                     s.call("directory_search_people", query=subject.split()[-1].rstrip("?"))
-                    text = f"Hi {first_name(asker['name'])},\n\nHere you go: {said}."
+                text = f"Hi {first_name(asker['name'])},\n\n{said}."
                 s.call("mail_reply_message", message_id=message_id, body=text + "\n\nBest\n")
             for message_id in letter_ids:
                 s.call("mail_move_message", message_id=message_id, folder="archive")
 
-        criteria: list[dict[str, Any]] = []
-        for number, (asker, *_) in enumerate(questions, 1):
-            criteria.append({"id": f"answered_{number}", "check": "mail_sent", "points": 2,
-                             "description": f"{asker['name']}'s question is answered correctly in a reply.",
-                             "to": [asker["email"]], "to_mode": "includes",
-                             "in_reply_to": question_ids[asker["id"]], **answers[asker["id"]]})
-            if "body_numbers" in answers[asker["id"]]:
-                others = [v for c, v in meals.items() if v != meals[city]]
-                criteria.append({"id": f"hedged_{number}", "check": "mail_sent", "points": -1,
-                                 "description": "The reply also quotes other cities' allowances.",
-                                 "to": [asker["email"]], "to_mode": "includes",
-                                 "in_reply_to": question_ids[asker["id"]], "body_matches": figures_regex(others)})
+        # each answer is the core: a wrong one, or several readings, fails the triage whatever else was done
+        gates: list[dict[str, Any]] = [check for *_, check, _ in questions]
+        criteria: list[dict[str, Any]] = [
+            {"id": f"replied_{number}", "check": "mail_sent", "points": 2,
+             "description": f"{asker['name']} got a reply in the question's thread.",
+             "to": [asker["email"]], "to_mode": "includes", "in_reply_to": question_ids[asker["id"]]}
+            for number, (asker, *_) in enumerate(questions, 1)
+        ]
         for number, message_id in enumerate(letter_ids, 1):
             criteria.append({"id": f"newsletter_{number}_archived", "check": "record", "points": 1,
                              "description": "A newsletter is in the archive.", "table": "mail_entry",
@@ -195,8 +251,8 @@ class InboxTriage(Family):
             instruction=instruction,
             tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
                                                      "mail_mark_message"], distractors=["mail"]),
-            gates=[allowed_changes(*MAIL_TABLES)],
-            criteria=criteria, solve=solve, variant=variant, max_steps=35,
+            gates=[*gates, allowed_changes(*MAIL_TABLES)],
+            criteria=criteria, solve=solve, variant=variant, max_steps=35, facts=sheet,
         )
 
 
