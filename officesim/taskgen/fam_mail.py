@@ -128,7 +128,9 @@ class InboxTriage(Family):
         for number, (asker, kind, about) in enumerate(zip(askers, kinds, subjects_people, strict=False), 1):
             to = [asker["email"]]
             # a directory answer (a name, an email, a phone) has no figures to trace; the policy's are traced
-            description = f"{asker['name']}'s question is answered: the right {kind.replace('_', ' ')}, one reading."
+            asked = {"it_admin": "IT admin's email", "manager": "manager", "phone": "phone number",
+                     "policy": "meal allowance"}[kind]
+            description = f"{asker['name']}'s question is answered: the right {asked}, one reading."
             if kind == "it_admin":
                 admin = stage.person("role:it_admin")
                 key = sheet.entity(admin["email"], key="admin_email", kind="email")
@@ -233,8 +235,8 @@ class InboxTriage(Family):
         gates: list[dict[str, Any]] = [check for *_, check, _ in questions]
         criteria: list[dict[str, Any]] = [
             {"id": f"replied_{number}", "check": "mail_sent", "points": 2,
-             "description": f"{asker['name']} got a reply in the question's thread.",
-             "to": [asker["email"]], "to_mode": "includes", "in_reply_to": question_ids[asker["id"]]}
+             "description": f"{asker['name']} got an answer (a reply, or a new mail: either is an answer).",
+             "to": [asker["email"]], "to_mode": "includes"}
             for number, (asker, *_) in enumerate(questions, 1)
         ]
         for number, message_id in enumerate(letter_ids, 1):
