@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from officesim.seeding import faker_for
@@ -209,6 +209,7 @@ RECAP_POINTS = [
 ]
 # aliases too generic to flag in another instance's notes (a deal may be about a budget)
 LOOSE_ALIASES = {"budget", "redline", "redlines", "price lock"}
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                "November", "December"]
 
@@ -330,6 +331,13 @@ def _recap_facts(point: tuple[str, str, list[str]], due: date, *, two_calls: boo
             sheet.entity(words[0], key=f"other_point_{number}", aliases=words[1:], kind="another call's point")
         if other_keyword.casefold() not in mine | LOOSE_ALIASES:
             sheet.entity(other_keyword, key=f"other_step_{number}", kind="another call's next step")
+    # another deadline offered beside the right one is a hedge; the days of the call and of the log
+    # (and a day the recap itself names) may be written for what they are
+    said = {due.strftime("%A"), *(d.strftime("%A") for d in (due - timedelta(days=4), due - timedelta(days=3)))}
+    for weekday in WEEKDAYS:
+        if weekday not in said and weekday not in point[0]:
+            sheet.entity(weekday, key=f"other_day_{weekday.casefold()}", aliases=[weekday[:3] + "."],
+                         kind="another deadline")
     if two_calls:
         sheet.entity("intro only", key="kickoff", aliases=["kickoff", "kick-off"], kind="other call")
     return sheet
