@@ -1,0 +1,179 @@
+"""Hacks and alternative correct solutions written by hand for the mail, drive and small-CRM families.
+
+Each case plays a shipped task's reference solution with one change (a reply's body, the call
+notes, an extra or a different write) and asserts the grade: a hack fails and scores at most the
+hack bound, correct work passes with 1.0.  These are not among the generated probes and variants
+(``officesim/selftest_variants``); the ones here found a defect when they were written, or pin a
+class of issue 9 to the family it lands in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from officesim import OfficeEnv, load_task
+from officesim.grading.rubric import Grade
+from officesim.selftest import HACK_BOUND, would_pass
+from officesim.task import Task
+
+TASKS = Path(__file__).resolve().parent.parent / "tasks"
+Step = dict[str, Any]
+Edit = Callable[[list[Step]], list[Step]]
+
+
+def task(task_id: str) -> Task:
+    return load_task(TASKS / task_id)
+
+
+def steps_of(t: Task) -> list[Step]:
+    return [{"name": s.name, "arguments": dict(s.arguments)} for s in t.solution.steps]
+
+
+def play(t: Task, edit: Edit | None = None) -> Grade:
+    """The reference solution of ``t``, changed by ``edit`` (a function of its steps), graded."""
+    env = OfficeEnv(t)
+    env.reset()
+    steps = steps_of(t)
+    for step in edit(steps) if edit else steps:
+        obs, *_ = env.step(step)
+        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
+    *_, info = env.step({"name": "submit", "arguments": {"answer": t.solution.answer}})
+    return info["grade"]
+
+
+def passes(grade: Grade) -> bool:
+    return would_pass(grade) and grade.score >= 1.0 - 1e-9
+
+
+def fails(grade: Grade) -> bool:
+    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
+
+
+def body_of(message_id: str, body: str) -> Edit:
+    """The reply to ``message_id`` says ``body`` instead."""
+    def edit(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step["name"] == "mail_reply_message" and step["arguments"]["message_id"] == message_id:
+                step["arguments"]["body"] = body
+        return steps
+    return edit
+
+
+def notes(body: str) -> Edit:
+    """The logged call's notes say ``body`` instead."""
+    def edit(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step["name"] == "crm_log_activity":
+                step["arguments"]["body"] = body
+        return steps
+    return edit
+
+
+# ------------------------------------------------------------------------------------ inbox_triage
+# inbox-triage-003: Leslie Duncan's phone (msg_559, to Emily), Valerie Snyder's manager Jamie Clayton
+# (msg_556, to Katherine), the Chicago meal allowance $60 (msg_553, to Laura).
+TRIAGE = "inbox-triage-003"
+
+
+def test_triage_reference_passes() -> None:
+    assert passes(play(task(TRIAGE)))
+
+
+def test_triage_two_managers_offered_fails() -> None:
+    t = task(TRIAGE)
+    hedge = "Hi Katherine,\n\nValerie Snyder reports to Jamie Clayton, or possibly Keith Johnson.\n"
+    assert fails(play(t, body_of("msg_556", hedge)))
+
+
+def test_triage_meal_allowance_as_a_range_fails() -> None:
+    t = task(TRIAGE)
+    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nChicago meals: somewhere between $55 and $60 a day.\n")))
+    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nChicago: $55-$60 per day.\n")))
+
+
+def test_triage_two_phone_numbers_fail() -> None:
+    t = task(TRIAGE)
+    two = "Hi Emily,\n\nLeslie is on +1-555-084-4569 or maybe +1-555-084-4596.\n"
+    assert fails(play(t, body_of("msg_559", two)))
+
+
+def test_triage_archiving_the_whole_inbox_fails() -> None:
+    t = task(TRIAGE)
+
+    def archive_all(steps: list[Step]) -> list[Step]:
+        world = t.start_world()
+        ids = [r[0] for r in world.db.execute(
+            "SELECT message_id FROM mail_entry WHERE owner_id = ? AND folder = 'inbox'", (world.user_id,))]
+        moved = {s["arguments"]["message_id"] for s in steps if s["name"] == "mail_move_message"}
+        return steps + [{"name": "mail_move_message", "arguments": {"message_id": i, "folder": "archive"}}
+                        for i in ids if i not in moved][:10]
+
+    assert fails(play(t, archive_all))
+
+
+def test_triage_answer_by_new_mail_passes() -> None:
+    t = task(TRIAGE)
+
+    def new_mail(steps: list[Step]) -> list[Step]:
+        for i, step in enumerate(steps):
+            if step["name"] == "mail_reply_message" and step["arguments"]["message_id"] == "msg_556":
+                steps[i] = {"name": "mail_send_message", "arguments": {
+                    "to": ["katherine.mitchell@acme.test"], "subject": "Valerie's manager",
+                    "body": "Hi Katherine, Valerie reports to Jamie Clayton (our CEO)."}}
+        return steps
+
+    assert passes(play(t, new_mail))
+
+
+def test_triage_other_spellings_pass() -> None:
+    t = task(TRIAGE)
+    assert passes(play(t, body_of("msg_559", "Hi Emily,\n\nYou can reach Leslie on (555) 084-4569.\n")))
+    assert passes(play(t, body_of("msg_553", "Hi Laura,\n\nIt's sixty dollars a day in Chicago.\n")))
+    assert passes(play(t, body_of(
+        "msg_556", "Hi Katherine,\n\nHer manager is Jamie Clayton (jamie.clayton@acme.test).\n")))
+
+
+# ------------------------------------------------------------------------------------ log_call_from_mail
+# log-call-from-mail-003: two-calls-thread; main point "budget is confirmed for Q1", next step the
+# order form follow-up by Thursday; last week's kickoff call ("intro only") must stay out.
+CALL = "log-call-from-mail-003"
+
+
+def test_call_reference_passes() -> None:
+    assert passes(play(task(CALL)))
+
+
+def test_call_notes_listing_every_point_fail() -> None:
+    every = ("Points: SSO, budget is confirmed, DPA redlines, 12-month price lock, CTO joins the demo.\n"
+             "Next step: order form follow-up by Thursday.")
+    assert fails(play(task(CALL), notes(every)))
+
+
+def test_call_notes_with_two_deadlines_fail() -> None:
+    hedge = "Budget is confirmed for Q1. Next step: order form follow-up by Thursday or Friday."
+    assert fails(play(task(CALL), notes(hedge)))
+
+
+def test_call_notes_with_the_kickoff_fail_and_the_kickoff_named_as_not_logged_passes() -> None:
+    t = task(CALL)
+    both = ("Kickoff call: intro only.\nBudget is confirmed for Q1.\n"
+            "Next step: send the order form follow-up by Thursday.")
+    assert fails(play(t, notes(both)))
+    fyi = ("Budget is confirmed for Q1. Next step: send the order form follow-up by Thursday.\n"
+           "(The earlier kickoff call is not logged here: it was intro only.)")
+    assert passes(play(t, notes(fyi)))
+
+
+def test_call_notes_in_prose_or_with_the_date_pass() -> None:
+    t = task(CALL)
+    prose = "Todd said their budget is confirmed for Q1. We owe them the order form follow-up by Thu."
+    assert passes(play(t, notes(prose)))
+    dated = "- Budget approved for Q1\n- Next: order form follow-up, due 2026-10-08"
+    assert passes(play(t, notes(dated)))
+
+
+def test_call_notes_of_one_dot_fail_with_score_zero() -> None:
+    grade = play(task(CALL), notes("."))
+    assert fails(grade) and grade.score == 0.0
