@@ -177,3 +177,50 @@ def test_call_notes_in_prose_or_with_the_date_pass() -> None:
 def test_call_notes_of_one_dot_fail_with_score_zero() -> None:
     grade = play(task(CALL), notes("."))
     assert fails(grade) and grade.score == 0.0
+
+
+# ------------------------------------------------------------------------------------ sheet_update_from_request
+# sheet-update-from-request-003 (events): row 4's start date moves to 2027-03-08, row 6's budget
+# becomes $56,000, one row is added.
+SHEET = "sheet-update-from-request-003"
+
+
+def extra(*calls: Step) -> Edit:
+    return lambda steps: [*steps, *calls]
+
+
+def test_sheet_edit_of_another_cell_in_an_edited_row_fails() -> None:
+    t = task(SHEET)
+    slip = {"name": "drive_update_rows", "arguments": {"file_id": "f_100", "row_numbers": [4],
+                                                       "values": [{"column": "Owner", "value": "TBD"}]}}
+    assert fails(play(t, extra(slip)))
+
+
+def test_sheet_edit_of_a_row_nobody_asked_about_fails() -> None:
+    t = task(SHEET)
+    for row in (1, 2, 3, 5):  # every untouched row is compared, not a sample
+        slip = {"name": "drive_update_rows", "arguments": {"file_id": "f_100", "row_numbers": [row],
+                                                           "values": [{"column": "Budget", "value": 1.0}]}}
+        assert fails(play(t, extra(slip))), row
+
+
+def test_sheet_new_row_added_twice_fails() -> None:
+    t = task(SHEET)
+    again = next(s for s in steps_of(t) if s["name"] == "drive_append_rows")
+    assert fails(play(t, extra(again)))
+
+
+def test_sheet_whole_number_budget_a_check_read_and_a_confirmation_reply_pass() -> None:
+    t = task(SHEET)
+
+    def whole(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            for value in step["arguments"].get("values") or []:
+                if value["column"] == "Budget":
+                    value["value"] = int(value["value"])
+        return [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": "f_100"}}]
+
+    assert passes(play(t, whole))
+    thanks = {"name": "mail_reply_message", "arguments": {"message_id": "msg_553", "body": "Done: all three "
+                                                          "changes are in the sheet."}}
+    assert passes(play(t, extra(thanks)))
