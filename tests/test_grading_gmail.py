@@ -224,3 +224,130 @@ def test_sheet_whole_number_budget_a_check_read_and_a_confirmation_reply_pass() 
     thanks = {"name": "mail_reply_message", "arguments": {"message_id": "msg_553", "body": "Done: all three "
                                                           "changes are in the sheet."}}
     assert passes(play(t, extra(thanks)))
+
+
+# ------------------------------------------------------------------------------------ share_doc_exact
+# share-doc-exact-001 (fresh): f_100 to the CEO (editor), the IT admin (viewer), the Head of People (editor).
+SHARE = "share-doc-exact-001"
+
+
+def other_files(t: Task) -> list[str]:
+    world = t.start_world()
+    return [r[0] for r in world.db.execute(
+        "SELECT id FROM drive_file WHERE owner_id = ? AND kind != 'folder' AND id != 'f_100' ORDER BY id",
+        (world.user_id,))]
+
+
+def test_share_also_opening_the_doc_to_the_company_fails() -> None:
+    t = task(SHARE)
+    link = {"name": "drive_share_file", "arguments": {"file_id": "f_100", "domain": True, "role": "viewer"}}
+    assert fails(play(t, extra(link)))
+
+
+def test_share_another_doc_of_the_user_with_the_same_people_fails() -> None:
+    t = task(SHARE)
+    spill = {"name": "drive_share_file", "arguments": {"file_id": other_files(t)[0],
+                                                       "person": "jamie.clayton@acme.test", "role": "editor"}}
+    assert fails(play(t, extra(spill)))
+
+
+def test_share_with_a_detour_through_the_wrong_role_passes() -> None:
+    t = task(SHARE)
+
+    def detour(steps: list[Step]) -> list[Step]:
+        first = next(s for s in steps if s["name"] == "drive_share_file")
+        wrong = "viewer" if first["arguments"]["role"] == "editor" else "editor"
+        return [{**first, "arguments": {**first["arguments"], "role": wrong}}, *steps,
+                {"name": "drive_get_file", "arguments": {"file_id": "f_100"}}]
+
+    assert passes(play(t, detour))
+
+
+# ------------------------------------------------------------------------------------ mail_cleanup
+# mail-cleanup-003 (label-only): three ERP migration messages get the label 'erp-migration'.
+CLEANUP = "mail-cleanup-003"
+
+
+def test_cleanup_labelling_the_whole_mailbox_fails() -> None:
+    t = task(CLEANUP)
+    world = t.start_world()
+    every = [r[0] for r in world.db.execute("SELECT message_id FROM mail_entry WHERE owner_id = ? ORDER BY "
+                                            "message_id DESC LIMIT 20", (world.user_id,))]
+    labelled = {s["arguments"]["message_id"] for s in steps_of(t) if s["name"] == "mail_label_message"}
+    more = [{"name": "mail_label_message", "arguments": {"message_id": m, "add": ["erp-migration"]}}
+            for m in every if m not in labelled]
+    assert fails(play(t, extra(*more)))
+
+
+def test_cleanup_one_look_alike_labelled_too_does_not_pass() -> None:
+    t = task(CLEANUP)
+    world = t.start_world()
+    labelled = {s["arguments"]["message_id"] for s in steps_of(t) if s["name"] == "mail_label_message"}
+    look_alike = next(r[0] for r in world.db.execute(
+        "SELECT m.id FROM mail_message m JOIN mail_entry e ON e.message_id = m.id WHERE e.owner_id = ? "
+        "ORDER BY m.sent_at DESC LIMIT 10", (world.user_id,)) if r[0] not in labelled)
+    grade = play(t, extra({"name": "mail_label_message", "arguments": {"message_id": look_alike,
+                                                                        "add": ["erp-migration"]}}))
+    assert not would_pass(grade)
+
+
+def test_cleanup_reading_each_message_first_and_labelling_in_reverse_order_pass() -> None:
+    t = task(CLEANUP)
+
+    def careful(steps: list[Step]) -> list[Step]:
+        out = [steps[0], {"name": "mail_search_messages", "arguments": {"query": "ERP"}}]
+        for step in reversed(steps[1:]):
+            out += [{"name": "mail_get_message", "arguments": {"message_id": step["arguments"]["message_id"]}}, step]
+        return out
+
+    assert passes(play(t, careful))
+
+
+# ------------------------------------------------------------------------------------ forward_contract_to_legal
+FORWARD = "forward-contract-to-legal-001"
+
+
+def test_forward_without_a_note_or_after_reading_the_thread_passes() -> None:
+    t = task(FORWARD)
+
+    def bare(steps: list[Step]) -> list[Step]:
+        steps[-1]["arguments"].pop("body", None)
+        return steps
+
+    assert passes(play(t, bare))
+    thread = {"name": "mail_get_message", "arguments": {"message_id": "msg_553"}}
+    assert passes(play(t, lambda steps: [*steps[:2], thread, *steps[2:]]))
+
+
+def test_forward_of_the_redline_too_fails() -> None:
+    t = task(FORWARD)
+    again = {"name": "mail_forward_message", "arguments": {"message_id": "msg_553", "to": ["james.kemp@acme.test"],
+                                                           "body": "And the redline, in case."}}
+    assert fails(play(t, extra(again)))
+
+
+# ------------------------------------------------------------------------------------ contact_from_signature
+CONTACT = "contact-from-signature-001"
+
+
+def test_contact_phone_in_another_punctuation_passes_and_a_second_contact_fails() -> None:
+    t = task(CONTACT)
+
+    def other_phone(steps: list[Step]) -> list[Step]:
+        steps[-1]["arguments"]["phone"] = "(555) 952-6601"
+        return steps
+
+    assert passes(play(t, other_phone))
+    twice = {**steps_of(t)[-1]}
+    twice = {"name": "crm_create_contact", "arguments": {**twice["arguments"], "email": "larry@sullivan-group.test"}}
+    assert fails(play(t, extra(twice)))
+
+
+def test_contact_made_by_rewriting_the_old_contact_fails() -> None:
+    t = task(CONTACT)
+    world = t.start_world()
+    old = world.db.execute("SELECT id FROM crm_contact WHERE account_id = 'acc_8' ORDER BY id").fetchone()[0]
+    create = steps_of(t)[-1]["arguments"]
+    rewrite = {"name": "crm_update_contact", "arguments": {
+        "contact_id": old, **{k: create[k] for k in ("name", "email", "title", "phone")}}}
+    assert fails(play(t, lambda steps: [*steps[:-1], rewrite]))

@@ -126,7 +126,11 @@ class ShareDocExact(Family):
             tools=toolset(["drive"], writes=["drive_share_file"], distractors=["drive"]),
             gates=gates,
             criteria=[{"id": "shared", "check": "changed", "points": 1, "table": "drive_permission",
-                       "description": "The sharing was changed.", "match": {"file_id": file_id}}],
+                       "description": "The sharing was changed.", "match": {"file_id": file_id}},
+                      # every other file's sharing is collateral: all of it is compared, not this doc's only
+                      {"id": "shared_other_files", "check": "changed", "points": -1, "table": "drive_permission",
+                       "op": "any", "description": "The sharing of another file changed although only this doc's "
+                                                   "was asked for.", "match": {"file_id": {"not": file_id}}}],
             solve=solve, variant=variant, max_steps=20,
         )
 
