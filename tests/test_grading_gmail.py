@@ -85,6 +85,8 @@ def test_triage_two_managers_offered_fails() -> None:
     t = task(TRIAGE)
     hedge = "Hi Katherine,\n\nValerie Snyder reports to Jamie Clayton, or possibly Keith Johnson.\n"
     assert fails(play(t, body_of("msg_556", hedge)))
+    colleague = "Hi Katherine,\n\nValerie Snyder reports to Jamie Clayton or Laura Jackson, I'm not sure.\n"
+    assert fails(play(t, body_of("msg_556", colleague)))  # a non-manager offered beside is a hedge too
 
 
 def test_triage_meal_allowance_as_a_range_fails() -> None:

@@ -53,7 +53,8 @@ def _newsletter_body(name: str) -> str:
             "Unsubscribe: reply STOP.\n")
 
 
-# any phone number (the one asked for is named first, so this names every other one)
+# any email address, any phone number (the one asked for is named first, so these name every other one)
+ANY_EMAIL = r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 ANY_PHONE = r"(?<![\d+])(?:\+?\d{1,3}[\s().-]{0,2})?\(?\d{3}\)?[\s.-]{0,2}\d{3}[\s.-]{0,2}\d{4}(?!\d)"
 
 
@@ -61,7 +62,7 @@ class _TriagePeople:
     """The people an inbox's questions are about, as facts entities keyed by directory id.
 
     The user, the askers and the people a question names get a person ref (so a unique first name
-    names them too); the others a question is chosen among (every manager, the IT team's emails)
+    names them too); the others a question is chosen among (everyone else in the directory)
     only their full name and email, so "Hi Megan" never names a rival who shares the asker's name.
     """
 
@@ -79,11 +80,10 @@ class _TriagePeople:
     def rival(self, row: dict[str, Any]) -> str:
         key = f"person_{row['id']}"
         if key not in self.sheet.entities:
-            self.sheet.entity(row["name"], key=key, aliases=[core_name(row["name"]), row["email"]], kind="person")
+            taken = {e["name"] for e in self.sheet.entities.values()}  # the admin's email names the answer
+            aliases = [a for a in (core_name(row["name"]), row["email"]) if a not in taken]
+            self.sheet.entity(row["name"], key=key, aliases=aliases, kind="person")
         return key
-
-    def email(self, row: dict[str, Any]) -> str:
-        return self.sheet.entity(row["email"], key=f"email_{row['id']}", kind="email")
 
 
 UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
@@ -134,9 +134,13 @@ class InboxTriage(Family):
             if kind == "it_admin":
                 admin = stage.person("role:it_admin")
                 key = sheet.entity(admin["email"], key="admin_email", kind="email")
-                others = [known.email(p) for p in people_in(stage, stage.department("IT"), exclude=[admin["id"]])]
+                other = sheet.entity("another email address", key="other_email", kind="email", patterns=[ANY_EMAIL])
+                # another address, or another colleague offered beside the admin, is a hedge
+                rivals = [known.rival(p) for p in stage.rows("SELECT * FROM directory_person ORDER BY CAST(substr("
+                                                             "id, 3) AS INTEGER)")
+                          if p["id"] not in (admin["id"], asker["id"], user["id"])]
                 check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
-                                    name=[key], candidates=others, traceable=False)
+                                    name=[key], candidates=[other, *rivals], traceable=False)
                 questions.append((asker, "Who handles laptop requests?",
                                   "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
                                   check, f"Our IT admin is {admin['name']} ({admin['email']})"))
@@ -145,9 +149,9 @@ class InboxTriage(Family):
                 who, boss = known.person(about), known.person(manager)
                 sheet.fact(who, "manager", boss)
                 mine = (manager["id"], about["id"], user["id"], asker["id"])
+                # anyone else offered as the manager is a hedge, an executive or not
                 rivals = [known.rival(p) for p in stage.rows(
-                    "SELECT * FROM directory_person WHERE id IN (SELECT manager_id FROM directory_person) "
-                    "ORDER BY CAST(substr(id, 3) AS INTEGER)") if p["id"] not in mine]
+                    "SELECT * FROM directory_person ORDER BY CAST(substr(id, 3) AS INTEGER)") if p["id"] not in mine]
                 check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
                                     require=[f"{who}.manager"], candidates=[boss, *rivals], subject=who,
                                     traceable=False)
