@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from officesim.seeding import faker_for
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
@@ -96,7 +96,7 @@ class InvoiceTotalAnswer(Family):
         def solve(s: Solver) -> None:
             found = s.call("crm_search_accounts", query=account["name"])
             s.call("crm_search_invoices", account_id=found["accounts"][0]["id"], status="open")
-            s.submit(f"{money(total)} ({len(wanted)} invoices)")
+            s.submit(f"{stage.money(total)} ({len(wanted)} invoices)")
 
         sheet = FactSheet()
         acc = sheet.entity(account["name"], key="account", kind="account")

@@ -371,12 +371,13 @@ class ForwardContractToLegal(Family):
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:sales_rep_1", "role:sales_rep_2", "role:sales_rep_3", "role:head_of_sales"]))
         user = stage.world.user
-        desk = rng.choice(people_in(stage, "Sales", exclude=[user["id"]]))
+        desk = rng.choice(people_in(stage, stage.department("Sales"), exclude=[user["id"]]))
+        company = stage.world.meta("company") or "Acme Analytics"
         account, other = rng.sample(accounts(stage), 2)
         kind = rng.choice(["MSA", "Order Form", "DPA"])
         stage.clock(stamp(day(-6), 11, 0))
         redline = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - redline v2",
-                                content=f"{kind} between Acme Analytics and {account['name']}.\n\nRedline v2 "
+                                content=f"{kind} between {company} and {account['name']}.\n\nRedline v2 "
                                         "(not signed).\n")["id"])
         first_mail = colleague_mail(stage, desk["id"], ["user"], f"{account['name']} {kind}: redlines",
                                     f"Hi {first_name(user['name'])},\n\nTheir legal team's redlines are attached "
@@ -384,7 +385,7 @@ class ForwardContractToLegal(Family):
                                     attachments=[redline])
         stage.clock(stamp(day(-1), 15, 30))
         signed = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - signed",
-                               content=f"{kind} between Acme Analytics and {account['name']}.\n\nCountersigned copy, "
+                               content=f"{kind} between {company} and {account['name']}.\n\nCountersigned copy, "
                                        f"signed by both parties on {day(-2).isoformat()}.\n")["id"])
         if variant == "signed-in-thread":
             signed_mail = stage.act(desk["id"], "mail_reply_message", message_id=first_mail["id"],
@@ -398,7 +399,7 @@ class ForwardContractToLegal(Family):
         if variant == "two-customers":
             stage.clock(stamp(day(-1), 16, 10))
             other_doc = str(stage.act(desk["id"], "drive_create_doc", name=f"{other['name']} {kind} - signed",
-                                      content=f"{kind} between Acme Analytics and {other['name']}. Signed.\n")["id"])
+                                      content=f"{kind} between {company} and {other['name']}. Signed.\n")["id"])
             colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {other['name']}",
                            f"And {other['name']} signed too, attached.\n\n{first_name(desk['name'])}\n",
                            attachments=[other_doc])
