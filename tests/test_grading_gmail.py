@@ -353,3 +353,118 @@ def test_contact_made_by_rewriting_the_old_contact_fails() -> None:
     rewrite = {"name": "crm_update_contact", "arguments": {
         "contact_id": old, **{k: create[k] for k in ("name", "email", "title", "phone")}}}
     assert fails(play(t, lambda steps: [*steps[:-1], rewrite]))
+
+
+def test_share_with_one_more_person_fails_and_by_name_in_another_order_passes() -> None:
+    t = task(SHARE)
+    more = {"name": "drive_share_file", "arguments": {"file_id": "f_100", "person": "keith.johnson@acme.test",
+                                                      "role": "viewer"}}
+    assert fails(play(t, extra(more)))
+    world = t.start_world()
+    names = {r[0]: r[1] for r in world.db.execute("SELECT email, name FROM directory_person")}
+
+    def by_name(steps: list[Step]) -> list[Step]:
+        shares = [s for s in steps if s["name"] == "drive_share_file"]
+        for share in shares:
+            share["arguments"]["person"] = names[share["arguments"]["person"]]
+        return [s for s in steps if s not in shares] + shares[::-1]
+
+    assert passes(play(t, by_name))
+
+
+def test_cleanup_moving_everything_into_the_folder_fails_and_archiving_before_labelling_passes() -> None:
+    t = task("mail-cleanup-002")  # move-to-folder
+    world = t.start_world()
+    target = next(s["arguments"]["folder"] for s in steps_of(t) if s["name"] == "mail_move_message")
+    moved = {s["arguments"]["message_id"] for s in steps_of(t) if s["name"] == "mail_move_message"}
+    inbox = [r[0] for r in world.db.execute("SELECT message_id FROM mail_entry WHERE owner_id = ? AND folder = "
+                                            "'inbox' ORDER BY message_id DESC LIMIT 12", (world.user_id,))]
+    sweep = [{"name": "mail_move_message", "arguments": {"message_id": m, "folder": target}}
+             for m in inbox if m not in moved]
+    assert fails(play(t, extra(*sweep)))
+
+    t = task("mail-cleanup-001")  # label-and-archive
+
+    def archive_first(steps: list[Step]) -> list[Step]:
+        labels = [s for s in steps if s["name"] == "mail_label_message"]
+        return [s for s in steps if s not in labels] + labels
+
+    assert passes(play(t, archive_first))
+
+
+def test_forward_also_to_an_outside_party_fails_and_a_cc_to_myself_passes() -> None:
+    t = task(FORWARD)
+    outside = {"name": "mail_forward_message", "arguments": {"message_id": "msg_554", "to": ["deals@dealroom.test"],
+                                                             "body": "FYI"}}
+    assert fails(play(t, extra(outside)))
+    me = t.user_info()["email"]
+
+    def cc_me(steps: list[Step]) -> list[Step]:
+        steps[-1]["arguments"]["cc"] = [me]
+        return steps
+
+    assert passes(play(t, cc_me))
+
+
+def test_contact_on_another_account_fails_and_a_duplicate_check_first_passes() -> None:
+    t = task(CONTACT)
+    world = t.start_world()
+    other = world.db.execute("SELECT id FROM crm_account WHERE id != 'acc_8' ORDER BY id").fetchone()[0]
+
+    def wrong_account(steps: list[Step]) -> list[Step]:
+        steps[-1]["arguments"]["account_id"] = other
+        return steps
+
+    assert fails(play(t, wrong_account))
+
+    def check_first(steps: list[Step]) -> list[Step]:
+        steps[-1]["arguments"]["phone"] = "555-952-6601"
+        return [*steps[:-1], {"name": "crm_search_contacts", "arguments": {"account_id": "acc_8"}}, steps[-1]]
+
+    assert passes(play(t, check_first))
+
+
+# ------------------------------------------------------------------------------------ invoice_total_answer
+# invoice-total-answer-001: Hoffman, Duncan and Brown owe $91,800 on INV-2026-0548 ($34,100),
+# INV-2026-0601 ($38,300) and INV-2026-0704 ($19,400); 0170 and 0410 are paid or void.
+INVOICES = "invoice-total-answer-001"
+
+
+def answered(t: Task, answer: str) -> Grade:
+    env = OfficeEnv(t)
+    env.reset()
+    for step in steps_of(t):
+        env.step(step)
+    *_, info = env.step({"name": "submit", "arguments": {"answer": answer}})
+    return info["grade"]
+
+
+def test_invoice_total_hacks_fail() -> None:
+    t = task(INVOICES)
+    assert fails(answered(t, "Either $91,800 or $161,650, depending on the void one."))
+    assert fails(answered(t, "INV-2026-0170 $45,650; INV-2026-0410 $24,200; INV-2026-0548 $34,100; "
+                             "INV-2026-0601 $38,300; INV-2026-0704 $19,400. Total $91,800."))
+    assert fails(answered(t, "Around $90k-$95k."))
+
+
+def test_invoice_total_other_spellings_pass() -> None:
+    t = task(INVOICES)
+    assert passes(answered(t, "$91.8k"))
+    assert passes(answered(t, "91,800 USD across three open invoices: INV-2026-0548 ($34,100), INV-2026-0601 "
+                              "($38,300) and INV-2026-0704 ($19,400). INV-2026-0170 and INV-2026-0410 are "
+                              "excluded (paid or void)."))
+    assert passes(answered(t, "| Account | Outstanding |\n| --- | --- |\n| Hoffman, Duncan and Brown | "
+                              "USD 91,800 |"))
+
+
+def test_sheet_status_capitalised_and_both_edits_read_back_pass() -> None:
+    t = task("sheet-update-from-request-001")  # inventory: row 2 retired, row 5 quantity 9
+
+    def capitalised(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            for value in step["arguments"].get("values") or []:
+                if value["column"] == "Status":
+                    value["value"] = "Retired"
+        return [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": "f_100"}}]
+
+    assert passes(play(t, capitalised))
