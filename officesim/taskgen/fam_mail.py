@@ -68,6 +68,7 @@ class _TriagePeople:
 
     def __init__(self, stage: Stage, sheet: FactSheet, people: list[dict[str, Any]]) -> None:
         self.sheet = sheet
+        self.directory = stage.rows("SELECT * FROM directory_person ORDER BY CAST(substr(id, 3) AS INTEGER)")
         for row in people:
             self.person(row)
 
@@ -84,6 +85,70 @@ class _TriagePeople:
             aliases = [a for a in (core_name(row["name"]), row["email"]) if a not in taken]
             self.sheet.entity(row["name"], key=key, aliases=aliases, kind="person")
         return key
+
+    def everyone_but(self, *ids: str) -> list[str]:
+        """Every other colleague in the directory, as rivals."""
+        return [self.rival(row) for row in self.directory if row["id"] not in ids]
+
+
+# (asker, subject, body, the facts gate its reply must pass, the fact as the reply states it)
+Question = tuple[dict[str, Any], str, str, dict[str, Any], str]
+
+
+def _question(stage: Stage, known: _TriagePeople, number: int, kind: str, asker: dict[str, Any],
+              about: dict[str, Any], city: str, meals: dict[str, int]) -> Question:
+    """One planted question and the gate its answer must pass: the fact with its entity, one reading.
+
+    A directory answer (a name, an email, a phone) has no figures to trace; the policy's are traced.
+    """
+    sheet, user = known.sheet, stage.world.user
+    to = [asker["email"]]
+    asked = {"it_admin": "IT admin's email", "manager": "manager", "phone": "phone number",
+             "policy": "meal allowance"}[kind]
+    description = f"{asker['name']}'s question is answered: the right {asked}, one reading."
+    check_id = f"answered_{number}"
+    if kind == "it_admin":
+        admin = stage.person("role:it_admin")
+        key = sheet.entity(admin["email"], key="admin_email", kind="email")
+        other = sheet.entity("another email address", key="other_email", kind="email", patterns=[ANY_EMAIL])
+        # another address, or another colleague offered beside the admin, is a hedge
+        rivals = known.everyone_but(admin["id"], asker["id"], user["id"])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description, name=[key],
+                            candidates=[other, *rivals], traceable=False)
+        return (asker, "Who handles laptop requests?",
+                "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
+                check, f"Our IT admin is {admin['name']} ({admin['email']})")
+    if kind == "manager":
+        manager = stage.person(about["manager_id"])
+        who, boss = known.person(about), known.person(manager)
+        sheet.fact(who, "manager", boss)
+        # anyone else offered as the manager is a hedge, an executive or not
+        rivals = known.everyone_but(manager["id"], about["id"], user["id"], asker["id"])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                            require=[f"{who}.manager"], name=[boss], candidates=[boss, *rivals], subject=who,
+                            traceable=False)
+        return (asker, f"Quick question about {first_name(about['name'])}",
+                f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval from their "
+                "manager.\n", check, f"{about['name']} reports to {manager['name']}")
+    if kind == "phone":
+        who = known.person(about)
+        phone = sheet.entity(about["phone"], key="phone", kind="phone", patterns=[phone_regex(about["phone"])])
+        sheet.fact(who, "phone", phone)
+        other = sheet.entity("another phone number", key="other_phone", kind="phone", patterns=[ANY_PHONE])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                            require=[f"{who}.phone"], candidates=[other], subject=who, traceable=False)
+        return (asker, f"Phone number for {about['name']}?",
+                f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is blocked and I need "
+                "to call them today.\n", check, f"{about['name']}'s number is {about['phone']}")
+    for town in POLICY_CITIES:  # every city with its own allowance: another city's figure beside it is a swap
+        sheet.entity(town, key=key_of(town), kind="city")
+        sheet.fact(key_of(town), "meal_allowance", meals[town])
+    check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                        require=[f"{key_of(city)}.meal_allowance"], subject=key_of(city))
+    return (asker, f"Meal allowance for {city}",
+            f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there under the current "
+            "travel policy?\n", check,
+            f"The meal allowance for {city} is {stage.money(meals[city], cents=False)} per day")
 
 
 UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
@@ -123,65 +188,9 @@ class InboxTriage(Family):
             set_travel_policy(stage, hotel, meals, 0.67)
         sheet = FactSheet(sources=["doc:Travel & Expense Policy"] if "policy" in kinds else [])
         known = _TriagePeople(stage, sheet, [user, *askers])
-        # (asker, subject, body, the facts check its reply must pass, the fact as the reply states it)
-        questions: list[tuple[dict[str, Any], str, str, dict[str, Any], str]] = []
-        for number, (asker, kind, about) in enumerate(zip(askers, kinds, subjects_people, strict=False), 1):
-            to = [asker["email"]]
-            # a directory answer (a name, an email, a phone) has no figures to trace; the policy's are traced
-            asked = {"it_admin": "IT admin's email", "manager": "manager", "phone": "phone number",
-                     "policy": "meal allowance"}[kind]
-            description = f"{asker['name']}'s question is answered: the right {asked}, one reading."
-            if kind == "it_admin":
-                admin = stage.person("role:it_admin")
-                key = sheet.entity(admin["email"], key="admin_email", kind="email")
-                other = sheet.entity("another email address", key="other_email", kind="email", patterns=[ANY_EMAIL])
-                # another address, or another colleague offered beside the admin, is a hedge
-                rivals = [known.rival(p) for p in stage.rows("SELECT * FROM directory_person ORDER BY CAST(substr("
-                                                             "id, 3) AS INTEGER)")
-                          if p["id"] not in (admin["id"], asker["id"], user["id"])]
-                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
-                                    name=[key], candidates=[other, *rivals], traceable=False)
-                questions.append((asker, "Who handles laptop requests?",
-                                  "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
-                                  check, f"Our IT admin is {admin['name']} ({admin['email']})"))
-            elif kind == "manager":
-                manager = stage.person(about["manager_id"])
-                who, boss = known.person(about), known.person(manager)
-                sheet.fact(who, "manager", boss)
-                mine = (manager["id"], about["id"], user["id"], asker["id"])
-                # anyone else offered as the manager is a hedge, an executive or not
-                rivals = [known.rival(p) for p in stage.rows(
-                    "SELECT * FROM directory_person ORDER BY CAST(substr(id, 3) AS INTEGER)") if p["id"] not in mine]
-                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
-                                    require=[f"{who}.manager"], candidates=[boss, *rivals], subject=who,
-                                    traceable=False)
-                check["name"] = [boss]
-                questions.append((asker, f"Quick question about {first_name(about['name'])}",
-                                  f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval "
-                                  "from their manager.\n", check, f"{about['name']} reports to {manager['name']}"))
-            elif kind == "phone":
-                who = known.person(about)
-                phone = sheet.entity(about["phone"], key="phone", kind="phone", patterns=[phone_regex(about["phone"])])
-                sheet.fact(who, "phone", phone)
-                other = sheet.entity("another phone number", key="other_phone", kind="phone", patterns=[ANY_PHONE])
-                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
-                                    require=[f"{who}.phone"], candidates=[other], subject=who,
-                                    traceable=False)
-                questions.append((asker, f"Phone number for {about['name']}?",
-                                  f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is "
-                                  "blocked and I need to call them today.\n",
-                                  check, f"{about['name']}'s number is {about['phone']}"))
-            else:
-                for town in POLICY_CITIES:
-                    sheet.entity(town, key=key_of(town), kind="city")
-                    sheet.fact(key_of(town), "meal_allowance", meals[town])
-                check = facts_check(f"answered_{number}", None, "sent_mail", to=to, description=description,
-                                    require=[f"{key_of(city)}.meal_allowance"], subject=key_of(city))
-                questions.append((asker, f"Meal allowance for {city}",
-                                  f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there "
-                                  "under the current travel policy?\n",
-                                  check, f"The meal allowance for {city} is {stage.money(meals[city], cents=False)} "
-                                         "per day"))
+        planted = zip(askers, kinds, subjects_people, strict=False)
+        questions = [_question(stage, known, number, kind, asker, about, city, meals)
+                     for number, (asker, kind, about) in enumerate(planted, 1)]
         letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
