@@ -303,7 +303,8 @@ def test_a_call_logged_with_empty_notes_fails_without_a_judge() -> None:
     t = task("log-call-from-mail-001")
     assert passes(replay(t))
     result = replay(t, edit={"crm_log_activity": lambda a: {**a, "body": "."}})
-    assert not result.passed and next(c for c in result.criteria if c.id == "notes").status == "fail"
+    assert not result.passed and result.score == 0.0
+    assert next(g for g in result.gates if g.id == "notes").status == "fail"
 
 
 # ------------------------------------------------------------------------------------ near misses, rejected options

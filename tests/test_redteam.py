@@ -300,9 +300,10 @@ def test_a_reply_quoting_every_city_is_a_hedge_not_an_answer(tasks: dict[str, Ta
     task = tasks["inbox-triage-002"]  # one question asks for a city's meal allowance
     env = OfficeEnv(task)
     result = play(env, ShotgunTextProbe(task=task))
-    hedged = next(c for c in result.criteria if c.id.startswith("hedged_"))
-    answered = next(c for c in result.criteria if c.id == hedged.id.replace("hedged", "answered"))
-    assert answered.status == "pass" and hedged.status == "fail"  # the right figure is there, among all others
+    asked = next(c.id for c in task.grader.gates if any(r.endswith(".meal_allowance")
+                                                         for r in getattr(c, "require", [])))
+    meal = next(g for g in result.gates if g.id == asked)
+    assert meal.status == "fail"  # the right figure is there, among all others: a hedge fails the answer gate
     assert result.score == 0.0
 
 

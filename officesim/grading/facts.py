@@ -64,6 +64,9 @@ class Entity(_Strict):
 
     name: str = Field(description="How the entity is usually written ('Sales', 'Harbor Hotel', 'INV-2026-0142').")
     aliases: list[str] = Field(default_factory=list, description="Other spellings: email, account name, first name.")
+    patterns: list[str] = Field(
+        default_factory=list, description="Regexes that also name it, tried after every alias (a phone number in "
+        "any punctuation; any other phone number but this one).")
     person: str | None = Field(
         None, description="A person ref: the name, plain name, email and (when no other person entity shares it) "
         "the first name are aliases.")
@@ -73,6 +76,16 @@ class Entity(_Strict):
         "other outside recipient does.")
 
     _refs = field_validator("party")(_check_refs)
+
+    @field_validator("patterns")
+    @classmethod
+    def _regexes(cls, values: list[str]) -> list[str]:
+        for value in values:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"{value!r} is not a regular expression: {exc}") from exc
+        return values
 
 
 class Fact(_Strict):
@@ -238,7 +251,8 @@ class Reader:
                     names.append(_first(row["name"]))
             pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
         pairs.sort(key=lambda p: -len(p[0]))
-        return [(_alias_pattern(alias), key) for alias, key in pairs]
+        patterns = [(re.compile(p), key) for key, entity in self.spec.entities.items() for p in entity.patterns]
+        return [(_alias_pattern(alias), key) for alias, key in pairs] + patterns
 
     def mentions(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest."""

@@ -76,7 +76,7 @@ def courtesy(ctx: Context) -> Trajectory | None:
     return ctx.ref.trajectory.map_texts(wrap)
 
 
-NOT_FIGURES = re.compile(r"size|bytes|row|count|total_rows|limit|offset|page|version|_id$|^id$", re.IGNORECASE)
+NOT_FIGURES = re.compile(r"size|bytes|length|row|count|total_rows|limit|offset|page|version|_id$|^id$", re.IGNORECASE)
 
 
 def supporting_line(ctx: Context, text: str) -> str | None:

@@ -30,13 +30,15 @@ class FactSheet:
     figures: list[float] = field(default_factory=list)
 
     def entity(self, name: str, *, key: str | None = None, aliases: Iterable[str] = (), person: str | None = None,
-               kind: str | None = None, party: Sequence[str] | None = None) -> str:
+               kind: str | None = None, party: Sequence[str] | None = None, patterns: Iterable[str] = ()) -> str:
         """Record an entity; returns its key (``key`` or one derived from ``name``)."""
         key = key or key_of(name)
         item: dict[str, Any] = {"name": name}
         extra = [a for a in dict.fromkeys(aliases) if a and a != name]
         if extra:
             item["aliases"] = extra
+        if patterns:
+            item["patterns"] = list(patterns)
         if person is not None:
             item["person"] = person
         if kind is not None:

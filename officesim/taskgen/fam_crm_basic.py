@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 from typing import Any
 
 from officesim.seeding import faker_for
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
@@ -95,7 +96,7 @@ class InvoiceTotalAnswer(Family):
         def solve(s: Solver) -> None:
             found = s.call("crm_search_accounts", query=account["name"])
             s.call("crm_search_invoices", account_id=found["accounts"][0]["id"], status="open")
-            s.submit(f"{money(total)} ({len(wanted)} invoices)")
+            s.submit(f"{stage.money(total)} ({len(wanted)} invoices)")
 
         sheet = FactSheet()
         acc = sheet.entity(account["name"], key="account", kind="account")
@@ -194,21 +195,31 @@ class ContactFromSignature(Family):
         )
 
 
-RECAP_FACTS = [
-    ("they want SSO before rollout", "security review"),
-    ("budget is confirmed for Q1", "order form"),
-    ("legal needs the DPA redlines back by Friday", "DPA"),
-    ("they asked for a 12-month price lock", "price lock"),
-    ("their CTO joins the next demo", "demo"),
+# (what the recap says, the next step's keyword, how notes may name the point: its usual name first)
+RECAP_POINTS = [
+    ("they want SSO before rollout", "security review", ["SSO", "single sign-on", "single sign on"]),
+    ("budget is confirmed for Q1", "order form", ["budget is confirmed", "budget confirmed", "confirmed budget",
+                                                  "budget approved", "Q1 budget", "budget for Q1", "budget"]),
+    ("legal needs the DPA redlines back by Friday", "DPA", ["DPA redlines", "redlines", "redline",
+                                                            "data processing agreement"]),
+    ("they asked for a 12-month price lock", "price lock", ["12-month price lock", "12 month price lock",
+                                                           "12-month lock", "locked price", "price freeze",
+                                                           "price lock"]),
+    ("their CTO joins the next demo", "demo", ["CTO", "chief technology officer"]),
 ]
-# how notes may name each main point (the recap's words, or a colleague's)
-RECAP_ALIASES = {
-    "security review": ["SSO", "single sign-on", "single sign on"],
-    "order form": ["budget confirmed", "budget is confirmed", "budget approved", "confirmed budget", "budget"],
-    "DPA": ["redlines", "redline", "data processing agreement"],
-    "price lock": ["price lock", "12-month lock", "locked price", "price freeze", "12-month price"],
-    "demo": ["CTO", "chief technology officer"],
-}
+# aliases too generic to flag in another instance's notes (a deal may be about a budget)
+LOOSE_ALIASES = {"budget", "redline", "redlines", "price lock"}
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December"]
+
+
+def _weekday_aliases(moment: date) -> list[str]:
+    """How notes may write a follow-up's deadline: the weekday, short, or the date itself."""
+    weekday = moment.strftime("%A")
+    month = MONTH_NAMES[moment.month - 1]
+    return [weekday[:3], weekday[:3] + ".", moment.isoformat(), f"{month} {moment.day}", f"{month[:3]} {moment.day}",
+            f"{moment.day} {month}", f"{moment.month}/{moment.day}"]
 
 
 class LogCallFromMail(Family):
@@ -228,9 +239,9 @@ class LogCallFromMail(Family):
         owner = stage.person(deal["owner_id"])
         stage.act_as(owner["id"])
         contact = rng.choice(contacts_of(stage, account["id"])[1:])
-        fact, keyword = rng.choice(RECAP_FACTS)
+        fact, keyword, _ = point = rng.choice(RECAP_POINTS)
         others = [d for d in open_deals(stage, "account_id = ? AND id != ?", account["id"], deal["id"])]
-        engineer = rng.choice(people_in(stage, "Sales", exclude=[owner["id"]]))
+        engineer = rng.choice(people_in(stage, stage.department("Sales"), exclude=[owner["id"]]))
         when = day(-1)
         stage.clock(stamp(when, 17, 20))
         lines = (f"Call with {contact['name']} ({account['name']}) about the {deal['name']} deal.\n"
@@ -263,12 +274,8 @@ class LogCallFromMail(Family):
         if others:
             instruction += " Make sure it goes on the right deal."
 
-        sheet = FactSheet()
-        point = [a for a in RECAP_ALIASES[keyword] if a != keyword]
-        sheet.entity(RECAP_ALIASES[keyword][0], key="main_point", aliases=point, kind="point")
-        sheet.entity(keyword, key="next_step", aliases=[f"{keyword} follow-up", "follow-up", "follow up"],
-                     kind="next step")
-        sheet.entity("intro only", key="kickoff", aliases=["kickoff", "kick-off"], kind="other call")
+        sheet = _recap_facts(point, day(3), two_calls=variant == "two-calls-thread")
+        sheet.sources = ["mail:recap", "crm:crm_deal"]
 
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query="recap")
@@ -285,15 +292,18 @@ class LogCallFromMail(Family):
                 {"id": "call_logged", "check": "changed", "table": "crm_activity", "op": "insert",
                  "description": "A call activity was logged on the deal.",
                  "match": {"deal_id": deal["id"], "kind": "call"}},
+                # the point of the job is the notes: a call logged with "." is no call log
+                facts_check("notes", None, "crm:crm_activity.body",
+                            description="The notes carry the call's main point and its next step with its "
+                                        "deadline, and no other call's points.",
+                            name=["main_point"], require=["next_step.due"], candidates=sorted(
+                                k for k in sheet.entities if k.startswith("other_")),
+                            exclude=["kickoff"] if variant == "two-calls-thread" else ()),
                 allowed_changes("crm_activity", READ_MARKS, max_rows=1),
             ],
             criteria=[
                 {"id": "on_deal", "check": "changed", "points": 2, "table": "crm_activity", "op": "insert",
                  "description": "The call is on the right deal.", "match": {"deal_id": deal["id"], "kind": "call"}},
-                facts_check("notes", 2, "crm:crm_activity.body", traceable=False,
-                            description="The notes carry the call's main point and its next step (not the "
-                                        "kickoff's).", name=["main_point", "next_step"],
-                            exclude=["kickoff"] if variant == "two-calls-thread" else ()),
                 {"id": "with_contact", "check": "changed", "points": 1, "table": "crm_activity", "op": "insert",
                  "description": "The call is linked to the contact.",
                  "match": {"deal_id": deal["id"], "contact_id": contact["id"]}},
@@ -302,3 +312,32 @@ class LogCallFromMail(Family):
             ],
             solve=solve, variant=variant, max_steps=15, facts=sheet,
         )
+
+
+def _recap_facts(point: tuple[str, str, list[str]], due: date, *, two_calls: bool) -> FactSheet:
+    """The recap's facts: its main point, the next step and its deadline; the other points a recap
+    can make are candidates the notes must not offer (a list of every point is no call log)."""
+    _, keyword, names = point
+    sheet = FactSheet()
+    sheet.entity(names[0], key="main_point", aliases=names[1:], kind="point")
+    sheet.entity(keyword, key="next_step", aliases=[f"{keyword} follow-up", f"{keyword} follow up", "follow-up",
+                                                    "follow up", "follow-ups"], kind="next step")
+    sheet.entity(due.strftime("%A"), key="deadline", aliases=_weekday_aliases(due), kind="deadline")
+    sheet.fact("next_step", "due", "deadline")
+    mine = {keyword.casefold(), *(n.casefold() for n in names)}
+    for number, (_, other_keyword, other_names) in enumerate(p for p in RECAP_POINTS if p[1] != keyword):
+        words = [n for n in other_names if n.casefold() not in LOOSE_ALIASES | mine]
+        if words:
+            sheet.entity(words[0], key=f"other_point_{number}", aliases=words[1:], kind="another call's point")
+        if other_keyword.casefold() not in mine | LOOSE_ALIASES:
+            sheet.entity(other_keyword, key=f"other_step_{number}", kind="another call's next step")
+    # another deadline offered beside the right one is a hedge; the days of the call and of the log
+    # (and a day the recap itself names) may be written for what they are
+    said = {due.strftime("%A"), *(d.strftime("%A") for d in (due - timedelta(days=4), due - timedelta(days=3)))}
+    for weekday in WEEKDAYS:
+        if weekday not in said and weekday not in point[0]:
+            sheet.entity(weekday, key=f"other_day_{weekday.casefold()}", aliases=[weekday[:3] + "."],
+                         kind="another deadline")
+    if two_calls:
+        sheet.entity("intro only", key="kickoff", aliases=["kickoff", "kick-off"], kind="other call")
+    return sheet

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 from typing import Any
 
 from officesim.apps.directory.generate import ROLES
@@ -125,7 +126,11 @@ class ShareDocExact(Family):
             tools=toolset(["drive"], writes=["drive_share_file"], distractors=["drive"]),
             gates=gates,
             criteria=[{"id": "shared", "check": "changed", "points": 1, "table": "drive_permission",
-                       "description": "The sharing was changed.", "match": {"file_id": file_id}}],
+                       "description": "The sharing was changed.", "match": {"file_id": file_id}},
+                      # every other file's sharing is collateral: all of it is compared, not this doc's only
+                      {"id": "shared_other_files", "check": "changed", "points": -1, "table": "drive_permission",
+                       "op": "any", "description": "The sharing of another file changed although only this doc's "
+                                                   "was asked for.", "match": {"file_id": {"not": file_id}}}],
             solve=solve, variant=variant, max_steps=20,
         )
 
@@ -194,6 +199,11 @@ class SheetUpdateFromRequest(Family):
         stage.act("user", "drive_share_file", file_id=file_id, person=requester_role, role="viewer")
         sheet_id = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", file_id)["id"]
         picks = rng.sample(range(len(rows)), 2)
+
+        def whole(row: list[Any]) -> dict[str, Any]:
+            """Every cell of a row: a requested edit may change only the cell it names."""
+            return dict(zip(columns, row, strict=True))
+
         changed_row, status_row = rows[picks[0]], rows[picks[1]]
         requests: list[str] = []
         updates: list[tuple[int, list[dict[str, Any]]]] = []
@@ -203,36 +213,41 @@ class SheetUpdateFromRequest(Family):
             requests.append(f"we now have {new_qty} of the {changed_row[0]} in {changed_row[1]} (not "
                             f"{changed_row[2]})")
             updates.append((picks[0] + 1, [{"column": "Quantity", "value": new_qty}]))
-            expected.append({"Item": changed_row[0], "Location": changed_row[1], "Quantity": new_qty})
+            expected.append({**whole(changed_row), "Quantity": new_qty})
             requests.append(f"the {status_row[0]} in {status_row[1]} is retired, so set its status to 'retired'")
             updates.append((picks[1] + 1, [{"column": "Status", "value": "retired"}]))
-            expected.append({"Item": status_row[0], "Location": status_row[1], "Status": "retired"})
+            expected.append({**whole(status_row), "Status": "retired"})
             new = ["Docking station", rng.choice(["Austin", "London", "Toronto"]), rng.randint(3, 12), "in use"]
             requests.append(f"please add a row for Docking station in {new[1]}: quantity {new[2]}, status 'in use'")
         elif kind == "vendors":
             new_cost = float(round(changed_row[2] * rng.choice([1.05, 1.1, 0.9]), -2))
-            requests.append(f"{changed_row[0]}'s annual cost goes to ${new_cost:,.0f} after the renegotiation")
+            requests.append(f"{changed_row[0]}'s annual cost goes to {stage.money(new_cost, cents=False)} after the "
+                            "renegotiation")
             updates.append((picks[0] + 1, [{"column": "Annual cost", "value": new_cost}]))
-            expected.append({"Vendor": changed_row[0], "Annual cost": new_cost})
+            expected.append({**whole(changed_row), "Annual cost": new_cost})
             requests.append(f"we're not renewing {status_row[0]}, so mark it 'cancelled'")
             updates.append((picks[1] + 1, [{"column": "Status", "value": "cancelled"}]))
-            expected.append({"Vendor": status_row[0], "Status": "cancelled"})
+            expected.append({**whole(status_row), "Status": "cancelled"})
             renewal = day(rng.randint(100, 360)).isoformat()
             new = ["Contoso Plants", "office plants", float(rng.randrange(2_000, 9_000, 250)), renewal, "active"]
-            requests.append(f"add Contoso Plants (office plants, ${new[2]:,.0f} a year, renews {renewal}, active)")
+            requests.append(f"add Contoso Plants (office plants, {stage.money(new[2], cents=False)} a year, renews "
+                            f"{renewal}, active)")
         else:
             moved = day(rng.randint(60, 330)).isoformat()
+            if moved == changed_row[2]:  # a move to the date it already has is no request
+                moved = (date.fromisoformat(moved) + timedelta(days=7)).isoformat()
             requests.append(f"{changed_row[0]} moved to {moved}")
             updates.append((picks[0] + 1, [{"column": "Start date", "value": moved}]))
-            expected.append({"Event": changed_row[0], "Start date": moved})
+            expected.append({**whole(changed_row), "Start date": moved})
             new_budget = float(status_row[3] + rng.choice([2_500, 5_000, -1_500]))
-            requests.append(f"the budget for {status_row[0]} is now ${new_budget:,.0f}")
+            requests.append(f"the budget for {status_row[0]} is now {stage.money(new_budget, cents=False)}")
             updates.append((picks[1] + 1, [{"column": "Budget", "value": new_budget}]))
-            expected.append({"Event": status_row[0], "Budget": new_budget})
+            expected.append({**whole(status_row), "Budget": new_budget})
             owner = requester["name"]
             new = ["Growth Marketing Forum", rng.choice(CITIES), day(rng.randint(90, 300)).isoformat(),
                    float(rng.randrange(10_000, 30_000, 500)), owner]
-            requests.append(f"add Growth Marketing Forum in {new[1]} starting {new[2]}, budget ${new[3]:,.0f}, "
+            requests.append(f"add Growth Marketing Forum in {new[1]} starting {new[2]}, budget "
+                            f"{stage.money(new[3], cents=False)}, "
                             f"owner {owner}")
         expected.append(dict(zip(columns, new, strict=True)))
         untouched = [r for i, r in enumerate(rows) if i not in picks]
@@ -264,7 +279,8 @@ class SheetUpdateFromRequest(Family):
                                                      "mail_reply_message"], distractors=["drive", "mail"]),
             gates=[
                 {"id": "changes_applied", "check": "sheet_cells", "file": file_id,
-                 "description": "The requested values are in the sheet.", "rows": expected},
+                 "description": "The requested values are in the sheet, and the rest of each edited row is as "
+                                "it was.", "rows": expected},
                 {"id": "others_intact", "check": "sheet_cells", "file": file_id,
                  "description": "Rows nobody asked to change are as they were.", "rows": intact},
                 {"id": "row_count", "check": "record", "table": "drive_row", "match": {"sheet_id": sheet_id},

@@ -14,7 +14,6 @@ from officesim.taskgen.common import (
     core_name,
     day,
     deleted_mail,
-    figures_regex,
     first_name,
     mail_guards,
     moved_mail,
@@ -25,6 +24,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 from officesim.taskgen.fam_answers import POLICY_CITIES
 from officesim.taskgen.policy import set_travel_policy
 
@@ -51,6 +51,104 @@ def _newsletter_body(name: str) -> str:
     return (f"{name}\n\nTop stories this week, hand-picked for you.\n\n1. Read more on our site\n2. Webinar "
             f"replays\n3. Community picks\n\nYou are receiving this because you subscribed to {name}. "
             "Unsubscribe: reply STOP.\n")
+
+
+# any email address, any phone number (the one asked for is named first, so these name every other one)
+ANY_EMAIL = r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+ANY_PHONE = r"(?<![\d+])(?:\+?\d{1,3}[\s().-]{0,2})?\(?\d{3}\)?[\s.-]{0,2}\d{3}[\s.-]{0,2}\d{4}(?!\d)"
+
+
+class _TriagePeople:
+    """The people an inbox's questions are about, as facts entities keyed by directory id.
+
+    The user, the askers and the people a question names get a person ref (so a unique first name
+    names them too); the others a question is chosen among (everyone else in the directory)
+    only their full name and email, so "Hi Megan" never names a rival who shares the asker's name.
+    """
+
+    def __init__(self, stage: Stage, sheet: FactSheet, people: list[dict[str, Any]]) -> None:
+        self.sheet = sheet
+        self.directory = stage.rows("SELECT * FROM directory_person ORDER BY CAST(substr(id, 3) AS INTEGER)")
+        for row in people:
+            self.person(row)
+
+    def person(self, row: dict[str, Any]) -> str:
+        key = f"person_{row['id']}"
+        if key not in self.sheet.entities or "person" not in self.sheet.entities[key]:
+            self.sheet.entity(row["name"], key=key, person=row["id"], kind="person")
+        return key
+
+    def rival(self, row: dict[str, Any]) -> str:
+        key = f"person_{row['id']}"
+        if key not in self.sheet.entities:
+            taken = {e["name"] for e in self.sheet.entities.values()}  # the admin's email names the answer
+            aliases = [a for a in (core_name(row["name"]), row["email"]) if a not in taken]
+            self.sheet.entity(row["name"], key=key, aliases=aliases, kind="person")
+        return key
+
+    def everyone_but(self, *ids: str) -> list[str]:
+        """Every other colleague in the directory, as rivals."""
+        return [self.rival(row) for row in self.directory if row["id"] not in ids]
+
+
+# (asker, subject, body, the facts gate its reply must pass, the fact as the reply states it)
+Question = tuple[dict[str, Any], str, str, dict[str, Any], str]
+
+
+def _question(stage: Stage, known: _TriagePeople, number: int, kind: str, asker: dict[str, Any],
+              about: dict[str, Any], city: str, meals: dict[str, int]) -> Question:
+    """One planted question and the gate its answer must pass: the fact with its entity, one reading.
+
+    A directory answer (a name, an email, a phone) has no figures to trace; the policy's are traced.
+    """
+    sheet, user = known.sheet, stage.world.user
+    to = [asker["email"]]
+    asked = {"it_admin": "IT admin's email", "manager": "manager", "phone": "phone number",
+             "policy": "meal allowance"}[kind]
+    description = f"{asker['name']}'s question is answered: the right {asked}, one reading."
+    check_id = f"answered_{number}"
+    if kind == "it_admin":
+        admin = stage.person("role:it_admin")
+        key = sheet.entity(admin["email"], key="admin_email", kind="email")
+        other = sheet.entity("another email address", key="other_email", kind="email", patterns=[ANY_EMAIL])
+        # another address, or another colleague offered beside the admin, is a hedge
+        rivals = known.everyone_but(admin["id"], asker["id"], user["id"])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description, name=[key],
+                            candidates=[other, *rivals], traceable=False)
+        return (asker, "Who handles laptop requests?",
+                "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
+                check, f"Our IT admin is {admin['name']} ({admin['email']})")
+    if kind == "manager":
+        manager = stage.person(about["manager_id"])
+        who, boss = known.person(about), known.person(manager)
+        sheet.fact(who, "manager", boss)
+        # anyone else offered as the manager is a hedge, an executive or not
+        rivals = known.everyone_but(manager["id"], about["id"], user["id"], asker["id"])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                            require=[f"{who}.manager"], name=[boss], candidates=[boss, *rivals], subject=who,
+                            traceable=False)
+        return (asker, f"Quick question about {first_name(about['name'])}",
+                f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval from their "
+                "manager.\n", check, f"{about['name']} reports to {manager['name']}")
+    if kind == "phone":
+        who = known.person(about)
+        phone = sheet.entity(about["phone"], key="phone", kind="phone", patterns=[phone_regex(about["phone"])])
+        sheet.fact(who, "phone", phone)
+        other = sheet.entity("another phone number", key="other_phone", kind="phone", patterns=[ANY_PHONE])
+        check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                            require=[f"{who}.phone"], candidates=[other], subject=who, traceable=False)
+        return (asker, f"Phone number for {about['name']}?",
+                f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is blocked and I need "
+                "to call them today.\n", check, f"{about['name']}'s number is {about['phone']}")
+    for town in POLICY_CITIES:  # every city with its own allowance: another city's figure beside it is a swap
+        sheet.entity(town, key=key_of(town), kind="city")
+        sheet.fact(key_of(town), "meal_allowance", meals[town])
+    check = facts_check(check_id, None, "sent_mail", to=to, description=description,
+                        require=[f"{key_of(city)}.meal_allowance"], subject=key_of(city))
+    return (asker, f"Meal allowance for {city}",
+            f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there under the current "
+            "travel policy?\n", check,
+            f"The meal allowance for {city} is {stage.money(meals[city], cents=False)} per day")
 
 
 UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
@@ -88,31 +186,11 @@ class InboxTriage(Family):
         stage.clock(stamp(day(-30), 10, 0))
         if "policy" in kinds:
             set_travel_policy(stage, hotel, meals, 0.67)
-        # (asker, subject, body, what a right reply must hold, the fact as the reply states it)
-        questions: list[tuple[dict[str, Any], str, str, dict[str, Any], str]] = []
-        for asker, kind, about in zip(askers, kinds, subjects_people, strict=False):
-            if kind == "it_admin":
-                admin = stage.person("role:it_admin")
-                questions.append((asker, "Who handles laptop requests?",
-                                  "Hi,\n\nWho's our IT admin these days? I need their email for a laptop request.\n",
-                                  {"body_contains": [admin["email"]]}, admin["email"]))
-            elif kind == "manager":
-                manager = stage.person(about["manager_id"])
-                questions.append((asker, f"Quick question about {first_name(about['name'])}",
-                                  f"Hi,\n\nDo you know who {about['name']} reports to? I need to get an approval "
-                                  "from their manager.\n", {"body_contains": [core_name(manager["name"])]},
-                                  manager["name"]))
-            elif kind == "phone":
-                questions.append((asker, f"Phone number for {about['name']}?",
-                                  f"Hi,\n\nCould you send me {about['name']}'s phone number? Their calendar is "
-                                  "blocked and I need to call them today.\n",
-                                  {"body_matches": phone_regex(about["phone"])}, about["phone"]))
-            else:
-                questions.append((asker, f"Meal allowance for {city}",
-                                  f"Hi,\n\nI'm heading to {city} next week. What's the daily meal allowance there "
-                                  "under the current travel policy?\n",
-                                  {"body_numbers": [{"value": float(meals[city]), "tolerance": 0.001}]},
-                                  f"${meals[city]} per day"))
+        sheet = FactSheet(sources=["doc:Travel & Expense Policy"] if "policy" in kinds else [])
+        known = _TriagePeople(stage, sheet, [user, *askers])
+        planted = zip(askers, kinds, subjects_people, strict=False)
+        questions = [_question(stage, known, number, kind, asker, about, city, meals)
+                     for number, (asker, kind, about) in enumerate(planted, 1)]
         letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
@@ -138,7 +216,7 @@ class InboxTriage(Family):
             else:
                 subject, body = item
                 stage.clock(at)
-                sender = rng.choice(people_in(stage, "Operations", exclude=[user["id"]]) or pool)
+                sender = rng.choice(people_in(stage, stage.department("Operations"), exclude=[user["id"]]) or pool)
                 sent = colleague_mail(stage, sender["id"], ["user"], subject,
                                       body + f"\n{first_name(sender['name'])}\n")
                 fyi_ids.append(str(sent["id"]))
@@ -149,38 +227,31 @@ class InboxTriage(Family):
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
             "newsletters to the archive, and don't touch the rest.",
         ])
-        answers = {a["id"]: facts for a, _, _, facts, _ in questions}
 
         def solve(s: Solver) -> None:
             s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
-            for asker, subject, _body, facts, said in questions:
+            for asker, subject, _body, _check, said in questions:
                 message_id = question_ids[asker["id"]]
                 s.call("mail_get_message", message_id=message_id)
-                if "body_numbers" in facts:
+                if subject.startswith("Meal allowance"):
                     found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
                     policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
                     s.call("drive_get_doc", file_id=policy["id"])
-                    text = (f"Hi {first_name(asker['name'])},\n\nThe meal allowance for {city} is "
-                            f"${meals[city]} per day.")
                 else:
                     s.call("directory_search_people", query=subject.split()[-1].rstrip("?"))
-                    text = f"Hi {first_name(asker['name'])},\n\nHere you go: {said}."
+                text = f"Hi {first_name(asker['name'])},\n\n{said}."
                 s.call("mail_reply_message", message_id=message_id, body=text + "\n\nBest\n")
             for message_id in letter_ids:
                 s.call("mail_move_message", message_id=message_id, folder="archive")
 
-        criteria: list[dict[str, Any]] = []
-        for number, (asker, *_) in enumerate(questions, 1):
-            criteria.append({"id": f"answered_{number}", "check": "mail_sent", "points": 2,
-                             "description": f"{asker['name']}'s question is answered correctly in a reply.",
-                             "to": [asker["email"]], "to_mode": "includes",
-                             "in_reply_to": question_ids[asker["id"]], **answers[asker["id"]]})
-            if "body_numbers" in answers[asker["id"]]:
-                others = [v for c, v in meals.items() if v != meals[city]]
-                criteria.append({"id": f"hedged_{number}", "check": "mail_sent", "points": -1,
-                                 "description": "The reply also quotes other cities' allowances.",
-                                 "to": [asker["email"]], "to_mode": "includes",
-                                 "in_reply_to": question_ids[asker["id"]], "body_matches": figures_regex(others)})
+        # each answer is the core: a wrong one, or several readings, fails the triage whatever else was done
+        gates: list[dict[str, Any]] = [check for *_, check, _ in questions]
+        criteria: list[dict[str, Any]] = [
+            {"id": f"replied_{number}", "check": "mail_sent", "points": 2,
+             "description": f"{asker['name']} got an answer (a reply, or a new mail: either is an answer).",
+             "to": [asker["email"]], "to_mode": "includes"}
+            for number, (asker, *_) in enumerate(questions, 1)
+        ]
         for number, message_id in enumerate(letter_ids, 1):
             criteria.append({"id": f"newsletter_{number}_archived", "check": "record", "points": 1,
                              "description": "A newsletter is in the archive.", "table": "mail_entry",
@@ -195,8 +266,8 @@ class InboxTriage(Family):
             instruction=instruction,
             tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
                                                      "mail_mark_message"], distractors=["mail"]),
-            gates=[allowed_changes(*MAIL_TABLES)],
-            criteria=criteria, solve=solve, variant=variant, max_steps=35,
+            gates=[*gates, allowed_changes(*MAIL_TABLES)],
+            criteria=criteria, solve=solve, variant=variant, max_steps=35, facts=sheet,
         )
 
 
@@ -309,12 +380,13 @@ class ForwardContractToLegal(Family):
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:sales_rep_1", "role:sales_rep_2", "role:sales_rep_3", "role:head_of_sales"]))
         user = stage.world.user
-        desk = rng.choice(people_in(stage, "Sales", exclude=[user["id"]]))
+        desk = rng.choice(people_in(stage, stage.department("Sales"), exclude=[user["id"]]))
+        company = stage.world.meta("company") or "Acme Analytics"
         account, other = rng.sample(accounts(stage), 2)
         kind = rng.choice(["MSA", "Order Form", "DPA"])
         stage.clock(stamp(day(-6), 11, 0))
         redline = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - redline v2",
-                                content=f"{kind} between Acme Analytics and {account['name']}.\n\nRedline v2 "
+                                content=f"{kind} between {company} and {account['name']}.\n\nRedline v2 "
                                         "(not signed).\n")["id"])
         first_mail = colleague_mail(stage, desk["id"], ["user"], f"{account['name']} {kind}: redlines",
                                     f"Hi {first_name(user['name'])},\n\nTheir legal team's redlines are attached "
@@ -322,7 +394,7 @@ class ForwardContractToLegal(Family):
                                     attachments=[redline])
         stage.clock(stamp(day(-1), 15, 30))
         signed = str(stage.act(desk["id"], "drive_create_doc", name=f"{account['name']} {kind} - signed",
-                               content=f"{kind} between Acme Analytics and {account['name']}.\n\nCountersigned copy, "
+                               content=f"{kind} between {company} and {account['name']}.\n\nCountersigned copy, "
                                        f"signed by both parties on {day(-2).isoformat()}.\n")["id"])
         if variant == "signed-in-thread":
             signed_mail = stage.act(desk["id"], "mail_reply_message", message_id=first_mail["id"],
@@ -336,7 +408,7 @@ class ForwardContractToLegal(Family):
         if variant == "two-customers":
             stage.clock(stamp(day(-1), 16, 10))
             other_doc = str(stage.act(desk["id"], "drive_create_doc", name=f"{other['name']} {kind} - signed",
-                                      content=f"{kind} between Acme Analytics and {other['name']}. Signed.\n")["id"])
+                                      content=f"{kind} between {company} and {other['name']}. Signed.\n")["id"])
             colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {other['name']}",
                            f"And {other['name']} signed too, attached.\n\n{first_name(desk['name'])}\n",
                            attachments=[other_doc])
