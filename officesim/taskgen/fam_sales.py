@@ -252,7 +252,7 @@ class ChaseOverdueInvoices(Family):
 
 
 class PipelineSummaryMail(Family):
-    """Mail the open pipeline totals by stage (USD deals) to whoever asked."""
+    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked."""
 
     name = "pipeline_summary_mail"
     category = "sales-reporting"
@@ -262,12 +262,14 @@ class PipelineSummaryMail(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        home = stage.world.meta("currency") or "USD"
+        foreign = "EUR" if home != "EUR" else "GBP"
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:controller"]))
         asker_role = rng.choice(["role:head_of_sales", "role:ceo", "role:cfo"])
         asker = stage.person(asker_role)
-        busy = stage.rows("SELECT owner_id FROM crm_deal WHERE currency = 'USD' AND stage IN ('prospecting', "
+        busy = stage.rows("SELECT owner_id FROM crm_deal WHERE currency = ? AND stage IN ('prospecting', "
                           "'qualification', 'proposal', 'negotiation') GROUP BY owner_id HAVING count(*) >= 3 "
-                          "ORDER BY CAST(substr(owner_id, 3) AS INTEGER)")
+                          "ORDER BY CAST(substr(owner_id, 3) AS INTEGER)", home)
         rep = stage.person(rng.choice(busy)["owner_id"])
         stage.clock(stamp(day(0), 7, 30))
         # fresh deals this morning, so every instance has its own totals
@@ -277,26 +279,28 @@ class PipelineSummaryMail(Family):
             label = rng.choice(["Expansion", "Renewal 2027", "Pilot", "Add-on seats"])
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {label} {rng.randint(2, 9)}",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(8_000, 150_000, 500)),
-                             "currency": "USD", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": home, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
-        if variant == "one-rep-by-stage":  # the rep's own euro deal: "USD deals only" must bite for them too
+        if variant == "one-rep-by-stage":  # the rep's own foreign deal: "home currency only" must bite for them too
             account = rng.choice(accounts(stage))
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - EU rollout",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
-                             "currency": "EUR", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": foreign, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
         stage.insert("crm_deal", new_rows)
         stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
-        where = "currency = 'USD'" + (f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else "")
-        totals = {s: sum(d["amount"] for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
-        counts = {s: sum(1 for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
+        mine = (lambda d: d["owner_id"] == rep["id"]) if variant == "one-rep-by-stage" else (lambda d: True)
+        scoped = [d for d in open_deals(stage) if mine(d)]  # every open deal of the asked owner(s)
+        counted = [d for d in scoped if d["currency"] == home and d["stage"] in stages]
+        totals = {s: sum(d["amount"] for d in counted if d["stage"] == s) for s in stages}
+        counts = {s: sum(1 for d in counted if d["stage"] == s) for s in stages}
         scope = {"company-by-stage": "the whole company's open pipeline",
                  "one-rep-by-stage": f"{rep['name']}'s open pipeline",
                  "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
         stage.clock(stamp(day(0), 8, 20))
         request = colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
-                       f"Hi,\n\nCould you send me {scope}: the total amount per stage? USD deals only; leave out "
+                       f"Hi,\n\nCould you send me {scope}: the total amount per stage? {home} deals only; leave out "
                        f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
@@ -309,25 +313,36 @@ class PipelineSummaryMail(Family):
             s.call("mail_search_messages", query="Pipeline numbers")
             owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
             s.call("crm_list_pipeline", group_by="stage", **owner)
-            lines = "\n".join(f"- {STAGE_LABELS[k]}: {whole_money(v)} ({counts[k]} deals)" for k, v in totals.items())
+            lines = "\n".join(f"- {STAGE_LABELS[k]}: {stage.money(v, cents=False)} ({counts[k]} deals)"
+                              for k, v in totals.items())
             s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
-                   body=f"Hi {first_name(asker['name'])},\n\nUSD open pipeline by stage:\n{lines}\n\nBest")
+                   body=f"Hi {first_name(asker['name'])},\n\n{home} open pipeline by stage:\n{lines}\n\nBest")
 
-        # what a mail listing every figure in sight would also state: other currencies' totals, the
-        # stages or the people nobody asked about
-        rep_only = f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else ""
+        # Figures trace to what was asked (the totals, their counts, sums and shares) and to the
+        # deals behind them (a careful worker names the largest deal, or the deal left out for its
+        # currency): a grid or a total nobody asked for (other currencies, stages, people) traces
+        # to nothing.
         sheet = FactSheet()
+        sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
+        misread: dict[str, list[float]] = {}  # per stage: the totals a wrong scope gives
+        for key in stages:
+            everyone = sum(d["amount"] for d in open_deals(stage, "currency = ?", home) if d["stage"] == key)
+            other = [sum(d["amount"] for d in scoped if d["stage"] == key and d["currency"] == c)
+                     for c in sorted({d["currency"] for d in scoped} - {home})]
+            misread[key] = [*(totals[key] + o for o in other if o),
+                            *([everyone] if variant == "one-rep-by-stage" else [])]
+        # a misread total stated with no stage named could be any stage's: wrong for each of them
+        anywhere = sorted({w for ws in misread.values() for w in ws
+                           if w and not any(abs(w - t) <= 0.001 * t for t in totals.values())})
         keys = {}
         for key in OPEN_STAGES:
             keys[key] = sheet.entity(STAGE_LABELS[key], key=key, kind="stage")
-            usd_all = sum(d["amount"] for d in open_deals(stage, "currency = 'USD'") if d["stage"] == key)
-            other = [sum(d["amount"] for d in open_deals(stage, f"currency = ?{rep_only}", c) if d["stage"] == key)
-                     for c in ("EUR", "GBP")]
             if key in totals:
                 value = totals[key]
-                wrong = [*(value + o for o in other if o), *([usd_all] if variant == "one-rep-by-stage" else [])]
-                sheet.fact(keys[key], "total", value, wrong=[w for w in wrong if w])
+                sheet.fact(keys[key], "total", value, wrong=[*misread[key], *anywhere])
                 sheet.fact(keys[key], "deals", counts[key])
+                if counts[key]:
+                    sheet.figure(round(value / counts[key], 2))  # the average deal, a common aside
         criteria: list[dict[str, Any]] = [
             facts_check(f"total_{key}", 1, "sent_mail", to=[asker_role], trace_to="facts",
                         description=f"The {STAGE_LABELS[key]} total, stated with its stage; no figure nobody asked "
