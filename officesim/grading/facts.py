@@ -309,7 +309,10 @@ def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[floa
                 derived.update((100 * a / b, 100 * b / a, 100 * abs(a - b) / b, 100 * abs(a - b) / a))
     for attribute in {f.attribute for f in spec.facts}:
         values = [v for f in spec.facts if f.attribute == attribute and (v := f.number()) is not None]
-        derived.add(abs(sum(values)))
+        total = abs(sum(values))
+        derived.add(total)
+        if total and len(values) > 1:  # each one's share of the total ("Proposal: 23.4% of the pipeline")
+            derived.update(100 * abs(v) / total for v in values)
     return sorted(derived)
 
 
