@@ -291,3 +291,13 @@ def test_standup_touching_the_maybe_deal_fails() -> None:
         maybe = next(c for c in task(task_id).grader.criteria if c.id == "changed_unconfirmed").match["id"]
         hack_fails(plus(task_id, {"name": "crm_update_deal", "arguments": {"deal_id": maybe,
                                                                            "close_date": "2027-01-15"}}))
+
+
+def test_reconcile_expects_the_amount_the_customer_wrote() -> None:
+    # "$18,958" in the mail must not be graded against 18,958.33: a careful worker types what it says
+    for task_id in (f"deal-reconcile-from-mail-{n:03d}" for n in range(1, 15)):
+        gate = next(g for g in task(task_id).grader.gates if g.id == "deal_updated")
+        text = (TASKS / task_id / "task.yaml").read_text()
+        stated = re.search(r"(?:brings the total to|Final amount as agreed on the call:) \$([\d,]+(?:\.\d\d)?)", text)
+        if stated and "amount" in gate.expect:
+            assert float(stated.group(1).replace(",", "")) == gate.expect["amount"], task_id

@@ -61,7 +61,7 @@ class DealReconcileFromMail(Family):
         seats = rng.choice([40, 60, 80, 120, 150, 200])
         price = deal["amount"] / seats
         new_seats = seats + rng.choice([-20, -10, 10, 25, 30]) if seats > 30 else seats + 10
-        new_amount = round(new_seats * price, 2)
+        new_amount = float(round(new_seats * price))  # whole units, as the mail states it
         new_close = day(rng.randint(20, 75))
         if new_close.isoformat() == deal["close_date"]:  # "signature moves to" must move it
             new_close = date.fromordinal(new_close.toordinal() + 7)
