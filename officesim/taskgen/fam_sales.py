@@ -306,7 +306,8 @@ class PipelineSummaryMail(Family):
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
         if variant == "one-rep-by-stage":  # the rep's own foreign deal: "home currency only" must bite for them too
             account = rng.choice(accounts(stage))
-            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - EU rollout",
+            region = "UK" if foreign == "GBP" else "EU"
+            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {region} rollout",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
                              "currency": foreign, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
