@@ -301,3 +301,12 @@ def test_reconcile_expects_the_amount_the_customer_wrote() -> None:
         stated = re.search(r"(?:brings the total to|Final amount as agreed on the call:) \$([\d,]+(?:\.\d\d)?)", text)
         if stated and "amount" in gate.expect:
             assert float(stated.group(1).replace(",", "")) == gate.expect["amount"], task_id
+
+
+def test_pipeline_raw_read_result_pasted_fails() -> None:
+    # one rep's pipeline read, pasted as JSON: every figure in it traces (the totals, the rep's deals),
+    # but it presents the deal priced in euros as part of the pipeline
+    for task_id in (f"pipeline-summary-mail-{n:03d}" for n in range(1, 15)):
+        dump = json.dumps(_pipeline(task_id))
+        hack_fails(grade_of(task_id, reference(task_id).map_texts(
+            lambda _, d=dump: f"Hi,\n\nHere is the pipeline:\n{d}\n\nBest", names=MAIL)))
