@@ -237,7 +237,7 @@ class ChaseOverdueInvoices(Family):
         criteria: list[dict[str, Any]] = []
         sheet = FactSheet()
         for n, (account, contact, overdue, others) in enumerate(plans, 1):
-            party = [contact["email"]]
+            party = [c["email"] for c in contacts_of(stage, account["id"])]  # privacy is per customer
             acc = sheet.entity(account["name"], key=f"account_{n}", kind="account", party=party)
             keys = {}
             for row in [*overdue, *others]:
