@@ -8,37 +8,17 @@ here found a defect when it was written (now fixed) or pins an issue-9 class for
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from pathlib import Path
 from typing import Any
 
-from officesim import OfficeEnv, load_task
-from officesim.env import play
+from test_audit_cases import TASKS, grade_of, reference, task  # the audit cases' replay helpers
+
 from officesim.grading.rubric import Grade
 from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
-from officesim.task import Task
+from officesim.selftest_variants import Trajectory
 
-TASKS = Path(__file__).resolve().parents[1] / "tasks"
 MAIL = ("mail_send_message",)
-
-
-@functools.cache
-def task(task_id: str) -> Task:
-    return load_task(TASKS / task_id)
-
-
-def reference(task_id: str) -> Trajectory:
-    solution = task(task_id).solution
-    assert solution is not None
-    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))} for s in solution.steps],
-                      solution.answer)
-
-
-def grade_of(task_id: str, trajectory: Trajectory) -> Grade:
-    return play(OfficeEnv(task(task_id)), ReplayAgent("gsales-case", trajectory))
 
 
 def plus(task_id: str, *steps: Any) -> Grade:
