@@ -193,6 +193,8 @@ def read_figures(text: str) -> list[Figure]:
         bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
         if bare and _YEAR.match(raw) and m.group(0).strip() == raw:
             continue
+        if _YEAR.match(raw) and re.fullmatch(r"\(\s*\d{4}\s*\)", m.group(0).strip()):
+            continue  # a year in parentheses ("Data Connectors add-on (2027)"), not an amount
         token = _token(m)
         suffix = (m.group("suffix") or "").lower()
         scale = abs(token.value) / float(raw.replace(",", "")) if float(raw.replace(",", "")) else 1.0

@@ -181,6 +181,9 @@ class FactsCheck(CheckBase):
         None, description="A regex that marks a segment as naming something as left out, instead of the usual "
         "markers (not, excluded, near miss, rejected...): where the answer itself is a list of negatives "
         "('without sign-off'), what keeps an item out is said differently ('approved in chat').")
+    excluded_also: str | None = Field(
+        None, description="A regex of markers that also present an item as left out, beside the usual ones: "
+        "what a family's own wording for 'not part of this' is ('we received payment for', 'was voided').")
     subject: str | None = Field(None, description="The entity the question is about: a figure stated with no "
                                 "entity named belongs to it ('$350' for 'the hotel cap in New York').")
     traceable: bool = Field(True, description="Every figure stated must trace to the sources.")
@@ -198,7 +201,7 @@ class FactsCheck(CheckBase):
             raise ValueError(f"{value!r} is not a text form ({TEXT_FORMS})")
         return value
 
-    @field_validator("excluded_if")
+    @field_validator("excluded_if", "excluded_also")
     @classmethod
     def _regex(cls, value: str | None) -> str | None:
         if value is not None:
@@ -323,7 +326,10 @@ def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[floa
                 derived.update((100 * a / b, 100 * b / a, 100 * abs(a - b) / b, 100 * abs(a - b) / a))
     for attribute in {f.attribute for f in spec.facts}:
         values = [v for f in spec.facts if f.attribute == attribute and (v := f.number()) is not None]
-        derived.add(abs(sum(values)))
+        total = abs(sum(values))
+        derived.add(total)
+        if total and len(values) > 1:  # each one's share of the total ("Proposal: 23.4% of the pipeline")
+            derived.update(100 * abs(v) / total for v in values)
     return sorted(derived)
 
 
@@ -518,6 +524,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         for key in check.exclude:
             out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
                    if check.excluded_if else excluded(claim.segment))
+            if check.excluded_also and not out:
+                out = re.search(check.excluded_also, claim.segment.full, re.IGNORECASE) is not None
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:

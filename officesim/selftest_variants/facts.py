@@ -37,12 +37,16 @@ class Facts:
     wrong_names: list[str] = field(default_factory=list)
     wrong_values: list[float] = field(default_factory=list)
     judged: bool = False  # some criterion is left to an LLM judge
+    # name -> who may see it in mail (the entity's ``party``: person refs or outside emails)
+    parties: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, other: Facts) -> None:
         for mine, theirs in ((self.names, other.names), (self.values, other.values),
                              (self.wrong_names, other.wrong_names), (self.wrong_values, other.wrong_values)):
             mine.extend(x for x in theirs if x not in mine)
         self.judged = self.judged or other.judged
+        for name, party in other.parties.items():
+            self.parties.setdefault(name, list(party))
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -105,6 +109,9 @@ def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
     if not isinstance(block, dict):
         return facts
     entities = block.get("entities") or {}
+    for entity in entities.values():
+        if isinstance(entity, dict) and entity.get("name") and entity.get("party"):
+            facts.parties[str(entity["name"])] = [str(p) for p in entity["party"]]
     known = {(f.get("entity"), f.get("attribute")): f for f in block.get("facts") or [] if isinstance(f, dict)}
     for check in checks:
         if check.get("check") != "facts" or (check.get("points") is not None and check["points"] <= 0):

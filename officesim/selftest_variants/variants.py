@@ -15,7 +15,7 @@ from typing import Any
 from officesim.agents.probing import leaves
 from officesim.selftest_variants import wording
 from officesim.selftest_variants.kinds import Context, variant
-from officesim.selftest_variants.trajectory import Trajectory, is_read, text_field
+from officesim.selftest_variants.trajectory import MAIL_WRITES, Trajectory, is_read, text_field
 
 
 def _texts_where(ctx: Context, test: Any) -> bool:
@@ -125,14 +125,53 @@ def supporting_figures(ctx: Context) -> Trajectory | None:
     return out if out.texts() != ctx.ref.trajectory.texts() else None
 
 
+def _roles(ctx: Context) -> dict[str, str]:
+    return {f"role:{p['role']}": p["email"] for p in ctx.people if p.get("role")}
+
+
+def _recipients(ctx: Context, step: dict[str, Any]) -> set[str] | None:
+    """The emails a mail write names (empty for a reply, whose recipients the arguments do not
+    say); ``None`` for a write that is not mail."""
+    if step["name"] not in MAIL_WRITES:
+        return None
+    roles = _roles(ctx)
+    refs = [r for k in ("to", "cc", "bcc") for r in step["arguments"].get(k) or [] if isinstance(r, str)]
+    return {roles.get(r, r).casefold() for r in refs}
+
+
+def _visible(ctx: Context, name: str, recipients: set[str] | None) -> bool:
+    """Whether a text to ``recipients`` (``None``: not mail) may name ``name``: it belongs to no
+    party, or to one of them (telling one customer about another's invoice, even as left out, is
+    a leak, not an FYI)."""
+    party = ctx.facts.parties.get(name)
+    if not party or recipients is None:
+        return True
+    roles = _roles(ctx)
+    return bool({roles.get(p, p).casefold() for p in party} & recipients)
+
+
 @variant("near_miss_fyi")
 def near_miss_fyi(ctx: Context) -> Trajectory | None:
-    """An FYI naming what was checked and left out ("not included: X, it does not qualify")."""
-    left_out = [n for n in ctx.facts.wrong_names if len(n) > 2][:2]
+    """An FYI naming what was checked and left out ("not included: X, it does not qualify"); a mail
+    names only what belongs to its own recipients."""
+    left_out = [n for n in ctx.facts.wrong_names if len(n) > 2]
     if not left_out or not ctx.ref.trajectory.texts():
         return None
-    line = f"FYI, I also checked {' and '.join(left_out)}: not included, as they do not qualify."
-    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}")
+
+    def fyi(text: str, recipients: set[str] | None) -> str:
+        mine = [n for n in left_out if _visible(ctx, n, recipients)][:2]
+        if not mine:
+            return text
+        return f"{text.rstrip()}\n\nFYI, I also checked {' and '.join(mine)}: not included, as they do not qualify."
+
+    out = ctx.ref.trajectory.copy()
+    for step in out.actions():
+        fld = text_field(step)
+        if fld:
+            step["arguments"][fld] = fyi(step["arguments"][fld], _recipients(ctx, step))
+    if out.answer:
+        out.answer = fyi(out.answer, None)
+    return out if out.texts() != ctx.ref.trajectory.texts() else None
 
 
 def _unambiguous_people(ctx: Context) -> list[str]:

@@ -91,7 +91,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 require: Iterable[str] = (), require_any: Iterable[Sequence[str]] = (), name: Iterable[str] = (),
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
-                channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
+                channel: str | None = None, excluded_if: str | None = None, excluded_also: str | None = None,
+                traceable: bool = True,
                 trace_to: str = "sources") -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
@@ -114,6 +115,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["require_any"] = groups
     if excluded_if is not None:
         item["excluded_if"] = excluded_if
+    if excluded_also is not None:
+        item["excluded_also"] = excluded_also
     if subject is not None:
         item["subject"] = subject
     if not traceable:

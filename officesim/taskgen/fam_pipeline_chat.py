@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, whole_money
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     OPEN_STAGES,
     READ_MARKS,
@@ -42,6 +42,7 @@ class PipelineFromStandup(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        home = stage.world.meta("currency") or "USD"
         stage.act_as("role:head_of_sales")
         stage.clock(stamp(day(0), 8, 0))
         reps = ["role:sales_rep_1", "role:sales_rep_2", "role:sales_rep_3"]
@@ -52,7 +53,7 @@ class PipelineFromStandup(Family):
         maybe: dict[str, Any] | None = None
         for position, rep in enumerate(reps):
             rep_id = stage.person(rep)["id"]
-            mine = [d for d in open_deals(stage, "owner_id = ? AND currency = 'USD'", rep_id) if d["id"] not in used]
+            mine = [d for d in open_deals(stage, "owner_id = ? AND currency = ?", rep_id, home) if d["id"] not in used]
             if len(mine) < 2:
                 continue
             deal, other = rng.sample(mine, 2)
@@ -79,7 +80,7 @@ class PipelineFromStandup(Family):
             elif "stage" in expect:
                 parts.append(f"moving to {STAGE_LABELS[expect['stage']]}")
             if "amount" in expect:
-                parts.append(f"amount is now {whole_money(expect['amount'])}")
+                parts.append(f"amount is now {stage.money(expect['amount'], cents=False)}")
             lines.append((rep, f"{deal['name']}: " + ", ".join(parts) + "."))
         maybe_owner = next(r for r in reps if stage.person(r)["id"] == maybe["owner_id"])
         lines.append((maybe_owner, f"{maybe['name']}: might slip to next quarter, I'll confirm tomorrow before we "
@@ -107,7 +108,7 @@ class PipelineFromStandup(Family):
 
         gates = [_deal_record(f"update_{n}", deal["id"], expect, f"{deal['name']} matches the stand-up.")
                  for n, (_, deal, expect) in enumerate(updates, 1)]
-        gates.append(allowed_changes({"crm_deal": DEAL_EDIT_FIELDS}, "crm_activity", READ_MARKS))
+        gates.append(allowed_changes({"crm_deal": DEAL_EDIT_FIELDS}, "crm_activity", "chat_message", READ_MARKS))
         touched = [deal["id"] for _, deal, _ in updates]
         return Draft(
             instruction=instruction,
@@ -121,9 +122,18 @@ class PipelineFromStandup(Family):
                 {"id": "changed_other_deals", "check": "changed", "points": -2, "table": "crm_deal", "op": "any",
                  "description": "A deal nobody mentioned was changed.",
                  "match": {"id": _not_in([*touched, maybe["id"]])}},
+                _posted_elsewhere(channel_id),
             ],
             solve=solve, variant=variant, max_steps=20,
         )
+
+
+def _posted_elsewhere(channel_id: str) -> dict[str, Any]:
+    """A penalty for posting anywhere but the channel the request came from (a confirmation there
+    is what a careful colleague does; a post elsewhere spreads the team's business)."""
+    return {"id": "posted_elsewhere", "check": "changed", "points": -2, "table": "chat_message", "op": "any",
+            "description": "A chat message went somewhere other than the channel the request came from.",
+            "match": {"channel_id": {"not": channel_id}}}
 
 
 def _not_in(ids: list[str]) -> dict[str, str]:
@@ -151,7 +161,7 @@ class DealHandoff(Family):
         head = stage.person("role:head_of_sales")["id"]
         leaving = stage.person(nth([o["owner_id"] for o in owners if o["owner_id"] not in (user["id"], head)],
                                    index, self.name))
-        sales = people_in(stage, "Sales", exclude=[leaving["id"], user["id"]])
+        sales = people_in(stage, stage.department("Sales"), exclude=[leaving["id"], user["id"]])
         successor, other = rng.sample(sales, 2)
         deals = open_deals(stage, "owner_id = ?", leaving["id"])
         closed = stage.rows("SELECT * FROM crm_deal WHERE owner_id = ? AND stage IN ('closed_won', 'closed_lost')",
@@ -189,7 +199,8 @@ class DealHandoff(Family):
         gates = [_deal_record(f"reassigned_{n}", deal_id, {"owner_id": person["id"]},
                               f"{deal_id} now belongs to {person['name']}.")
                  for n, (deal_id, person) in enumerate(target.items(), 1)]
-        gates.append(allowed_changes({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, READ_MARKS))
+        gates.append(allowed_changes({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "chat_message",
+                                     READ_MARKS))
         return Draft(
             instruction=instruction,
             tools=toolset(["chat", "crm"], writes=["crm_update_deal"], distractors=["crm", "chat"]),
@@ -203,6 +214,7 @@ class DealHandoff(Family):
                 {"id": "other_reps_deals", "check": "changed", "points": -2, "table": "crm_deal", "op": "update",
                  "description": "Another rep's deal was changed.",
                  "match": {"id": _not_in(list(target) + [d["id"] for d in closed])}},
+                _posted_elsewhere(channel_id),
             ],
             solve=solve, variant=variant, max_steps=25,
         )

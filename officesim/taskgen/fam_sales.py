@@ -7,7 +7,7 @@ import random
 from datetime import date
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money, whole_money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     OPEN_STAGES,
@@ -50,7 +50,8 @@ class DealReconcileFromMail(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        candidates = [d for d in open_deals(stage, "currency = 'USD' AND stage != 'prospecting'")
+        home = stage.world.meta("currency") or "USD"
+        candidates = [d for d in open_deals(stage, "currency = ? AND stage != 'prospecting'", home)
                       if len(contacts_of(stage, d["account_id"])) >= 2]
         deal = nth(candidates, index, self.name)
         account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
@@ -60,14 +61,16 @@ class DealReconcileFromMail(Family):
         seats = rng.choice([40, 60, 80, 120, 150, 200])
         price = deal["amount"] / seats
         new_seats = seats + rng.choice([-20, -10, 10, 25, 30]) if seats > 30 else seats + 10
-        new_amount = round(new_seats * price, 2)
+        new_amount = float(round(new_seats * price))  # whole units, as the mail states it
         new_close = day(rng.randint(20, 75))
+        if new_close.isoformat() == deal["close_date"]:  # "signature moves to" must move it
+            new_close = date.fromordinal(new_close.toordinal() + 7)
         expect: dict[str, Any] = {}
         lines: list[str] = []
         if variant in ("amount", "amount-and-date"):
             expect["amount"] = new_amount
             lines.append(f"we'd like to go with {new_seats} seats instead of the {seats} in your proposal. At the "
-                         f"same per-seat price that brings the total to {whole_money(new_amount)}")
+                         f"same per-seat price that brings the total to {stage.money(new_amount, cents=False)}")
         if variant in ("close-date", "amount-and-date"):
             expect["close_date"] = new_close.isoformat()
             lines.append(f"our signatory is travelling, so signature moves to {long_date(new_close)}, "
@@ -75,7 +78,7 @@ class DealReconcileFromMail(Family):
         if variant == "closed-won":
             expect.update(stage="closed_won", amount=new_amount)
             lines.append(f"the order form is signed and on its way to you. Final amount as agreed on the call: "
-                         f"{whole_money(new_amount)}")
+                         f"{stage.money(new_amount, cents=False)}")
         if variant == "closed-lost":
             expect.update(stage="closed_lost", amount=deal["amount"])
             lines.append("after a lot of discussion we've decided not to go ahead this year; we'll stay with our "
@@ -83,7 +86,8 @@ class DealReconcileFromMail(Family):
         stage.clock(stamp(day(-9), 14, 0))
         proposal = colleague_mail(stage, "user", [contact["email"]], f"Proposal: {deal['name']}",
                                   f"Hi {first_name(contact['name'])},\n\nAs discussed, our proposal for {seats} seats "
-                                  f"comes to {whole_money(deal['amount'])}.\n\nBest,\n{first_name(owner['name'])}\n")
+                                  f"comes to {stage.money(deal['amount'], cents=False)}.\n\nBest,\n"
+                                  f"{first_name(owner['name'])}\n")
         body = (f"Hi {first_name(owner['name'])},\n\nThanks for the proposal. A quick update: "
                 + ". Also, ".join(lines) + f".\n\nBest regards,\n{contact['name']}\n{account['name']}\n")
         update = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
@@ -118,11 +122,16 @@ class DealReconcileFromMail(Family):
             {"id": "changed_deal", "check": "changed", "points": 1, "table": "crm_deal", "op": "update",
              "description": "The deal was updated.", "match": {"id": deal["id"]}},
         ]
-        if "stage" not in expect:  # a closed deal may fairly get its actual close date
+        if "stage" not in expect:
             criteria.append({"id": "kept_other_fields", "check": "record", "points": 1, "table": "crm_deal",
                              "description": "Fields the mail did not mention are unchanged.",
                              "match": {"id": deal["id"]},
                              "expect": {k: deal[k] for k in ("amount", "close_date", "stage") if k not in expect}})
+        else:  # a closed deal may fairly get its actual close date (today), nothing else
+            criteria.append({"id": "kept_close_date", "check": "record", "points": 1, "table": "crm_deal",
+                             "description": "The close date is the planned one or today, when the deal closed.",
+                             "match": {"id": deal["id"]},
+                             "expect": {"close_date": {"in": sorted({deal["close_date"], day(0).isoformat()})}}})
         criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]], keep=[update])]
         if others:
             instruction += " Only that deal should change."
@@ -134,10 +143,19 @@ class DealReconcileFromMail(Family):
         )
 
 
+# How a chase mail says an invoice is not part of the chase, beside the usual markers ("not due
+# yet", "excluded"): "we received your payment for INV-0411", "INV-0417 was voided".
+SETTLED = (r"\b(?:received\s+(?:your\s+|the\s+)?payments?|payments?\s+(?:\w+\s+){0,3}(?:received|arrived|came\s+in)|"
+           r"(?:was|were|has\s+been|have\s+been|is|are|now|fully)\s+(?:paid|settled|voided|void|cancell?ed|credited)|"
+           r"paid\s+on|settled|voided|cancell?ed|credited|credit\s+note|upcoming|falls?\s+due\s+(?:on|in|next)|"
+           r"(?:due|payable)\s+(?:only\s+)?(?:next|later|in\s+\d+\s+days))\b")
+
+
 def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int) -> tuple[
         list[dict[str, Any]], list[dict[str, Any]]]:
     """Invoices for one account: ``n_overdue`` overdue open ones plus paid, void and not-yet-due ones."""
     numbers = invoice_numbers(rng, n_overdue + 3)
+    currency = stage.world.meta("currency") or "USD"
     rows = []
     for position, number in enumerate(numbers):
         amount = float(rng.randrange(2_000, 60_000, 50))
@@ -151,7 +169,7 @@ def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_ov
         else:
             due, status = day(-rng.randint(10, 40)), "void"
         issued = date.fromordinal(due.toordinal() - 30)
-        rows.append({"number": number, "account_id": account["id"], "amount": amount, "currency": "USD",
+        rows.append({"number": number, "account_id": account["id"], "amount": amount, "currency": currency,
                      "issued_on": issued.isoformat(), "due_on": due.isoformat(), "status": status,
                      "paid_on": due.isoformat() if status == "paid" else None})
     rng.shuffle(rows)
@@ -174,8 +192,9 @@ class ChaseOverdueInvoices(Family):
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:controller", "role:cfo"]))
         stage.clock(stamp(day(0), 8, 0))
-        pool = [a for a in accounts(stage, "country = 'United States' AND id NOT IN (SELECT account_id FROM "
-                                           "crm_invoice)") if "Finance" in contacts_of(stage, a["id"])[0]["title"]
+        home = stage.one("SELECT country FROM crm_account GROUP BY country ORDER BY count(*) DESC, country LIMIT 1")
+        pool = [a for a in accounts(stage, "country = ? AND id NOT IN (SELECT account_id FROM crm_invoice)",
+                                    home["country"]) if "Finance" in contacts_of(stage, a["id"])[0]["title"]
                 or "Controller" in contacts_of(stage, a["id"])[0]["title"]
                 or "Accounts Payable" in contacts_of(stage, a["id"])[0]["title"]]
         first = nth(pool, index, self.name)
@@ -203,8 +222,9 @@ class ChaseOverdueInvoices(Family):
                 s.call("crm_search_accounts", query=account["name"])
                 s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
                 s.call("crm_search_contacts", account_id=account["id"])
-                lines = "\n".join(f"- {r['number']}: {money(r['amount'])} (due {r['due_on']})" for r in overdue)
-                total = money(sum(r["amount"] for r in overdue))
+                lines = "\n".join(f"- {r['number']}: {stage.money(r['amount'])} (due {r['due_on']})"
+                                  for r in overdue)
+                total = stage.money(sum(r["amount"] for r in overdue))
                 s.call("mail_send_message", to=[contact["email"]], subject=f"Overdue invoices - {account['name']}",
                        body=f"Hi {first_name(contact['name'])},\n\nOur records show these invoices are past "
                             f"due:\n{lines}\n\nTotal overdue: {total}.\n\nCould you let us know when we can expect "
@@ -217,7 +237,7 @@ class ChaseOverdueInvoices(Family):
         criteria: list[dict[str, Any]] = []
         sheet = FactSheet()
         for n, (account, contact, overdue, others) in enumerate(plans, 1):
-            party = [contact["email"]]
+            party = [c["email"] for c in contacts_of(stage, account["id"])]  # privacy is per customer
             acc = sheet.entity(account["name"], key=f"account_{n}", kind="account", party=party)
             keys = {}
             for row in [*overdue, *others]:
@@ -232,7 +252,7 @@ class ChaseOverdueInvoices(Family):
                 description=f"{account['name']}'s finance contact got every overdue invoice with its amount and "
                             "their total; paid, void or not-yet-due ones only named as such.",
                 require=[*(f"{keys[r['number']]}.amount" for r in overdue), f"{acc}.overdue_total"],
-                exclude=[keys[r["number"]] for r in others]))
+                exclude=[keys[r["number"]] for r in others], excluded_also=SETTLED))
             criteria.append({"id": f"logged_{n}", "check": "changed", "points": 1, "table": "crm_activity",
                              "op": "insert", "description": f"The chase is logged on {account['name']}.",
                              "match": {"account_id": account["id"], "kind": "email"}})
@@ -242,7 +262,9 @@ class ChaseOverdueInvoices(Family):
                          "op": "insert", "description": "An activity was logged on an account nobody chased.",
                          "match": {"account_id": {"not_in": [a["id"] for a, *_ in plans]}}})
         gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
-        criteria += mail_guards([c["email"] for _, c, _, _ in plans])
+        # the account owners (colleagues) may be copied: collections often keep the account manager in the loop
+        owners = [stage.person(a["owner_id"])["email"] for a, *_ in plans]
+        criteria += mail_guards([*(c["email"] for _, c, _, _ in plans), *owners])
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
@@ -252,7 +274,7 @@ class ChaseOverdueInvoices(Family):
 
 
 class PipelineSummaryMail(Family):
-    """Mail the open pipeline totals by stage (USD deals) to whoever asked."""
+    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked."""
 
     name = "pipeline_summary_mail"
     category = "sales-reporting"
@@ -262,12 +284,14 @@ class PipelineSummaryMail(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        home = stage.world.meta("currency") or "USD"
+        foreign = "EUR" if home != "EUR" else "GBP"
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:controller"]))
         asker_role = rng.choice(["role:head_of_sales", "role:ceo", "role:cfo"])
         asker = stage.person(asker_role)
-        busy = stage.rows("SELECT owner_id FROM crm_deal WHERE currency = 'USD' AND stage IN ('prospecting', "
+        busy = stage.rows("SELECT owner_id FROM crm_deal WHERE currency = ? AND stage IN ('prospecting', "
                           "'qualification', 'proposal', 'negotiation') GROUP BY owner_id HAVING count(*) >= 3 "
-                          "ORDER BY CAST(substr(owner_id, 3) AS INTEGER)")
+                          "ORDER BY CAST(substr(owner_id, 3) AS INTEGER)", home)
         rep = stage.person(rng.choice(busy)["owner_id"])
         stage.clock(stamp(day(0), 7, 30))
         # fresh deals this morning, so every instance has its own totals
@@ -277,26 +301,29 @@ class PipelineSummaryMail(Family):
             label = rng.choice(["Expansion", "Renewal 2027", "Pilot", "Add-on seats"])
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {label} {rng.randint(2, 9)}",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(8_000, 150_000, 500)),
-                             "currency": "USD", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": home, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
-        if variant == "one-rep-by-stage":  # the rep's own euro deal: "USD deals only" must bite for them too
+        if variant == "one-rep-by-stage":  # the rep's own foreign deal: "home currency only" must bite for them too
             account = rng.choice(accounts(stage))
-            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - EU rollout",
+            region = "UK" if foreign == "GBP" else "EU"
+            new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {region} rollout",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
-                             "currency": "EUR", "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": foreign, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
         stage.insert("crm_deal", new_rows)
         stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
-        where = "currency = 'USD'" + (f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else "")
-        totals = {s: sum(d["amount"] for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
-        counts = {s: sum(1 for d in open_deals(stage, where) if d["stage"] == s) for s in stages}
+        mine = (lambda d: d["owner_id"] == rep["id"]) if variant == "one-rep-by-stage" else (lambda d: True)
+        scoped = [d for d in open_deals(stage) if mine(d)]  # every open deal of the asked owner(s)
+        counted = [d for d in scoped if d["currency"] == home and d["stage"] in stages]
+        totals = {s: sum(d["amount"] for d in counted if d["stage"] == s) for s in stages}
+        counts = {s: sum(1 for d in counted if d["stage"] == s) for s in stages}
         scope = {"company-by-stage": "the whole company's open pipeline",
                  "one-rep-by-stage": f"{rep['name']}'s open pipeline",
                  "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
         stage.clock(stamp(day(0), 8, 20))
         request = colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
-                       f"Hi,\n\nCould you send me {scope}: the total amount per stage? USD deals only; leave out "
+                       f"Hi,\n\nCould you send me {scope}: the total amount per stage? {home} deals only; leave out "
                        f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
@@ -309,30 +336,46 @@ class PipelineSummaryMail(Family):
             s.call("mail_search_messages", query="Pipeline numbers")
             owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
             s.call("crm_list_pipeline", group_by="stage", **owner)
-            lines = "\n".join(f"- {STAGE_LABELS[k]}: {whole_money(v)} ({counts[k]} deals)" for k, v in totals.items())
+            lines = "\n".join(f"- {STAGE_LABELS[k]}: {stage.money(v, cents=False)} ({counts[k]} deals)"
+                              for k, v in totals.items())
             s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
-                   body=f"Hi {first_name(asker['name'])},\n\nUSD open pipeline by stage:\n{lines}\n\nBest")
+                   body=f"Hi {first_name(asker['name'])},\n\n{home} open pipeline by stage:\n{lines}\n\nBest")
 
-        # what a mail listing every figure in sight would also state: other currencies' totals, the
-        # stages or the people nobody asked about
-        rep_only = f" AND owner_id = '{rep['id']}'" if variant == "one-rep-by-stage" else ""
+        # Figures trace to what was asked (the totals, their counts, sums and shares) and to the
+        # deals behind them (a careful worker names the largest deal, or the deal left out for its
+        # currency): a grid or a total nobody asked for (other currencies, stages, people) traces
+        # to nothing.
         sheet = FactSheet()
+        sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
+        # deals priced in another currency may be named as left out ("not included: X, in euros"),
+        # never presented as part of the pipeline (a pasted read result does that)
+        foreign = [sheet.entity(d["name"], key=f"foreign_{d['id']}", kind="deal")
+                   for d in scoped if d["stage"] in stages and d["currency"] != home]
+        misread: dict[str, list[float]] = {}  # per stage: the totals a wrong scope gives
+        for key in stages:
+            everyone = sum(d["amount"] for d in open_deals(stage, "currency = ?", home) if d["stage"] == key)
+            other = [sum(d["amount"] for d in scoped if d["stage"] == key and d["currency"] == c)
+                     for c in sorted({d["currency"] for d in scoped} - {home})]
+            misread[key] = [*(totals[key] + o for o in other if o),
+                            *([everyone] if variant == "one-rep-by-stage" else [])]
+        # a misread total stated with no stage named could be any stage's: wrong for each of them
+        anywhere = sorted({w for ws in misread.values() for w in ws
+                           if w and not any(abs(w - t) <= 0.001 * t for t in totals.values())})
         keys = {}
         for key in OPEN_STAGES:
             keys[key] = sheet.entity(STAGE_LABELS[key], key=key, kind="stage")
-            usd_all = sum(d["amount"] for d in open_deals(stage, "currency = 'USD'") if d["stage"] == key)
-            other = [sum(d["amount"] for d in open_deals(stage, f"currency = ?{rep_only}", c) if d["stage"] == key)
-                     for c in ("EUR", "GBP")]
             if key in totals:
                 value = totals[key]
-                wrong = [*(value + o for o in other if o), *([usd_all] if variant == "one-rep-by-stage" else [])]
-                sheet.fact(keys[key], "total", value, wrong=[w for w in wrong if w])
+                sheet.fact(keys[key], "total", value, wrong=[*misread[key], *anywhere])
                 sheet.fact(keys[key], "deals", counts[key])
+                if counts[key]:
+                    sheet.figure(round(value / counts[key], 2))  # the average deal, a common aside
         criteria: list[dict[str, Any]] = [
             facts_check(f"total_{key}", 1, "sent_mail", to=[asker_role], trace_to="facts",
                         description=f"The {STAGE_LABELS[key]} total, stated with its stage; no figure nobody asked "
                                     "for (other currencies, stages or people) and none made up.",
-                        require=[f"{keys[key]}.total"], exclude=[keys[k] for k in OPEN_STAGES if k not in totals])
+                        require=[f"{keys[key]}.total"],
+                        exclude=[*(keys[k] for k in OPEN_STAGES if k not in totals), *foreign])
             for key, value in totals.items() if value
         ]
         criteria += mail_guards([asker_role], keep=[request["id"]])
@@ -364,6 +407,7 @@ class LeadToDeal(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        home = stage.world.meta("currency") or "USD"
         pool = accounts(stage)
         account = nth(pool, index, self.name)
         owner = stage.person(account["owner_id"])
@@ -376,17 +420,18 @@ class LeadToDeal(Family):
         close = day(rng.randint(25, 80))
         amount = seats * price
         stage.clock(stamp(day(0), 7, 45))
-        ask = (f"We'd like a quote for the {product}: {seats} seats at your list price of {money(price)} per seat. "
+        ask = (f"We'd like a quote for the {product}: {seats} seats at your list price of {stage.money(price)} per "
+               "seat. "
                f"We're aiming to sign by {long_date(close)}, {close.year}.")
         if variant == "discounted-total":
             amount = round(seats * price * 0.9, 2)
             ask += (f" Your colleague mentioned the 10% first-year discount; please build that in so the quote "
-                    f"comes to {money(amount)}.")
+                    f"comes to {stage.money(amount)}.")
         body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
         if variant == "follow-up-choice":
             body = (f"Hi {first_name(owner['name'])},\n\nWe're weighing two options for the {product}: {seats} seats "
-                    f"or {seats + 20} seats, both at your list price of {money(price)} per seat. Target signature "
-                    f"is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
+                    f"or {seats + 20} seats, both at your list price of {stage.money(price)} per seat. Target "
+                    f"signature is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
         first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
                              subject=f"Quote request: {product}", body=body, at=stamp(day(0), 7, 45))
         requests = [first]
@@ -400,7 +445,7 @@ class LeadToDeal(Family):
         deal_name = f"{account['name']} - {product}"
         instruction = rng.choice([
             f"Please open a deal in the CRM for {first_name(contact['name'])}'s quote request: call it "
-            f"'{deal_name}', put it in Qualification with me as the owner, and take the amount (USD) and the close "
+            f"'{deal_name}', put it in Qualification with me as the owner, and take the amount ({home}) and the close "
             "date from their mail.",
             f"{contact['name']} asked for a quote. Set up the deal '{deal_name}' in the CRM (stage Qualification, "
             "owned by me) with the value and target close date from the mail.",
@@ -412,7 +457,7 @@ class LeadToDeal(Family):
                 s.call("mail_get_message", message_id=message["id"])
             s.call("crm_search_accounts", query=account["name"])
             s.call("crm_create_deal", account_id=account["id"], name=deal_name, amount=amount,
-                   close_date=close.isoformat(), currency="USD", stage="qualification")
+                   close_date=close.isoformat(), currency=home, stage="qualification")
 
         return Draft(
             instruction=instruction,
@@ -423,7 +468,7 @@ class LeadToDeal(Family):
                  "description": "One deal with the request's figures exists.",
                  "match": {"account_id": account["id"], "name": deal_name},
                  "expect": {"amount": amount, "close_date": close.isoformat(), "stage": "qualification",
-                            "owner_id": "user", "currency": "USD"}},
+                            "owner_id": "user", "currency": home}},
                 allowed_changes("crm_deal", "crm_activity", *MAIL_TABLES),
             ],
             criteria=[
@@ -434,6 +479,9 @@ class LeadToDeal(Family):
                 {"id": "deal_elsewhere", "check": "changed", "points": -3, "table": "crm_deal", "op": "insert",
                  "description": "A deal was opened on another account.",
                  "match": {"account_id": {"not": account["id"]}}},
+                {"id": "second_deal", "check": "changed", "points": -3, "table": "crm_deal", "op": "insert",
+                 "description": "Another deal was opened beside the one asked for (an option hedged, a duplicate).",
+                 "match": {"account_id": account["id"], "name": {"not": deal_name}}},
                 *mail_guards([contact["email"]], keep=requests),
             ],
             solve=solve, variant=variant, max_steps=15,
