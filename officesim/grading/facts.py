@@ -43,6 +43,7 @@ from officesim.grading.claims import (
     hedged,
     read_figures,
     segments,
+    table_cells,
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import parse_date
@@ -175,6 +176,10 @@ class FactsCheck(CheckBase):
         "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
         "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+    others_at_most: int | None = Field(
+        None, ge=0, description="A summary's limit: other candidates may be named beside the answer with their "
+        "own figures (even with a subject), but naming more than this many of them (not as excluded) pastes the "
+        "source instead of summarising it ('the top three deals' is fine, every row of the sheet is not).")
 
     _refs = field_validator("to")(_check_refs)
 
@@ -353,7 +358,7 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     year = reader.ctx.now_year
     previous: Claim | None = None
     for segment in segments(text, day_first=reader.day_first, year=year):
-        names = reader.named(segment.text)
+        names = list(dict.fromkeys([*reader.named(segment.text), *(k for *_, k in header_spots(reader, segment))]))
         claim = Claim(segment, names)
         if not names:
             if previous is not None and previous.names and previous.segment.line == segment.line:
@@ -362,6 +367,25 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
                 claim.names, claim.inherited = [subject], True
         out.append(claim)
         previous = claim
+    return out
+
+
+def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
+    """In a table row under a header, the entities a column heading names ("| Total | Deals |"),
+    placed at the start of the row's cells in that column that name no entity themselves: there the
+    heading says whose figure the cell is."""
+    if not segment.header:
+        return []
+    out = []
+    at = 0
+    text = segment.text
+    cells = table_cells(text)
+    for column, cell in enumerate(cells):
+        start = text.find(cell, at) if cell else at
+        at = start + len(cell) if start >= 0 else at
+        if column >= len(segment.header) or not cell or reader.named(cell):
+            continue
+        out += [(max(start, 0), max(start, 0), key) for key in reader.named(segment.header[column])]
     return out
 
 
@@ -488,7 +512,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     others = [k for k in check.candidates if k not in check.name and k != check.subject]
     # choosing among candidates, a comparison with another's own figure supports the answer; asked
     # about one entity, every other entity's figure beside it is a dump of the source, not an answer
-    comparisons = check.subject is None
+    comparisons = check.subject is None or check.others_at_most is not None
     for claim in read:
         own_names = reader.named(claim.segment.text)
         for key in others:
@@ -506,6 +530,12 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                    if check.excluded_if else excluded(claim.segment))
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
+    if check.others_at_most is not None:
+        shown = [k for k in others if any(k in reader.named(c.segment.text) and not excluded(c.segment)
+                                          for c in read)]
+        if len(shown) > check.others_at_most:
+            violations.append(f"names {len(shown)} of the {len(others)} other candidates beside the answer: a paste "
+                              f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
         violations += _swaps(reader, read)
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
@@ -533,7 +563,7 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     out = []
     for claim in read:
         text = claim.segment.text
-        spots = [m for m in reader.mentions(text) if m[2] in holders]
+        spots = sorted(m for m in [*reader.mentions(text), *header_spots(reader, claim.segment)] if m[2] in holders)
         if not spots:
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         if not spots:
