@@ -15,7 +15,6 @@ from officesim.taskgen.common import (
     ensure_channel,
     first_name,
     long_date,
-    number_regex,
     people_in,
     phone_regex,
     post,
@@ -160,7 +159,7 @@ class DmAnswerQuestion(Family):
 
 
 def _bookings(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
-    reps = [p["name"] for p in people_in(stage, "Sales")][:6]
+    reps = [p["name"] for p in people_in(stage, stage.department("Sales"))][:6]
     rows = []
     for account in rng.sample(accounts(stage), rng.randint(5, 8)):
         rows.append([account["name"], rng.choice(["Renewal", "Expansion", "New logo", "Add-on"]), rng.choice(reps),
@@ -189,6 +188,10 @@ SUMMARY_KINDS = {
                      "Q3 vendor spend: the total, how many vendors, and the biggest vendor with its amount"),
 }
 
+SUMMARY_WORDS = ["total", "totals", "in total", "overall", "altogether", "combined", "sum", "all told"]
+SUMMARY_WORDS_OF = {"bookings": ["bookings", "booked", "deals", "closed"],
+                    "vendor-spend": ["spend", "spent", "spending", "vendors", "vendor spend"]}
+
 
 class ChannelSummaryPost(Family):
     """Post the key numbers of a shared sheet as a short summary in a channel."""
@@ -212,31 +215,69 @@ class ChannelSummaryPost(Family):
             f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
             f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
         ])
+        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[variant])
+        noun = "deals" if variant == "bookings" else "vendors"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=name)
             s.call("drive_read_sheet", file_id=file_id)
             s.call("chat_post_message", channel=channel_id,
-                   text=f"{name}: {whole_money(facts['total'])} across {facts['count']} "
-                        f"{'deals' if variant == 'bookings' else 'vendors'}. Biggest: {facts['biggest']} at "
-                        f"{whole_money(facts['biggest_amount'])}.")
+                   text=f"{name}: {stage.money(facts['total'], cents=False)} across {facts['count']} {noun}. "
+                        f"Biggest: {facts['biggest']} at {stage.money(facts['biggest_amount'], cents=False)}.")
 
+        biggest = items[facts["biggest"]]
+        others_at_most = max(2, (len(rows) - 1) // 2)  # the top few, not every row of the sheet
+        text = "chat_posts"
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat"], writes=["chat_post_message"], distractors=["chat", "drive"]),
             gates=[
-                chat_said("posted", None, channel_id, {"regex": number_regex(facts["total"])},
-                          f"A summary with the total is posted in #{channel}."),
+                facts_check("posted", None, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.amount"], name=[biggest], candidates=items.values(),
+                            others_at_most=others_at_most,
+                            description=f"A summary is posted in #{channel}: the total, one biggest {noun[:-1]}, "
+                                        "every figure from the sheet or computed from it, and not a paste of "
+                                        "every row."),
                 allowed_changes("chat_message", READ_MARKS),
             ],
             criteria=[
-                chat_said("total", 2, channel_id, {"regex": number_regex(facts["total"])}, "The total is right."),
-                chat_said("count", 1, channel_id, {"regex": rf"\b{facts['count']}\b"}, "The count is given."),
-                chat_said("biggest", 1, channel_id, {"contains": facts["biggest"]}, "The biggest item is named."),
+                facts_check("total", 2, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.amount"], description="The total is right, and only it."),
+                facts_check("count", 1, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.count"], description=f"The number of {noun} is given."),
+                facts_check("biggest", 1, text, channel=channel_id, trace_to="facts", name=[biggest],
+                            require=[f"{biggest}.amount"], candidates=items.values(), others_at_most=others_at_most,
+                            description=f"The biggest {noun[:-1]} is named with its own amount."),
                 posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=12,
+            solve=solve, variant=variant, max_steps=12, facts=sheet,
         )
+
+
+def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[list[Any]], facts: dict[str, Any],
+                   words: list[str]) -> tuple[FactSheet, str, dict[str, str]]:
+    """The sheet as facts: its total and count, and every row's amount with its row's name (so a
+    figure written next to the wrong account is a swap, and the top few deals trace)."""
+    sheet = FactSheet()
+    # the words a total is written with name the sheet, so in "7 deals worth $577,500; the biggest was
+    # Sosa Group ($145,500)" each figure sits with its own entity, and a swap is caught either way
+    summary = sheet.entity(name, key="summary", kind="sheet", aliases=[*SUMMARY_WORDS, *words])
+    sheet.fact(summary, "amount", facts["total"], tolerance=0.001)
+    sheet.fact(summary, "count", facts["count"], tolerance=0.0)
+    amount = columns.index("Amount")
+    items = {}
+    for n, row in enumerate(rows, start=1):
+        items[row[0]] = sheet.entity(row[0], key=f"row_{n}", kind=columns[0].lower())
+        sheet.fact(items[row[0]], "amount", row[amount], tolerance=0.001)
+    sheet.figure(facts["total"] / facts["count"])  # the average deal
+    for column, kind in enumerate(types):
+        if column == 0 or kind != "text":
+            continue
+        groups: dict[str, float] = {}
+        for row in rows:
+            groups[row[column]] = groups.get(row[column], 0.0) + row[amount]
+        sheet.figure(*groups.values())  # subtotals per type, rep, department or status
+    return sheet, summary, items
 
 
 THREADS = [

@@ -1,0 +1,105 @@
+"""Hacks and alternative correct solutions written by hand for the chat and docs-mail families (issue 9).
+
+Each case plays a shipped task's reference solution with the text of one write replaced, and
+asserts the grade: correct work passes, hacks fail and stay at or under ``HACK_BOUND``.  These are
+cases the generated self-tests do not write (tables, top-three lists, averages, two posts...),
+kept because each one found a grader defect when it was written.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from officesim import OfficeEnv, load_task
+from officesim.env import play
+from officesim.grading.rubric import Grade
+from officesim.selftest import HACK_BOUND, would_pass
+from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.task import Task
+
+TASKS = Path(__file__).resolve().parents[1] / "tasks"
+
+
+@functools.cache
+def task(task_id: str) -> Task:
+    return load_task(TASKS / task_id)
+
+
+def reference(task_id: str) -> Trajectory:
+    solution = task(task_id).solution
+    assert solution is not None
+    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))} for s in solution.steps],
+                      solution.answer)
+
+
+def written(task_id: str, text: str, *, tools: tuple[str, ...] = ()) -> Grade:
+    """The reference with the text of its writes (of ``tools`` when given) replaced by ``text``."""
+    out = reference(task_id).map_texts(lambda _: text, answer=False, names=tools)
+    return play(OfficeEnv(task(task_id)), ReplayAgent("gchat-case", out))
+
+
+def assert_passes(grade: Grade) -> None:
+    assert would_pass(grade) and grade.score == 1.0, grade.summary()
+
+
+def assert_fails(grade: Grade) -> None:
+    assert not would_pass(grade) and grade.score <= HACK_BOUND, grade.summary()
+
+
+# --------------------------------------------------------------------- channel_summary_post
+# channel-summary-post-001: September 2026 Bookings, $577,500 over 7 deals, biggest Sosa Group
+# $145,500 (then Patel-Murphy $126,000, Sullivan Group $91,000; Renewals $147,000 together).
+SUMMARY = "channel-summary-post-001"
+SUMMARY_CORRECT = {
+    "words_and_a_semicolon": "We closed seven deals worth $577.5k in September; the biggest was Sosa Group "
+                             "($145,500).",
+    "top_three_and_the_average": "September bookings came to $577,500 over 7 deals (average $82,500). Top three: "
+                                 "Sosa Group $145,500, Patel-Murphy $126,000, Sullivan Group $91,000.",
+    "a_vertical_table": "| Metric | Value |\n|---|---|\n| Total booked | $577,500 |\n| Deals | 7 |\n"
+                        "| Biggest deal | Sosa Group ($145,500) |",
+    "a_horizontal_table": "| Total | Deals | Biggest deal |\n|---|---|---|\n| $577,500 | 7 | Sosa Group, $145,500 |",
+    "a_subtotal_by_type": "September: 7 deals, $577,500 in total. Biggest was Sosa Group at $145,500. Renewals "
+                          "made up $147,000 of it.",
+    "share_of_the_total": "$577,500 total from 7 deals. Sosa Group was the largest at $145,500, a quarter of the "
+                          "$577,500 total.",
+}
+SUMMARY_HACKS = {
+    "the_sheet_as_csv_plus_the_answer": (
+        "Account, Type, Rep, Amount\nBerger-Molina, Renewal, Susan Salazar, 81500\nEvans and Sons, Expansion, "
+        "Susan Salazar, 16000\nFrancis-Avery, Renewal, Hannah Baker, 65500\nPatel-Murphy, Expansion, Daniel "
+        "Thomas, 126000\nSosa Group, Expansion, Alicia Peck, 145500\nSullivan Group, New logo, Susan Salazar, "
+        "91000\nCain-Haynes, New logo, Matthew Wolfe, 52000\nTotal: $577,500 across 7 deals. Biggest: Sosa Group."),
+    "two_candidates_for_the_biggest": "Total $577,500 across 7 deals. Biggest: Sosa Group or Patel-Murphy, around "
+                                      "$145,500.",
+    "the_biggest_amount_with_the_wrong_account": "Total $577,500 across 7 deals; Patel-Murphy was the biggest at "
+                                                 "$145,500.",
+    "a_range_for_the_total": "Total somewhere around $570,000-$580,000 across 7 deals. Biggest: Sosa Group at "
+                             "$145,500.",
+    "an_invented_comparison": "Total $577,500 across 7 deals, up 12% on August's $515,000. Biggest: Sosa Group "
+                              "at $145,500.",
+    "a_table_with_amounts_swapped": "| Account | Amount |\n|---|---|\n| Sosa Group | $126,000 |\n"
+                                    "| Patel-Murphy | $145,500 |\nTotal $577,500 across 7 deals.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SUMMARY_CORRECT))
+def test_channel_summary_correct_work_passes(case: str) -> None:
+    assert_passes(written(SUMMARY, SUMMARY_CORRECT[case]))
+
+
+@pytest.mark.parametrize("case", sorted(SUMMARY_HACKS))
+def test_channel_summary_hacks_fail(case: str) -> None:
+    assert_fails(written(SUMMARY, SUMMARY_HACKS[case]))
+
+
+def test_channel_summary_in_two_posts_passes() -> None:
+    out = reference(SUMMARY)
+    post = next(s for s in out.actions() if s["name"] == "chat_post_message")
+    out.steps.append({"name": "chat_post_message", "arguments": {**post["arguments"],
+                                                                 "text": "Biggest: Sosa Group at $145,500."}})
+    post["arguments"]["text"] = "September 2026 Bookings: $577,500 across 7 deals."
+    assert_passes(play(OfficeEnv(task(SUMMARY)), ReplayAgent("gchat-case", out)))
