@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from officesim.grading.claims import (
+    EXCLUSION,
     Figure,
     Segment,
     clean,
@@ -370,6 +371,19 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     return out
 
 
+def _left_out(reader: Reader, segment: Segment) -> bool:
+    """``excluded``, read with the entities' own names blanked: 'The Old Mill' or 'No Frills Ltd'
+    names an option, it does not mark one as left out."""
+    def blank(text: str) -> str:
+        for start, end, _ in reversed(reader.mentions(text)):
+            text = text[:start] + " " * (end - start) + text[end:]
+        return text
+
+    if not excluded(segment):
+        return False
+    return EXCLUSION.search(f"{blank(segment.context)} {blank(segment.text)}") is not None
+
+
 def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
     """In a table row under a header, the entities a column heading names ("| Total | Deals |"),
     placed at the start of the row's cells in that column that name no entity themselves: there the
@@ -486,7 +500,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
-            if excluded(claim.segment):
+            if _left_out(reader, claim.segment):
                 continue
             wrong = _states_wrong(claim, fact, reader)
             if wrong and (fact.entity in claim.names or not claim.names):
@@ -522,16 +536,16 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
-            elif not excluded(claim.segment) and not (comparisons and _own_value(claim, key, reader)):
+            elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
             out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
-                   if check.excluded_if else excluded(claim.segment))
+                   if check.excluded_if else _left_out(reader, claim.segment))
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
-        shown = [k for k in others if any(k in reader.named(c.segment.text) and not excluded(c.segment)
+        shown = [k for k in others if any(k in reader.named(c.segment.text) and not _left_out(reader, c.segment)
                                           for c in read)]
         if len(shown) > check.others_at_most:
             violations.append(f"names {len(shown)} of the {len(others)} other candidates beside the answer: a paste "
