@@ -335,6 +335,7 @@ class ThreadToDoc(Family):
         dropped = sheet.entity(first_pick, key="dropped", kind="option")
         decision = sheet.entity("budget", key="decision", aliases=["budget cap", "cap", "capped"], kind="decision")
         sheet.fact(decision, "budget", budget, wrong=[budget * 1.2], tolerance=0.001)
+        sheet.figure(budget * 1.2)  # the cap asked for and refused is in the thread: recorded as rejected, it traces
         people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
                   for n, p in enumerate((lead, second, third), start=1)}
         text = f"doc:{doc_name}"
@@ -343,7 +344,7 @@ class ThreadToDoc(Family):
             s.call("chat_list_messages", channel=channel_id)
             s.call("chat_get_thread", message_id=root)
             s.call("drive_create_doc", name=doc_name,
-                   content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {whole_money(budget)}\n"
+                   content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {stage.money(budget, cents=False)}\n"
                            f"- Owner: {owner['name']}\n")
 
         return Draft(
@@ -352,7 +353,8 @@ class ThreadToDoc(Family):
                           distractors=["drive", "chat"]),
             gates=[
                 facts_check("doc_exists", None, text, description="The decisions doc names the chosen option; the "
-                            "dropped one only as dropped.", name=[chosen], exclude=[dropped], traceable=False),
+                            "dropped one only as dropped; every figure in it is from the thread.",
+                            name=[chosen], exclude=[dropped]),
                 allowed_changes("drive_file", "drive_permission", READ_MARKS),
             ],
             criteria=[
