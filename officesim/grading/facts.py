@@ -334,8 +334,27 @@ def _plain(name: str) -> str:
     return " ".join(parts) if len(parts) >= 2 else name
 
 
+_PHONE_ALIAS = re.compile(r"^\+?[\d\s().-]+$")
+
+
+def _phone_pattern(alias: str) -> re.Pattern[str] | None:
+    """A phone number as an alias, however it is punctuated ('+1-555-247-5041', '(555) 247 5041',
+    '555.247.5041'; the country code optional), never inside a longer number."""
+    digits = re.sub(r"\D", "", alias)
+    if not _PHONE_ALIAS.match(alias) or len(digits) < 10:
+        return None
+    national, country = digits[-10:], digits[:-10]
+    sep = r"[\s().-]{0,2}"
+    prefix = rf"(?:\+?{country}{sep})?" if country else ""
+    return re.compile(rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)")
+
+
 def _alias_pattern(alias: str) -> re.Pattern[str]:
-    """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing."""
+    """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing; a
+    phone number in any punctuation."""
+    phone = _phone_pattern(alias)
+    if phone is not None:
+        return phone
     words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace("&", r"(?:&|and)")
     words = words.replace(r"\s+and\s+", r"\s*(?:and|&)\s*")  # 'Hicks, Barnett & Hardin' is the same
     left = r"(?<![\w@.])" if alias[:1].isalnum() else ""
