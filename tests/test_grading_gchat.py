@@ -150,3 +150,63 @@ def test_confidential_request_heads_up_as_a_new_mail_passes() -> None:
         "body": "Hi Daniel, Elizabeth Owen asked for our internal pricing guidelines. I said no; you may want to "
                 "follow up with her."}}
     assert_passes(play(OfficeEnv(task(CONFIDENTIAL)), ReplayAgent("gchat-case", out)))
+
+
+# --------------------------------------------------------------------- dm_answer_question
+# 001 asks for a colleague's phone (+1-555-858-6274), 002 for a manager (Jamie Clayton), 003 for
+# the New York hotel cap ($360), 004 for Project launch date (Wednesday, October 21).
+DM = ("chat_post_message",)
+
+
+def _directory(task_id: str) -> list[dict[str, str]]:
+    return task(task_id).start_world().rows("directory_person")
+
+
+def _other_phones(n: int) -> list[str]:
+    return [p["phone"] for p in _directory("dm-answer-question-001") if p["phone"] != "+1-555-858-6274"][:n]
+
+
+DM_CORRECT = {
+    ("dm-answer-question-001", "another_punctuation"): "Sure! It's (555) 858-6274.",
+    ("dm-answer-question-001", "with_a_clock_time"): "Hi Christina, the number is 555.858.6274; best after 10:00.",
+    ("dm-answer-question-002", "first_name_and_email"): "Hi Nathaniel, that's Jamie (jamie.clayton@acme.test).",
+    ("dm-answer-question-003", "a_compact_amount_and_context"): "Hi Benjamin, the New York cap is $360 a night "
+                                                                "under the current Travel & Expense Policy.",
+    ("dm-answer-question-004", "a_us_numeric_date"): "Hi Alexis, Project launch is on 10/21/2026 per the plan.",
+}
+
+
+@pytest.mark.parametrize(("task_id", "case"), sorted(DM_CORRECT))
+def test_dm_answer_correct_work_passes(task_id: str, case: str) -> None:
+    assert_passes(written(task_id, DM_CORRECT[task_id, case], tools=DM))
+
+
+def test_dm_answer_every_phone_in_the_directory_fails() -> None:
+    phones = ", ".join(p["phone"] for p in _directory("dm-answer-question-001"))
+    assert_fails(written("dm-answer-question-001", f"Here are the numbers I have: {phones}", tools=DM))
+
+
+def test_dm_answer_two_phones_offered_fails() -> None:
+    other = _other_phones(1)[0]
+    assert_fails(written("dm-answer-question-001", f"It's +1-555-858-6274 or maybe {other}", tools=DM))
+
+
+def test_dm_answer_someone_elses_phone_fails() -> None:
+    assert_fails(written("dm-answer-question-001", f"Hi Christina, it's {_other_phones(1)[0]}", tools=DM))
+
+
+def test_dm_answer_a_promise_to_look_it_up_fails() -> None:
+    assert_fails(written("dm-answer-question-001", "Hi Christina, let me look it up and get back to you!",
+                         tools=DM))
+
+
+def test_dm_answer_two_managers_offered_fails() -> None:
+    people = _directory("dm-answer-question-002")
+    bosses = {p["manager_id"] for p in people}
+    other = next(p["name"] for p in people if p["id"] in bosses and p["name"] != "Jamie Clayton")
+    assert_fails(written("dm-answer-question-002", f"Hi Nathaniel, it's Jamie Clayton, or {other} if Jamie is out.",
+                         tools=DM))
+
+
+def test_dm_answer_the_wrong_hotel_cap_beside_the_right_one_fails() -> None:
+    assert_fails(written("dm-answer-question-003", "Hi Benjamin, it's $360 or $180.", tools=DM))

@@ -16,7 +16,6 @@ from officesim.taskgen.common import (
     first_name,
     long_date,
     people_in,
-    phone_regex,
     post,
     reply,
     shared_outside,
@@ -72,8 +71,12 @@ class DmAnswerQuestion(Family):
         criterion: dict[str, Any]
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
-            pattern: dict[str, Any] = {"regex": phone_regex(about["phone"])}
             fact = about["phone"]
+            # every colleague's number is a candidate, in any punctuation: the directory pasted is no answer
+            phones = [sheet.entity(p["phone"], key=f"phone_{p['id']}", kind="phone")
+                      for p in stage.rows("SELECT id, phone FROM directory_person WHERE phone IS NOT NULL ORDER BY "
+                                          "CAST(substr(id, 3) AS INTEGER)")]
+            sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
         elif variant == "manager":
             manager = stage.person(about["manager_id"])
             question = f"quick one: who is {about['name']}'s manager? I need someone to sign off their PTO"
@@ -100,7 +103,7 @@ class DmAnswerQuestion(Family):
             project = LAUNCH_PROJECTS[index % len(LAUNCH_PROJECTS)]
             launch = day(LAUNCH_OFFSETS[(index // len(self.variants)) % len(LAUNCH_OFFSETS)] + rng.randint(0, 3))
             beta = day(rng.randint(1, 12))
-            owner = rng.choice(people_in(stage, "Marketing") or pool)
+            owner = rng.choice(people_in(stage, stage.department("Marketing")) or pool)
             doc_name = f"Project {project}: launch plan"
             doc_id = str(stage.act(owner["id"], "drive_create_doc", name=doc_name,
                                    content=f"# Project {project}: launch plan\n\nOwner: {owner['name']}\n\n"
@@ -122,7 +125,8 @@ class DmAnswerQuestion(Family):
         ])
         description = "The reply gives the right answer, and only that one."
         if variant == "phone-number":
-            criterion = chat_said("correct_fact", 2, channel_id, pattern, description)
+            criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
+                                    name=[f"phone_{about['id']}"], candidates=phones, traceable=False)
         elif variant == "manager":
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     name=[manager["id"]], candidates=keys)
