@@ -90,7 +90,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
-                trace_to: str = "sources", others_at_most: int | None = None) -> dict[str, Any]:
+                trace_to: str = "sources", others_at_most: int | None = None,
+                tentative_ok: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -116,6 +117,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["subject"] = subject
     if others_at_most is not None:
         item["others_at_most"] = others_at_most
+    if tentative_ok:
+        item["tentative_ok"] = True
     if not traceable:
         item["traceable"] = False
     elif trace_to != "sources":
