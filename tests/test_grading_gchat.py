@@ -210,3 +210,51 @@ def test_dm_answer_two_managers_offered_fails() -> None:
 
 def test_dm_answer_the_wrong_hotel_cap_beside_the_right_one_fails() -> None:
     assert_fails(written("dm-answer-question-003", "Hi Benjamin, it's $360 or $180.", tools=DM))
+
+
+# --------------------------------------------------------------------- meeting_followup
+# meeting-followup-001: Emily Bailey owns the Edinburgh offsite and the Figma training, Nathaniel
+# Gonzalez the Northwind quote and the hiring tracker, Benjamin Cruz the vendor lists.
+FOLLOWUP = "meeting-followup-001"
+EMILY, NATHANIEL, BENJAMIN = "emily.bailey@acme.test", "nathaniel.gonzalez@acme.test", "benjamin.cruz@acme.test"
+
+
+def followup(mails: list[dict[str, object]]) -> Grade:
+    """The reference's reads, then ``mails`` (mail_send_message arguments) instead of its mails."""
+    out = reference(FOLLOWUP)
+    out.steps = [s for s in out.steps if s["name"] != "mail_send_message"]  # type: ignore[index]
+    out.steps += [{"name": "mail_send_message", "arguments": m} for m in mails]
+    return play(OfficeEnv(task(FOLLOWUP)), ReplayAgent("gchat-case", out))
+
+
+def test_followup_in_my_own_words_with_dates_passes() -> None:
+    assert_passes(followup([
+        {"to": [EMILY], "subject": "Your two items from Q4 planning",
+         "body": "Hi Emily,\n\nfrom Thursday's meeting you have the Edinburgh offsite (book the venue) and the Figma "
+                 "training for the team to schedule.\n\nThanks!"},
+        {"to": [NATHANIEL], "subject": "Q4 planning follow-up",
+         "body": "Nathaniel: please send Finance the revised Northwind quote, and update the hiring tracker with "
+                 "the new dates."},
+        {"to": [BENJAMIN], "subject": "Q4 planning follow-up", "body": "Benjamin, could you collect the vendor "
+                                                                       "lists from every department? Thanks"},
+    ]))
+
+
+def test_followup_the_whole_notes_to_each_owner_fails() -> None:
+    notes = ("Action items:\n- [Emily] Edinburgh offsite venue\n- [Nathaniel] Northwind quote\n- [Emily] Figma "
+             "training\n- [Nathaniel] hiring tracker\n- [Benjamin] vendor lists")
+    assert_fails(followup([{"to": [p], "subject": "Q4 planning", "body": notes} for p in (EMILY, NATHANIEL, BENJAMIN)]))
+
+
+def test_followup_one_owner_also_told_of_anothers_item_fails() -> None:
+    assert_fails(followup([
+        {"to": [EMILY], "subject": "Q4 planning", "body": "Emily: Edinburgh offsite, Figma training. (Nathaniel has "
+                                                          "the Northwind quote.)"},
+        {"to": [NATHANIEL], "subject": "Q4 planning", "body": "Nathaniel: Northwind quote, hiring tracker."},
+        {"to": [BENJAMIN], "subject": "Q4 planning", "body": "Benjamin: vendor lists."},
+    ]))
+
+
+def test_followup_a_pointer_to_the_notes_instead_of_the_items_fails() -> None:
+    assert_fails(followup([{"to": [p], "subject": "Q4 planning", "body": "Your action items are in my notes doc."}
+                           for p in (EMILY, NATHANIEL, BENJAMIN)]))

@@ -11,7 +11,6 @@ from officesim.taskgen.common import (
     MAIL_TABLES,
     accounts,
     allowed_changes,
-    alternation,
     contacts_of,
     day,
     first_name,
@@ -26,15 +25,15 @@ from officesim.taskgen.common import (
 )
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
-# (action with a {kw} slot, keywords that make each item recognisable)
+# (action with a {kw} slot, keywords that make each item recognisable, how a mail may name it short)
 ACTIONS = [
-    ("Send the revised {kw} quote to Finance", ["Northwind", "Globex", "Initech", "Umbrella"]),
-    ("Book the venue for the {kw} offsite", ["Lisbon", "Denver", "Montreal", "Edinburgh"]),
-    ("Draft the {kw} FAQ for the help center", ["SSO", "billing", "data export", "API limits"]),
-    ("Update the {kw} tracker with the new dates", ["hiring", "launch", "renewals", "audit"]),
-    ("Schedule the {kw} training for the team", ["Salesforce", "Looker", "Jira", "Figma"]),
+    ("Send the revised {kw} quote to Finance", ["Northwind", "Globex", "Initech", "Umbrella"], "{kw} quote"),
+    ("Book the venue for the {kw} offsite", ["Lisbon", "Denver", "Montreal", "Edinburgh"], "{kw} offsite"),
+    ("Draft the {kw} FAQ for the help center", ["SSO", "billing", "data export", "API limits"], "{kw} FAQ"),
+    ("Update the {kw} tracker with the new dates", ["hiring", "launch", "renewals", "audit"], "{kw} tracker"),
+    ("Schedule the {kw} training for the team", ["Salesforce", "Looker", "Jira", "Figma"], "{kw} training"),
     ("Collect the {kw} from every department", ["headcount forecasts", "budget requests", "OKR drafts",
-                                                "vendor lists"]),
+                                                "vendor lists"], "{kw}"),
 ]
 MEETINGS = ["Q4 planning", "Ops weekly", "Launch readiness", "Vendor review", "Offsite prep"]
 
@@ -57,10 +56,12 @@ class MeetingFollowup(Family):
         owners = attendees[:3]
         actions = rng.sample(ACTIONS, 5)
         items: list[tuple[dict[str, Any], str, str]] = []  # (owner, text, keyword)
-        for position, (template, words) in enumerate(actions):
+        shorts = []
+        for position, (template, words, short) in enumerate(actions):
             owner = owners[position % 3] if position < 4 or variant != "per-owner-with-mine" else user
             keyword = rng.choice(words)
             items.append((owner, template.format(kw=keyword), keyword))
+            shorts.append(short.format(kw=keyword))
         when = day(-3)
         lines = [f"# {meeting} - notes ({when.isoformat()})", "",
                  "Attendees: " + ", ".join([user["name"], *(a["name"] for a in attendees)]), "",
@@ -102,35 +103,37 @@ class MeetingFollowup(Family):
 
         criteria: list[dict[str, Any]] = []
         gates: list[dict[str, Any]] = [allowed_changes(*MAIL_TABLES)]
+        sheet = FactSheet()
+        people = {a["id"]: sheet.entity(a["name"], key=f"attendee_{n}", person=a["email"], kind="person")
+                  for n, a in enumerate([*attendees, *([user] if user not in attendees else [])], start=1)}
+        keys = []
+        for n, ((owner, text, keyword), short) in enumerate(zip(items, shorts, strict=True), start=1):
+            # the keyword alone names the item unless the meeting's own name has it ("Launch readiness")
+            aliases = [short] + ([keyword] if keyword.casefold() not in doc_name.casefold() else [])
+            keys.append(sheet.entity(text, key=f"item_{n}", aliases=aliases, kind="action item",
+                                     party=[owner["email"]] if variant != "one-recap" else None))
+            sheet.fact(keys[-1], "owner", people[owner["id"]])
         if variant == "one-recap":
-            gates.insert(0, {"id": "recap_sent", "check": "mail_sent", "to": [a["email"] for a in attendees],
-                             "description": "One mail to all attendees with every action item.",
-                             "body_contains": [kw for _, _, kw in items]})
-            sheet = FactSheet()
-            people = {a["id"]: sheet.entity(a["name"], key=f"attendee_{n}", person=a["email"], kind="person")
-                      for n, a in enumerate([*attendees, *([user] if user not in attendees else [])], start=1)}
-            for n, (owner, _, keyword) in enumerate(items, start=1):
-                sheet.entity(keyword, key=f"item_{n}", kind="action item")
-                sheet.fact(f"item_{n}", "owner", people[owner["id"]])
+            gates.insert(0, facts_check("recap_sent", None, "sent_mail", to=[a["email"] for a in attendees],
+                                        traceable=False, name=keys, tentative_ok=True,
+                                        description="One mail to all attendees with every action item."))
             criteria.append(facts_check("owners_named", 1, "sent_mail", to=[a["email"] for a in attendees],
                                         traceable=False, description="Each item with its owner (full or "
-                                        "unambiguous first name).",
-                                        require=[f"item_{n}.owner" for n in range(1, len(items) + 1)]))
+                                        "unambiguous first name).", require=[f"{k}.owner" for k in keys]))
         else:
+            # each owner sees their own items and nobody else's (the user's own, when skipped, included)
+            gates.insert(0, {"id": "each_sees_their_own", "check": "mail_private", "colleagues": True,
+                             "description": "No mail shows an action item to anyone but its owner."})
             for n, person in enumerate(recipients, 1):
-                own = [kw for o, _, kw in items if o["id"] == person["id"]]
-                others = [kw for o, _, kw in items if o["id"] != person["id"]]
-                criteria.append({"id": f"items_to_{n}", "check": "mail_sent", "points": 2, "to": [person["email"]],
-                                 "description": f"{person['name']} got their own items.", "body_contains": own})
-                criteria.append({"id": f"others_items_to_{n}", "check": "mail_sent", "points": -1,
-                                 "to": [person["email"]], "description": f"{person['name']} got someone else's item.",
-                                 "body_matches": alternation(others)})
+                own = [k for k, (o, _, _) in zip(keys, items, strict=True) if o["id"] == person["id"]]
+                criteria.append(facts_check(f"items_to_{n}", 2, "sent_mail", to=[person["email"]], traceable=False,
+                                            name=own, tentative_ok=True,
+                                            description=f"{person['name']} got their own items."))
         criteria += mail_guards([a["email"] for a in attendees])
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20,
-            facts=sheet if variant == "one-recap" else None,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, facts=sheet,
         )
 
 
