@@ -275,7 +275,8 @@ EXCLUSION = re.compile(
     r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
     r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"
     r"within\s+budget|missed|misses|ineligible|disqualified|removed|previous|prior|old|last\s+year|"
-    r"outdated|obsolete|expired|alternative\s+considered|considered\s+but)\b|n't\b",
+    r"outdated|obsolete|expired|alternative\s+considered|considered\s+but|turned\s+down|refused|vetoed|"
+    r"overruled|scrapped|abandoned)\b|n't\b",
     re.IGNORECASE,
 )
 HEDGE = re.compile(

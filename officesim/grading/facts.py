@@ -177,6 +177,10 @@ class FactsCheck(CheckBase):
         "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
         "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+    violations_only: bool = Field(
+        False, description="Holds unless the text breaks a rule (a wrong reading, a hedge, a swap, an untraceable "
+        "figure, an excluded item or another candidate presented): what it leaves out is left to the criteria "
+        "that ask for it.  A gate that keeps partial credit for an omission and none for wrong work.")
     tentative_ok: bool = Field(
         False, description="A `name`d entity counts even when only named in a question or tentatively: a mail "
         "that asks 'Could you book the venue for the Lisbon offsite?' hands the item over.")
@@ -474,11 +478,7 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     if number is None:
         return []
     text = claim.segment.text
-    spans = []
-    for figure in claim.segment.figures:
-        at = text.find(figure.text)
-        if at >= 0:
-            spans.append((at, at + len(figure.text), figure))
+    spans = [(at, at + len(f.text), f) for f, at in _positions(text, claim.segment.figures) if at >= 0]
     spans.sort(key=lambda s: s[0])
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
@@ -495,6 +495,26 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
         kind = (right[0].percent, _money(right[0]) or abs(number) > MAX_COUNT)
         out += [f.text for *_, f in run if (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind
                 and f not in right]
+    return out
+
+
+def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
+    """Where each figure stands in ``text``: its own occurrence as a whole number, not a digit of
+    another one ("6" in "6 or 7 deals", never the 6 of "2026"); -1 when it cannot be found."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for figure in figures:
+        edge_l = r"(?<![\w.,])" if figure.text[:1].isalnum() else ""
+        edge_r = r"(?![\w]|[.,]\d)" if figure.text[-1:].isalnum() else ""
+        at = -1
+        for m in re.finditer(edge_l + re.escape(figure.text) + edge_r, text):
+            if not any(m.start() < end and start < m.end() for start, end in taken):
+                at = m.start()
+                taken.append((m.start(), m.end()))
+                break
+        if at < 0:
+            at = text.find(figure.text)
+        out.append((figure, at))
     return out
 
 
@@ -607,8 +627,7 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         if not spots:
             continue
-        for figure in claim.segment.figures:
-            at = text.find(figure.text)
+        for figure, at in _positions(text, claim.segment.figures):
             before = [k for start, _, k in spots if start <= at]
             after = [k for start, _, k in spots if start > at]
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
@@ -653,7 +672,7 @@ def facts(check: FactsCheck, ctx: GradeContext) -> tuple[bool | None, str, Any]:
     for text in found:
         missing, violations = problems_in(reader, check, text.content)
         all_violations += [f"{text.label} {v}" for v in violations]
-        if not missing:
+        if not missing or check.violations_only:
             satisfied = True
         elif best is None or len(missing) < len(best[0]):
             best = (missing, text)

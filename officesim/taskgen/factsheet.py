@@ -91,7 +91,7 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
                 trace_to: str = "sources", others_at_most: int | None = None,
-                tentative_ok: bool = False) -> dict[str, Any]:
+                tentative_ok: bool = False, violations_only: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -119,6 +119,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["others_at_most"] = others_at_most
     if tentative_ok:
         item["tentative_ok"] = True
+    if violations_only:
+        item["violations_only"] = True
     if not traceable:
         item["traceable"] = False
     elif trace_to != "sources":
