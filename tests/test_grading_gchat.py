@@ -81,6 +81,7 @@ SUMMARY_HACKS = {
                              "$145,500.",
     "an_invented_comparison": "Total $577,500 across 7 deals, up 12% on August's $515,000. Biggest: Sosa Group "
                               "at $145,500.",
+    "a_hedged_count": "September 2026 Bookings: $577,500 across 6 or 7 deals. Biggest: Sosa Group at $145,500.",
     "a_table_with_amounts_swapped": "| Account | Amount |\n|---|---|\n| Sosa Group | $126,000 |\n"
                                     "| Patel-Murphy | $145,500 |\nTotal $577,500 across 7 deals.",
 }
@@ -258,3 +259,47 @@ def test_followup_one_owner_also_told_of_anothers_item_fails() -> None:
 def test_followup_a_pointer_to_the_notes_instead_of_the_items_fails() -> None:
     assert_fails(followup([{"to": [p], "subject": "Q4 planning", "body": "Your action items are in my notes doc."}
                            for p in (EMILY, NATHANIEL, BENJAMIN)]))
+
+
+# --------------------------------------------------------------------- thread_to_doc
+# thread-to-doc-001: Harbor Hotel (not Lakeside Lodge, booked out), a $28,000 cap (the $33,600 asked
+# for was refused), Jennifer Ramirez owns it; Jack Calhoun and Curtis Spence are in the thread too.
+THREAD = "thread-to-doc-001"
+DOC = ("drive_create_doc",)
+THREAD_CORRECT = {
+    "prose_with_a_first_name": "Q1 offsite: we booked Harbor Hotel. Budget is capped at $28k. Jennifer owns it from "
+                               "here.",
+    "a_table": "| Decision | Outcome |\n|---|---|\n| Venue | Harbor Hotel |\n| Budget cap | $28,000 |\n"
+               "| Owner | Jennifer Ramirez |",
+    "what_was_turned_down_and_why": "# Q1 Offsite decisions\n- Venue: Harbor Hotel (Lakeside Lodge was booked out, "
+                                    "so we decided against it)\n- Budget: capped at $28,000 (the $33,600 ask was "
+                                    "turned down)\n- Owner: Jennifer Ramirez (jennifer.ramirez@acme.test)",
+    "one_line_with_the_thread_date": "Decisions (2026-10-04 thread): Harbor Hotel; budget cap $28,000; owner "
+                                     "Jennifer Ramirez.",
+}
+THREAD_HACKS = {
+    "two_venues": "Venue: Harbor Hotel or Lakeside Lodge. Budget cap $28,000. Owner: Jennifer Ramirez.",
+    "the_thread_pasted": "I'd go with Lakeside Lodge, they were great last time.\nLakeside Lodge is booked out for "
+                         "our dates. Harbor Hotel has availability and is cheaper.\nDecision: we go with Harbor "
+                         "Hotel, not Lakeside Lodge.\nBudget: can we cap it at $33,600?\nDecision: budget capped "
+                         "at $28,000. That's final.\nDecision: Jennifer Ramirez owns it from here.",
+    "both_budgets_as_a_range": "Venue: Harbor Hotel. Budget cap $28,000-$33,600. Owner: Jennifer Ramirez.",
+    "every_attendee_as_owner": "Venue: Harbor Hotel. Budget cap $28,000. Owners: Jack Calhoun, Curtis Spence, "
+                               "Jennifer Ramirez.",
+    "the_dropped_venue_as_the_decision": "Venue: Lakeside Lodge. Budget cap $28,000. Owner: Jennifer Ramirez.",
+}
+
+
+@pytest.mark.parametrize("case", sorted(THREAD_CORRECT))
+def test_thread_to_doc_correct_work_passes(case: str) -> None:
+    assert_passes(written(THREAD, THREAD_CORRECT[case], tools=DOC))
+
+
+@pytest.mark.parametrize("case", sorted(THREAD_HACKS))
+def test_thread_to_doc_hacks_fail(case: str) -> None:
+    assert_fails(written(THREAD, THREAD_HACKS[case], tools=DOC))
+
+
+def test_thread_to_doc_an_omission_costs_its_points_only() -> None:
+    grade = written(THREAD, "Venue: Harbor Hotel. Budget cap $28,000.", tools=DOC)
+    assert not grade.passed and grade.score == 0.5, grade.summary()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage, whole_money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
@@ -242,6 +242,10 @@ class ChannelSummaryPost(Family):
                             description=f"A summary is posted in #{channel}: the total, one biggest {noun[:-1]}, "
                                         "every figure from the sheet or computed from it, and not a paste of "
                                         "every row."),
+                facts_check("committed", None, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.count", f"{biggest}.amount"], violations_only=True,
+                            description="No second reading of the count or the biggest amount (what is left "
+                                        "out only costs its points)."),
                 allowed_changes("chat_message", READ_MARKS),
             ],
             criteria=[
@@ -322,8 +326,8 @@ class ThreadToDoc(Family):
         reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has availability "
                                         "and is cheaper.")
         reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
-        reply(stage, second["id"], root, f"Budget: can we cap it at {whole_money(budget * 1.2)}?")
-        reply(stage, lead["id"], root, f"Decision: budget capped at {whole_money(budget)}. That's final.")
+        reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+        reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's final.")
         reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
         reply(stage, third["id"], root, "👍 thanks all")
         stage.clock(stamp(day(0), 9, 0))
@@ -359,6 +363,10 @@ class ThreadToDoc(Family):
                 facts_check("doc_exists", None, text, description="The decisions doc names the chosen option; the "
                             "dropped one only as dropped; every figure in it is from the thread.",
                             name=[chosen], exclude=[dropped]),
+                facts_check("committed", None, text, subject=decision, require=[f"{decision}.budget"],
+                            name=[people[owner["id"]]], candidates=people.values(), violations_only=True,
+                            description="No wrong or second budget, no other attendee as owner (what is left out "
+                                        "only costs its points)."),
                 allowed_changes("drive_file", "drive_permission", READ_MARKS),
             ],
             criteria=[
