@@ -21,6 +21,7 @@ import pytest
 
 from officesim import OfficeEnv, load_task
 from officesim.agents.scripted import OracleAgent
+from officesim.episode import REGRADES, run_episode
 from officesim.grading.evidence import Block
 from officesim.grading.judge import Judge, JudgeConfig, injection_markers, normalise_for_markers
 from officesim.grading.rubric import Grade
@@ -185,3 +186,22 @@ def test_an_unreachable_judge_leaves_the_grade_incomplete(tmp_path: Path) -> Non
     grade, reward = episode(OfficeEnv(task(), judge=judge, reward_on_incomplete=0.0))
     assert grade.incomplete and not grade.passed and reward == 0.0
     assert all(c.status == "error" and "APIConnectionError" in c.reason for c in judged(grade)), grade.summary()
+
+
+# ------------------------------------------------------------------------- what a run records
+def test_a_run_records_a_judge_that_keeps_failing_as_an_error_without_a_score(openai_server: Any,
+                                                                              tmp_path: Path) -> None:
+    openai_server.default = ServerError(500)
+    env = OfficeEnv(task(), judge=judge_on(openai_server, tmp_path), reward_on_incomplete=0.0)
+    result = run_episode(env, OracleAgent(task()), seed=0)
+    assert result.status == "error" and result.score is None and result.passed is None, result
+    assert result.error is not None and result.error.startswith("incomplete grade")
+    assert len(openai_server.requests) == 2 * (1 + REGRADES)  # two judged criteria, graded 1 + REGRADES times
+
+
+def test_a_run_regrades_a_passing_judge_failure_into_a_verdict(openai_server: Any, tmp_path: Path) -> None:
+    openai_server.push(ServerError(500), ServerError(500))  # the first grading errs, the regrade answers
+    openai_server.default = PASS
+    env = OfficeEnv(task(), judge=judge_on(openai_server, tmp_path), reward_on_incomplete=0.0)
+    result = run_episode(env, OracleAgent(task()), seed=0)
+    assert result.status == "ok" and result.passed is True and result.score == 1.0, result
