@@ -64,6 +64,9 @@ SUMMARY_CORRECT = {
     "a_horizontal_table": "| Total | Deals | Biggest deal |\n|---|---|---|\n| $577,500 | 7 | Sosa Group, $145,500 |",
     "a_subtotal_by_type": "September: 7 deals, $577,500 in total. Biggest was Sosa Group at $145,500. Renewals "
                           "made up $147,000 of it.",
+    "clock_times_and_codes_are_not_figures": "As of 09:30 today (Q3, FY26): September 2026 Bookings came to "
+                                             "$577,500 across 7 deals; biggest was Sosa Group at $145,500, SOC 2 "
+                                             "renewal included.",
     "share_of_the_total": "$577,500 total from 7 deals. Sosa Group was the largest at $145,500, a quarter of the "
                           "$577,500 total.",
 }
