@@ -315,7 +315,7 @@ def test_the_rejected_option_named_as_rejected_passes_and_presented_as_chosen_fa
     budget = facts.fact("decision.budget").value
     base = replay(t)
     assert passes(base)
-    owner_key = next(c for c in t.grader.criteria if c.id == "owner").name[0]
+    owner_key = str(facts.fact("ownership.owner").value)
     first = facts.entities[owner_key].name.split()[0]
     doc = (f"Decisions\n- We go with {chosen} ({dropped} was rejected: booked out).\n"
            f"- Budget capped at ${budget:,.0f}.\n- Owner: {first}.")

@@ -277,6 +277,8 @@ THREAD_CORRECT = {
     "what_was_turned_down_and_why": "# Q1 Offsite decisions\n- Venue: Harbor Hotel (Lakeside Lodge was booked out, "
                                     "so we decided against it)\n- Budget: capped at $28,000 (the $33,600 ask was "
                                     "turned down)\n- Owner: Jennifer Ramirez (jennifer.ramirez@acme.test)",
+    "the_lead_named_as_who_decided": "# Q1 Offsite decisions\n- Decided by Jack Calhoun: we go with Harbor Hotel.\n"
+                                     "- Budget capped at $28,000.\n- Jennifer Ramirez owns it from here.",
     "one_line_with_the_thread_date": "Decisions (2026-10-04 thread): Harbor Hotel; budget cap $28,000; owner "
                                      "Jennifer Ramirez.",
 }
@@ -289,6 +291,7 @@ THREAD_HACKS = {
     "both_budgets_as_a_range": "Venue: Harbor Hotel. Budget cap $28,000-$33,600. Owner: Jennifer Ramirez.",
     "every_attendee_as_owner": "Venue: Harbor Hotel. Budget cap $28,000. Owners: Jack Calhoun, Curtis Spence, "
                                "Jennifer Ramirez.",
+    "two_owners_offered": "Harbor Hotel, $28,000 cap, owner Jennifer or Curtis.",
     "the_dropped_venue_as_the_decision": "Venue: Lakeside Lodge. Budget cap $28,000. Owner: Jennifer Ramirez.",
 }
 

@@ -289,6 +289,8 @@ def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[l
     return sheet, summary, items
 
 
+OWNER_WORDS = ["owners", "owns", "owned by", "owning", "ownership", "in charge", "responsible", "point person",
+               "takes it", "takes over", "drives", "driving", "lead on", "accountable"]
 THREADS = [
     ("offsite-planning", "Q1 offsite", [("venue", ["Lakeside Lodge", "Harbor Hotel", "The Old Mill"]),
                                          ("budget", None), ("owner", None)]),
@@ -347,6 +349,10 @@ class ThreadToDoc(Family):
         sheet.figure(budget * 1.2)  # the cap asked for and refused is in the thread: recorded as rejected, it traces
         people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
                   for n, p in enumerate((lead, second, third), start=1)}
+        # who owns it is a fact of the ownership, so another attendee named beside "owner" is a wrong
+        # reading, while "Decision (Jack): we go with Harbor Hotel" names the lead harmlessly
+        ownership = sheet.entity("owner", key="ownership", aliases=OWNER_WORDS, kind="decision")
+        sheet.fact(ownership, "owner", people[owner["id"]], wrong=[k for i, k in people.items() if i != owner["id"]])
         text = f"doc:{doc_name}"
 
         def solve(s: Solver) -> None:
@@ -364,8 +370,8 @@ class ThreadToDoc(Family):
                 facts_check("doc_exists", None, text, description="The decisions doc names the chosen option; the "
                             "dropped one only as dropped; every figure in it is from the thread.",
                             name=[chosen], exclude=[dropped]),
-                facts_check("committed", None, text, subject=decision, require=[f"{decision}.budget"],
-                            name=[people[owner["id"]]], candidates=people.values(), violations_only=True,
+                facts_check("committed", None, text, subject=decision, violations_only=True,
+                            require=[f"{decision}.budget", f"{ownership}.owner"],
                             description="No wrong or second budget, no other attendee as owner (what is left out "
                                         "only costs its points)."),
                 allowed_changes("drive_file", "drive_permission", READ_MARKS),
@@ -373,9 +379,9 @@ class ThreadToDoc(Family):
             criteria=[
                 facts_check("budget", 1, text, subject=decision, require=[f"{decision}.budget"],
                             description="The final budget cap (not the one asked for and refused)."),
-                facts_check("owner", 1, text, name=[people[owner["id"]]], candidates=people.values(),
-                            traceable=False, description="The owner is recorded (full or unambiguous first name), "
-                            "and no other attendee as owner (a paste of the thread names them all)."),
+                facts_check("owner", 1, text, require=[f"{ownership}.owner"], traceable=False,
+                            description="The owner is recorded (full or unambiguous first name), and no other "
+                            "attendee as owner."),
                 {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
                  "op": "update", "description": "Someone else's file was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
