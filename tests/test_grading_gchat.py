@@ -309,3 +309,43 @@ def test_thread_to_doc_hacks_fail(case: str) -> None:
 def test_thread_to_doc_an_omission_costs_its_points_only() -> None:
     grade = written(THREAD, "Venue: Harbor Hotel. Budget cap $28,000.", tools=DOC)
     assert not grade.passed and grade.score == 0.5, grade.summary()
+
+
+def test_followup_a_numbered_list_with_due_dates_passes() -> None:
+    assert_passes(followup([
+        {"to": [EMILY], "subject": "Action items", "body": "Hi Emily,\n\n1. Book the venue for the Edinburgh "
+                                                            "offsite (due Oct 12)\n2. Schedule the Figma training "
+                                                            "for the team (due Oct 9)\n\nThanks"},
+        {"to": [NATHANIEL], "subject": "Action items", "body": "Hi Nathaniel,\n\n1. Northwind quote to Finance\n"
+                                                               "2. Hiring tracker: new dates\n\nThanks"},
+        {"to": [BENJAMIN], "subject": "Action items", "body": "Hi Benjamin, one item for you: the vendor lists from "
+                                                              "every department."},
+    ]))
+
+
+RECAP = "meeting-followup-003"  # one mail to all four attendees, each item with its owner
+RECAP_TO = ["tammy.barron@acme.test", "mathew.johnson@acme.test", "emily.bailey@acme.test", "aaron.villegas@acme.test"]
+
+
+def recap(body: str) -> Grade:
+    out = reference(RECAP)
+    mail = next(s for s in out.actions() if s["name"] == "mail_send_message")
+    mail["arguments"] = {"to": RECAP_TO, "subject": "Launch readiness: action items", "body": body}
+    return play(OfficeEnv(task(RECAP)), ReplayAgent("gchat-case", out))
+
+
+def test_recap_as_a_table_with_first_names_passes() -> None:
+    assert_passes(recap("Hi all,\n\n| Owner | Item |\n|---|---|\n| Tammy | Edinburgh offsite venue |\n"
+                        "| Mathew | Headcount forecasts from every department |\n| Emily | Renewals tracker dates |\n"
+                        "| Tammy | Revised Northwind quote to Finance |\n| Mathew | Jira training |\n\nThanks"))
+
+
+def test_recap_without_owners_fails() -> None:
+    assert_fails(recap("Hi all,\n\nAction items: Edinburgh offsite venue, headcount forecasts, renewals tracker, "
+                       "Northwind quote, Jira training.\n\nThanks"))
+
+
+def test_recap_with_two_owners_swapped_fails() -> None:
+    assert_fails(recap("Hi all,\n\n- Emily Bailey: Book the venue for the Edinburgh offsite\n- Mathew Johnson: "
+                       "Collect the headcount forecasts\n- Tammy Barron: Update the renewals tracker\n- Tammy Barron: "
+                       "Send the revised Northwind quote\n- Mathew Johnson: Schedule the Jira training\n\nThanks"))
