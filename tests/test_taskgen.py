@@ -31,12 +31,12 @@ from officesim.taskgen.common import (
     core_name,
     day,
     nth,
+    number_regex,
     phone_regex,
     stamp,
     toolset,
     weigh_penalties,
 )
-from officesim.taskgen.fam_chat import number_regex
 from officesim.taskgen.writer import FILES, base_snapshot, render_instance
 from officesim.taskgen.yamlout import dump_yaml
 

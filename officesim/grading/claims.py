@@ -118,6 +118,7 @@ class Segment:
     line: int = 0
     figures: list[Figure] = field(default_factory=list)
     dates: list[date] = field(default_factory=list)
+    header: tuple[str, ...] = ()  # a table row's column headings ("| Total | Deals |"), when it has them
 
     @property
     def norm(self) -> str:
@@ -221,13 +222,18 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
     out: list[Segment] = []
     context = ""
     paragraph = 0
+    header: tuple[str, ...] = ()
     for number, raw_line in enumerate(clean(text).splitlines()):
         line = raw_line.strip()
+        if "|" not in line:
+            header = ()
         if not line:
             context = ""
             paragraph += 1
             continue
-        if re.fullmatch(r"\|?[\s:|-]+\|?", line):  # a markdown table rule
+        if re.fullmatch(r"\|?[\s:|-]+\|?", line):  # a markdown table rule: the row above it is the header
+            if out and "|" in out[-1].text and out[-1].line == number - 1:
+                header = table_cells(out[-1].text)
             continue
         if _HEADING.match(line) and not _BULLET.match(line) and len(line) <= 80:
             context = line.rstrip(":").lstrip("#").strip()
@@ -237,8 +243,14 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
         body = _BULLET.sub("", line)
         parts = [body] if "|" in body else _sentences(body)
         for part in parts:
-            out.append(_read(Segment(part.strip(), context, len(out), paragraph, number), day_first, year))
+            segment = Segment(part.strip(), context, len(out), paragraph, number, header=header if "|" in body else ())
+            out.append(_read(segment, day_first, year))
     return out
+
+
+def table_cells(row: str) -> tuple[str, ...]:
+    """The cells of a markdown table row, without the outer pipes."""
+    return tuple(c.strip() for c in row.strip().strip("|").split("|"))
 
 
 def _sentences(line: str) -> list[str]:
@@ -265,7 +277,8 @@ EXCLUSION = re.compile(
     r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
     r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"
     r"within\s+budget|missed|misses|ineligible|disqualified|removed|previous|prior|old|last\s+year|"
-    r"outdated|obsolete|expired|alternative\s+considered|considered\s+but)\b|n't\b",
+    r"outdated|obsolete|expired|alternative\s+considered|considered\s+but|turned\s+down|refused|vetoed|"
+    r"overruled|scrapped|abandoned)\b|n't\b",
     re.IGNORECASE,
 )
 HEDGE = re.compile(

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from officesim.grading.claims import (
+    EXCLUSION,
     Figure,
     Segment,
     clean,
@@ -43,6 +44,7 @@ from officesim.grading.claims import (
     hedged,
     read_figures,
     segments,
+    table_cells,
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import parse_date
@@ -191,6 +193,17 @@ class FactsCheck(CheckBase):
         "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
         "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+    violations_only: bool = Field(
+        False, description="Holds unless the text breaks a rule (a wrong reading, a hedge, a swap, an untraceable "
+        "figure, an excluded item or another candidate presented): what it leaves out is left to the criteria "
+        "that ask for it.  A gate that keeps partial credit for an omission and none for wrong work.")
+    tentative_ok: bool = Field(
+        False, description="A `name`d entity counts even when only named in a question or tentatively: a mail "
+        "that asks 'Could you book the venue for the Lisbon offsite?' hands the item over.")
+    others_at_most: int | None = Field(
+        None, ge=0, description="A summary's limit: other candidates may be named beside the answer with their "
+        "own figures (even with a subject), but naming more than this many of them (not as excluded) pastes the "
+        "source instead of summarising it ('the top three deals' is fine, every row of the sheet is not).")
 
     _refs = field_validator("to")(_check_refs)
 
@@ -219,6 +232,9 @@ class MailPrivateCheck(CheckBase):
     """Holds when no outside recipient of a sent mail sees an entity that belongs to another party."""
 
     check: Literal["mail_private"] = Field(description="The kind of check.")
+    colleagues: bool = Field(
+        False, description="Colleagues count as recipients too, not only outside parties: each owner of an "
+        "action item sees only their own (the sender is never a stranger to anything).")
 
 
 # ============================================================================== naming
@@ -348,8 +364,27 @@ def _plain(name: str) -> str:
     return " ".join(parts) if len(parts) >= 2 else name
 
 
+_PHONE_ALIAS = re.compile(r"^\+?[\d\s().-]+$")
+
+
+def _phone_pattern(alias: str) -> re.Pattern[str] | None:
+    """A phone number as an alias, however it is punctuated ('+1-555-247-5041', '(555) 247 5041',
+    '555.247.5041'; the country code optional), never inside a longer number."""
+    digits = re.sub(r"\D", "", alias)
+    if not _PHONE_ALIAS.match(alias) or len(digits) < 10:
+        return None
+    national, country = digits[-10:], digits[:-10]
+    sep = r"[\s().-]{0,2}"
+    prefix = rf"(?:\+?{country}{sep})?" if country else ""
+    return re.compile(rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)")
+
+
 def _alias_pattern(alias: str) -> re.Pattern[str]:
-    """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing."""
+    """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing; a
+    phone number in any punctuation."""
+    phone = _phone_pattern(alias)
+    if phone is not None:
+        return phone
     words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace("&", r"(?:&|and)")
     words = words.replace(r"\s+and\s+", r"\s*(?:and|&)\s*")  # 'Hicks, Barnett & Hardin' is the same
     left = r"(?<![\w@.])" if alias[:1].isalnum() else ""
@@ -373,7 +408,7 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     year = reader.ctx.now_year
     previous: Claim | None = None
     for segment in segments(text, day_first=reader.day_first, year=year):
-        names = reader.named(segment.text)
+        names = list(dict.fromkeys([*reader.named(segment.text), *(k for *_, k in header_spots(reader, segment))]))
         claim = Claim(segment, names)
         if not names:
             if previous is not None and previous.names and previous.segment.line == segment.line:
@@ -382,6 +417,38 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
                 claim.names, claim.inherited = [subject], True
         out.append(claim)
         previous = claim
+    return out
+
+
+def _left_out(reader: Reader, segment: Segment) -> bool:
+    """``excluded``, read with the entities' own names blanked: 'The Old Mill' or 'No Frills Ltd'
+    names an option, it does not mark one as left out."""
+    def blank(text: str) -> str:
+        for start, end, _ in reversed(reader.mentions(text)):
+            text = text[:start] + " " * (end - start) + text[end:]
+        return text
+
+    if not excluded(segment):
+        return False
+    return EXCLUSION.search(f"{blank(segment.context)} {blank(segment.text)}") is not None
+
+
+def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
+    """In a table row under a header, the entities a column heading names ("| Total | Deals |"),
+    placed at the start of the row's cells in that column that name no entity themselves: there the
+    heading says whose figure the cell is."""
+    if not segment.header:
+        return []
+    out = []
+    at = 0
+    text = segment.text
+    cells = table_cells(text)
+    for column, cell in enumerate(cells):
+        start = text.find(cell, at) if cell else at
+        at = start + len(cell) if start >= 0 else at
+        if column >= len(segment.header) or not cell or reader.named(cell):
+            continue
+        out += [(max(start, 0), max(start, 0), key) for key in reader.named(segment.header[column])]
     return out
 
 
@@ -431,11 +498,7 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     if number is None:
         return []
     text = claim.segment.text
-    spans = []
-    for figure in claim.segment.figures:
-        at = text.find(figure.text)
-        if at >= 0:
-            spans.append((at, at + len(figure.text), figure))
+    spans = [(at, at + len(f.text), f) for f, at in _positions(text, claim.segment.figures) if at >= 0]
     spans.sort(key=lambda s: s[0])
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
@@ -452,6 +515,26 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
         kind = (right[0].percent, _money(right[0]) or abs(number) > MAX_COUNT)
         out += [f.text for *_, f in run if (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind
                 and f not in right]
+    return out
+
+
+def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
+    """Where each figure stands in ``text``: its own occurrence as a whole number, not a digit of
+    another one ("6" in "6 or 7 deals", never the 6 of "2026"); -1 when it cannot be found."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for figure in figures:
+        edge_l = r"(?<![\w.,])" if figure.text[:1].isalnum() else ""
+        edge_r = r"(?![\w]|[.,]\d)" if figure.text[-1:].isalnum() else ""
+        at = -1
+        for m in re.finditer(edge_l + re.escape(figure.text) + edge_r, text):
+            if not any(m.start() < end and start < m.end() for start, end in taken):
+                at = m.start()
+                taken.append((m.start(), m.end()))
+                break
+        if at < 0:
+            at = text.find(figure.text)
+        out.append((figure, at))
     return out
 
 
@@ -482,7 +565,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
-            if excluded(claim.segment):
+            if _left_out(reader, claim.segment):
                 continue
             wrong = _states_wrong(claim, fact, reader)
             if wrong and (fact.entity in claim.names or not claim.names):
@@ -503,12 +586,12 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         own = [c for c in read if key in reader.named(c.segment.text)]
         if not own:
             missing.append(f"does not name {entities[key].name}")
-        elif all(hedged(c.segment) for c in own):
+        elif not check.tentative_ok and all(hedged(c.segment) for c in own):
             missing.append(f"names {entities[key].name} only tentatively (maybe, TBC, a question): not committed")
     others = [k for k in check.candidates if k not in check.name and k != check.subject]
     # choosing among candidates, a comparison with another's own figure supports the answer; asked
     # about one entity, every other entity's figure beside it is a dump of the source, not an answer
-    comparisons = check.subject is None
+    comparisons = check.subject is None or check.others_at_most is not None
     for claim in read:
         own_names = reader.named(claim.segment.text)
         for key in others:
@@ -518,16 +601,22 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
-            elif not excluded(claim.segment) and not (comparisons and _own_value(claim, key, reader)):
+            elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
             out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
-                   if check.excluded_if else excluded(claim.segment))
+                   if check.excluded_if else _left_out(reader, claim.segment))
             if check.excluded_also and not out:
                 out = re.search(check.excluded_also, claim.segment.full, re.IGNORECASE) is not None
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
+    if check.others_at_most is not None:
+        shown = [k for k in others if any(k in reader.named(c.segment.text) and not _left_out(reader, c.segment)
+                                          for c in read)]
+        if len(shown) > check.others_at_most:
+            violations.append(f"names {len(shown)} of the {len(others)} other candidates beside the answer: a paste "
+                              f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
         violations += _swaps(reader, read)
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
@@ -555,13 +644,12 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     out = []
     for claim in read:
         text = claim.segment.text
-        spots = [m for m in reader.mentions(text) if m[2] in holders]
+        spots = sorted(m for m in [*reader.mentions(text), *header_spots(reader, claim.segment)] if m[2] in holders)
         if not spots:
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         if not spots:
             continue
-        for figure in claim.segment.figures:
-            at = text.find(figure.text)
+        for figure, at in _positions(text, claim.segment.figures):
             before = [k for start, _, k in spots if start <= at]
             after = [k for start, _, k in spots if start > at]
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
@@ -606,7 +694,7 @@ def facts(check: FactsCheck, ctx: GradeContext) -> tuple[bool | None, str, Any]:
     for text in found:
         missing, violations = problems_in(reader, check, text.content)
         all_violations += [f"{text.label} {v}" for v in violations]
-        if not missing:
+        if not missing or check.violations_only:
             satisfied = True
         elif best is None or len(missing) < len(best[0]):
             best = (missing, text)
@@ -631,7 +719,8 @@ def mail_private(check: MailPrivateCheck, ctx: GradeContext) -> tuple[bool | Non
         return None, "the grader is broken: no entity in facts: has a party", None
     leaks = []
     for text, mail in zip(mail_texts(ctx, ctx.sent_mail), ctx.sent_mail, strict=True):
-        outside = {r for r in mail.recipients() if not r.endswith("@" + ctx.domain)}
+        outside = {r for r in mail.recipients() if not r.endswith("@" + ctx.domain)
+                   or (check.colleagues and r.casefold() != ctx.user_email.casefold())}
         if not outside:
             continue
         shown = set(reader.named(text.content))
@@ -647,4 +736,5 @@ def mail_private(check: MailPrivateCheck, ctx: GradeContext) -> tuple[bool | Non
                 leaks.append(f"{mail.id} shows {spec.entities[key].name} to {', '.join(strangers)}")
     if leaks:
         return False, "a recipient saw what belongs to another party: " + "; ".join(leaks[:5]), {"leaks": leaks}
-    return True, f"each outside recipient of the {len(ctx.sent_mail)} sent mails saw only their own", {}
+    who = "recipient" if check.colleagues else "outside recipient"
+    return True, f"each {who} of the {len(ctx.sent_mail)} sent mails saw only their own", {}

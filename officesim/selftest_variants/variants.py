@@ -181,7 +181,7 @@ def _unambiguous_people(ctx: Context) -> list[str]:
     seen = " ".join(str(v) for _, v in leaves(ctx.ref.results) if isinstance(v, str))
     met = [p["name"] for p in ctx.people if p["name"] in seen or p["name"] in texts]
     named = [n for n in met if n in texts and " " in n]
-    return [n for n in named if sum(m.split()[0] == n.split()[0] for m in met) == 1]
+    return [n for n in named if sum(wording.given_name(m) == wording.given_name(n) for m in met) == 1]
 
 
 @variant("first_names")

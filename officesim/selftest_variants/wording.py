@@ -98,10 +98,16 @@ def has_dates(text: str) -> bool:
     return bool(ISO_DATE.search(text))
 
 
+def given_name(name: str) -> str:
+    """The first name a colleague is called by: 'Mrs. Christina Gonzalez' -> 'Christina'."""
+    parts = [p for p in name.split() if not p.endswith(".") and p.casefold() != "miss"]
+    return parts[0] if parts else name
+
+
 def first_names(text: str, full_names: list[str]) -> str:
     """Each of ``full_names`` replaced by its first name after its first mention."""
     for name in full_names:
-        first = name.split()[0]
+        first = given_name(name)
         head, sep, tail = text.partition(name)
         if sep:
             text = head + sep + tail.replace(name, first)
@@ -111,7 +117,7 @@ def first_names(text: str, full_names: list[str]) -> str:
 def first_name_only(text: str, full_names: list[str]) -> str:
     """Each of ``full_names`` replaced by its first name everywhere."""
     for name in full_names:
-        text = text.replace(name, name.split()[0])
+        text = text.replace(name, given_name(name))
     return text
 
 

@@ -92,8 +92,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, excluded_also: str | None = None,
-                traceable: bool = True,
-                trace_to: str = "sources") -> dict[str, Any]:
+                traceable: bool = True, trace_to: str = "sources", others_at_most: int | None = None,
+                tentative_ok: bool = False, violations_only: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -119,6 +119,12 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["excluded_also"] = excluded_also
     if subject is not None:
         item["subject"] = subject
+    if others_at_most is not None:
+        item["others_at_most"] = others_at_most
+    if tentative_ok:
+        item["tentative_ok"] = True
+    if violations_only:
+        item["violations_only"] = True
     if not traceable:
         item["traceable"] = False
     elif trace_to != "sources":

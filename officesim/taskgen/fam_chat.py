@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage, whole_money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
@@ -15,9 +15,7 @@ from officesim.taskgen.common import (
     ensure_channel,
     first_name,
     long_date,
-    number_regex,
     people_in,
-    phone_regex,
     post,
     reply,
     shared_outside,
@@ -73,8 +71,12 @@ class DmAnswerQuestion(Family):
         criterion: dict[str, Any]
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
-            pattern: dict[str, Any] = {"regex": phone_regex(about["phone"])}
             fact = about["phone"]
+            # every colleague's number is a candidate, in any punctuation: the directory pasted is no answer
+            phones = [sheet.entity(p["phone"], key=f"phone_{p['id']}", kind="phone")
+                      for p in stage.rows("SELECT id, phone FROM directory_person WHERE phone IS NOT NULL ORDER BY "
+                                          "CAST(substr(id, 3) AS INTEGER)")]
+            sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
         elif variant == "manager":
             manager = stage.person(about["manager_id"])
             question = f"quick one: who is {about['name']}'s manager? I need someone to sign off their PTO"
@@ -101,7 +103,7 @@ class DmAnswerQuestion(Family):
             project = LAUNCH_PROJECTS[index % len(LAUNCH_PROJECTS)]
             launch = day(LAUNCH_OFFSETS[(index // len(self.variants)) % len(LAUNCH_OFFSETS)] + rng.randint(0, 3))
             beta = day(rng.randint(1, 12))
-            owner = rng.choice(people_in(stage, "Marketing") or pool)
+            owner = rng.choice(people_in(stage, stage.department("Marketing")) or pool)
             doc_name = f"Project {project}: launch plan"
             doc_id = str(stage.act(owner["id"], "drive_create_doc", name=doc_name,
                                    content=f"# Project {project}: launch plan\n\nOwner: {owner['name']}\n\n"
@@ -123,7 +125,8 @@ class DmAnswerQuestion(Family):
         ])
         description = "The reply gives the right answer, and only that one."
         if variant == "phone-number":
-            criterion = chat_said("correct_fact", 2, channel_id, pattern, description)
+            criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
+                                    name=[f"phone_{about['id']}"], candidates=phones, traceable=False)
         elif variant == "manager":
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     name=[manager["id"]], candidates=keys)
@@ -160,7 +163,7 @@ class DmAnswerQuestion(Family):
 
 
 def _bookings(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
-    reps = [p["name"] for p in people_in(stage, "Sales")][:6]
+    reps = [p["name"] for p in people_in(stage, stage.department("Sales"))][:6]
     rows = []
     for account in rng.sample(accounts(stage), rng.randint(5, 8)):
         rows.append([account["name"], rng.choice(["Renewal", "Expansion", "New logo", "Add-on"]), rng.choice(reps),
@@ -173,7 +176,8 @@ def _bookings(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[s
 def _vendor_spend(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
     vendors = ["Northwind Cleaning", "Globex Security", "Initech Catering", "Umbrella Logistics", "Hooli Cloud",
                "Stark Facilities", "Wayne Printing", "Acme Coffee Co"]
-    rows = [[v, rng.choice(["Facilities", "IT", "Operations", "Marketing"]), float(rng.randrange(1_200, 48_000, 50)),
+    departments = [stage.department(kind) for kind in ("Facilities", "IT", "Operations", "Marketing")]
+    rows = [[v, rng.choice(departments), float(rng.randrange(1_200, 48_000, 50)),
              rng.choice(["paid", "approved"])] for v in rng.sample(vendors, rng.randint(5, 7))]
     biggest = max(rows, key=lambda r: r[2])
     return rows, {"total": sum(r[2] for r in rows), "count": len(rows), "biggest": biggest[0],
@@ -188,6 +192,10 @@ SUMMARY_KINDS = {
                      ["text", "text", "number", "text"], "vendor-reviews", "role:controller",
                      "Q3 vendor spend: the total, how many vendors, and the biggest vendor with its amount"),
 }
+
+SUMMARY_WORDS = ["total", "totals", "in total", "overall", "altogether", "combined", "sum", "all told"]
+SUMMARY_WORDS_OF = {"bookings": ["bookings", "booked", "deals", "closed"],
+                    "vendor-spend": ["spend", "spent", "spending", "vendors", "vendor spend"]}
 
 
 class ChannelSummaryPost(Family):
@@ -212,33 +220,77 @@ class ChannelSummaryPost(Family):
             f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
             f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
         ])
+        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[variant])
+        noun = "deals" if variant == "bookings" else "vendors"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=name)
             s.call("drive_read_sheet", file_id=file_id)
             s.call("chat_post_message", channel=channel_id,
-                   text=f"{name}: {whole_money(facts['total'])} across {facts['count']} "
-                        f"{'deals' if variant == 'bookings' else 'vendors'}. Biggest: {facts['biggest']} at "
-                        f"{whole_money(facts['biggest_amount'])}.")
+                   text=f"{name}: {stage.money(facts['total'], cents=False)} across {facts['count']} {noun}. "
+                        f"Biggest: {facts['biggest']} at {stage.money(facts['biggest_amount'], cents=False)}.")
 
+        biggest = items[facts["biggest"]]
+        others_at_most = max(2, (len(rows) - 1) // 2)  # the top few, not every row of the sheet
+        text = "chat_posts"
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat"], writes=["chat_post_message"], distractors=["chat", "drive"]),
             gates=[
-                chat_said("posted", None, channel_id, {"regex": number_regex(facts["total"])},
-                          f"A summary with the total is posted in #{channel}."),
+                facts_check("posted", None, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.amount"], name=[biggest], candidates=items.values(),
+                            others_at_most=others_at_most,
+                            description=f"A summary is posted in #{channel}: the total, one biggest {noun[:-1]}, "
+                                        "every figure from the sheet or computed from it, and not a paste of "
+                                        "every row."),
+                facts_check("committed", None, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.count", f"{biggest}.amount"], violations_only=True,
+                            description="No second reading of the count or the biggest amount (what is left "
+                                        "out only costs its points)."),
                 allowed_changes("chat_message", READ_MARKS),
             ],
             criteria=[
-                chat_said("total", 2, channel_id, {"regex": number_regex(facts["total"])}, "The total is right."),
-                chat_said("count", 1, channel_id, {"regex": rf"\b{facts['count']}\b"}, "The count is given."),
-                chat_said("biggest", 1, channel_id, {"contains": facts["biggest"]}, "The biggest item is named."),
+                facts_check("total", 2, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.amount"], description="The total is right, and only it."),
+                facts_check("count", 1, text, channel=channel_id, subject=summary, trace_to="facts",
+                            require=[f"{summary}.count"], description=f"The number of {noun} is given."),
+                facts_check("biggest", 1, text, channel=channel_id, trace_to="facts", name=[biggest],
+                            require=[f"{biggest}.amount"], candidates=items.values(), others_at_most=others_at_most,
+                            description=f"The biggest {noun[:-1]} is named with its own amount."),
                 posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=12,
+            solve=solve, variant=variant, max_steps=12, facts=sheet,
         )
 
 
+def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[list[Any]], facts: dict[str, Any],
+                   words: list[str]) -> tuple[FactSheet, str, dict[str, str]]:
+    """The sheet as facts: its total and count, and every row's amount with its row's name (so a
+    figure written next to the wrong account is a swap, and the top few deals trace)."""
+    sheet = FactSheet()
+    # the words a total is written with name the sheet, so in "7 deals worth $577,500; the biggest was
+    # Sosa Group ($145,500)" each figure sits with its own entity, and a swap is caught either way
+    summary = sheet.entity(name, key="summary", kind="sheet", aliases=[*SUMMARY_WORDS, *words])
+    sheet.fact(summary, "amount", facts["total"], tolerance=0.001)
+    sheet.fact(summary, "count", facts["count"], tolerance=0.0)
+    amount = columns.index("Amount")
+    items = {}
+    for n, row in enumerate(rows, start=1):
+        items[row[0]] = sheet.entity(row[0], key=f"row_{n}", kind=columns[0].lower())
+        sheet.fact(items[row[0]], "amount", row[amount], tolerance=0.001)
+    sheet.figure(facts["total"] / facts["count"])  # the average deal
+    for column, kind in enumerate(types):
+        if column == 0 or kind != "text":
+            continue
+        groups: dict[str, float] = {}
+        for row in rows:
+            groups[row[column]] = groups.get(row[column], 0.0) + row[amount]
+        sheet.figure(*groups.values())  # subtotals per type, rep, department or status
+    return sheet, summary, items
+
+
+OWNER_WORDS = ["owners", "owns", "owned by", "owning", "ownership", "in charge", "responsible", "point person",
+               "takes it", "takes over", "drives", "driving", "lead on", "accountable"]
 THREADS = [
     ("offsite-planning", "Q1 offsite", [("venue", ["Lakeside Lodge", "Harbor Hotel", "The Old Mill"]),
                                          ("budget", None), ("owner", None)]),
@@ -277,8 +329,8 @@ class ThreadToDoc(Family):
         reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has availability "
                                         "and is cheaper.")
         reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
-        reply(stage, second["id"], root, f"Budget: can we cap it at {whole_money(budget * 1.2)}?")
-        reply(stage, lead["id"], root, f"Decision: budget capped at {whole_money(budget)}. That's final.")
+        reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+        reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's final.")
         reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
         reply(stage, third["id"], root, "👍 thanks all")
         stage.clock(stamp(day(0), 9, 0))
@@ -294,15 +346,20 @@ class ThreadToDoc(Family):
         dropped = sheet.entity(first_pick, key="dropped", kind="option")
         decision = sheet.entity("budget", key="decision", aliases=["budget cap", "cap", "capped"], kind="decision")
         sheet.fact(decision, "budget", budget, wrong=[budget * 1.2], tolerance=0.001)
+        sheet.figure(budget * 1.2)  # the cap asked for and refused is in the thread: recorded as rejected, it traces
         people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
                   for n, p in enumerate((lead, second, third), start=1)}
+        # who owns it is a fact of the ownership, so another attendee named beside "owner" is a wrong
+        # reading, while "Decision (Jack): we go with Harbor Hotel" names the lead harmlessly
+        ownership = sheet.entity("owner", key="ownership", aliases=OWNER_WORDS, kind="decision")
+        sheet.fact(ownership, "owner", people[owner["id"]], wrong=[k for i, k in people.items() if i != owner["id"]])
         text = f"doc:{doc_name}"
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
             s.call("chat_get_thread", message_id=root)
             s.call("drive_create_doc", name=doc_name,
-                   content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {whole_money(budget)}\n"
+                   content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {stage.money(budget, cents=False)}\n"
                            f"- Owner: {owner['name']}\n")
 
         return Draft(
@@ -311,15 +368,20 @@ class ThreadToDoc(Family):
                           distractors=["drive", "chat"]),
             gates=[
                 facts_check("doc_exists", None, text, description="The decisions doc names the chosen option; the "
-                            "dropped one only as dropped.", name=[chosen], exclude=[dropped], traceable=False),
+                            "dropped one only as dropped; every figure in it is from the thread.",
+                            name=[chosen], exclude=[dropped]),
+                facts_check("committed", None, text, subject=decision, violations_only=True,
+                            require=[f"{decision}.budget", f"{ownership}.owner"],
+                            description="No wrong or second budget, no other attendee as owner (what is left out "
+                                        "only costs its points)."),
                 allowed_changes("drive_file", "drive_permission", READ_MARKS),
             ],
             criteria=[
                 facts_check("budget", 1, text, subject=decision, require=[f"{decision}.budget"],
                             description="The final budget cap (not the one asked for and refused)."),
-                facts_check("owner", 1, text, name=[people[owner["id"]]], candidates=people.values(),
-                            traceable=False, description="The owner is recorded (full or unambiguous first name), "
-                            "and no other attendee as owner (a paste of the thread names them all)."),
+                facts_check("owner", 1, text, require=[f"{ownership}.owner"], traceable=False,
+                            description="The owner is recorded (full or unambiguous first name), and no other "
+                            "attendee as owner."),
                 {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
                  "op": "update", "description": "Someone else's file was changed or deleted.",
                  "match": {"owner_id": {"not": "user"}}},
