@@ -27,6 +27,7 @@ another party (one chase mail to two customers, each seeing the other's invoices
 from __future__ import annotations
 
 import bisect
+import csv
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -298,7 +299,7 @@ class Reader:
 
 def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
     """Core and source figures, sums and differences of two, their ratios in percent, attribute totals."""
-    source = [abs(f.value) for b in blocks for f in read_figures(b.text)]
+    source = [abs(f.value) for b in blocks for f in _source_figures(b)]
     base = sorted(set(core) | set(source))
     pool = base if len(base) <= MAX_DERIVED_BASE else core
     derived: set[float] = set(base)
@@ -311,6 +312,15 @@ def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[floa
         values = [v for f in spec.facts if f.attribute == attribute and (v := f.number()) is not None]
         derived.add(abs(sum(values)))
     return sorted(derived)
+
+
+def _source_figures(block: Any) -> list[Figure]:
+    """A source's figures; a sheet's cell by cell, so that "1,890.73" in a CSV row ("...,1,890.73,")
+    reads as the cells 1 and 890.73, never as one thousands-separated number."""
+    if not block.label.startswith("sheet:"):
+        return read_figures(block.text)
+    return [f for line in block.text.splitlines() for row in csv.reader([line]) for cell in row
+            for f in read_figures(cell)]
 
 
 def _money(figure: Figure) -> bool:
