@@ -176,6 +176,10 @@ class FactsCheck(CheckBase):
         "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
         "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+    wrong_anywhere: bool = Field(
+        False, description="A wrong reading of a required fact fails wherever it is stated, beside any entity "
+        "or none (a report has one total: no line of it may offer the total a trap gives); a segment naming it "
+        "as excluded is fine.")
 
     _refs = field_validator("to")(_check_refs)
 
@@ -475,7 +479,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if excluded(claim.segment):
                 continue
             wrong = _states_wrong(claim, fact, reader)
-            if wrong and (fact.entity in claim.names or not claim.names):
+            if wrong and (fact.entity in claim.names or not claim.names or check.wrong_anywhere):
                 violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                                   f"{claim.segment.text[:80]!r}")
             if fact.entity in claim.names:

@@ -90,7 +90,7 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
-                trace_to: str = "sources") -> dict[str, Any]:
+                trace_to: str = "sources", wrong_anywhere: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -118,4 +118,6 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["traceable"] = False
     elif trace_to != "sources":
         item["trace_to"] = trace_to
+    if wrong_anywhere:
+        item["wrong_anywhere"] = True
     return item
