@@ -88,6 +88,17 @@ class Fact(_Strict):
         default_factory=list, description="Values wrong readings give (numbers, dates or entity keys); stating one "
         "for this quantity fails.")
     wrong_tolerance: float = Field(0.001, ge=0, description="Relative tolerance for the wrong numbers.")
+    label: str | None = Field(
+        None, description="A regex for the words that label this attribute beside a figure ('overdue|owes', "
+        "'renewal'): a figure labelled as one attribute of an entity that is its other attribute's value (the "
+        "overdue total written as the renewal) is a swap.")
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, value: str | None) -> str | None:
+        if value is not None:
+            re.compile(value)
+        return value
 
     @property
     def key(self) -> str:
@@ -401,7 +412,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
     for wrong in fact.wrong:
         if isinstance(wrong, int | float):
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
-                    and not (number is not None and _close(r, number, fact.tolerance))]
+                    and not (number is not None and _close(r, number, fact.tolerance))
+                    and not _denominator(claim.segment.text, f)]
             out += [h.text for h in hits[:1]]
         elif parse_date(wrong) is not None:
             if parse_date(wrong) in claim.segment.dates:
@@ -411,11 +423,18 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
     return out
 
 
+def _denominator(text: str, figure: Figure) -> bool:
+    """A figure written as what the answer is part of ("5 out of 14", "5 of all 14"), not a reading of it."""
+    at = text.find(figure.text)
+    return at > 0 and re.search(r"\b(?:out\s+of|of\s+all)\s*$", text[:at], re.IGNORECASE) is not None
+
+
 def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     """Other figures offered beside the fact's value in one run ("4, 5 or 6", "$24k-$26k", "8, 12, 5").
 
-    A run is figures separated only by commas, *or*, *to*, *and*, a dash or a slash: a reader cannot
-    tell which one is the answer.  Table cells (``|``) and figures with words between are not runs.
+    A run is figures separated only by commas, *or*, *to*, *and*, a dash, a slash or *maybe*
+    ("5, maybe 6"): a reader cannot tell which one is the answer.
+    Table cells (``|``) and figures with words between are not runs.
     """
     number = fact.number()
     day = fact.day()
@@ -434,7 +453,8 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
         gap = text[runs[-1][-1][1]:span[0]] if runs else None
-        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or)\s*", gap, re.IGNORECASE):
+        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
+                                            r"possibly|probably))\s*", gap, re.IGNORECASE):
             runs[-1].append(span)
         else:
             runs.append([span])
@@ -521,7 +541,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.swaps:
-        violations += _swaps(reader, read)
+        violations += _swaps(reader, read) + _label_swaps(reader, read)
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
         if stray:
@@ -569,6 +589,48 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
                 other = reader.spec.entities[theirs[0].entity].name
                 mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
                 out.append(f"states {figure.text} with {mine}, but it is {other}'s "
+                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
+    return out
+
+
+LABEL_REACH = 30  # characters between a figure and the label that names its attribute
+
+
+def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
+    """Figures labelled as one attribute of their entity that are another attribute's value.
+
+    Only facts with a ``label`` take part; a figure's label is the nearest one written beside it
+    (before or after, within ``LABEL_REACH`` characters): "overdue $154,000, renewal $5,250".
+    """
+    labelled = [f for f in reader.spec.facts if f.label and f.number() is not None]
+    out: list[str] = []
+    for claim in read if labelled else []:
+        text = claim.segment.text
+        mine = [f for f in labelled if f.entity in claim.names]
+        if len({f.attribute for f in mine}) < 2:
+            continue
+        for figure in claim.segment.figures:
+            at = text.find(figure.text)
+            if at < 0:
+                continue
+            end = at + len(figure.text)
+            near: list[tuple[int, Fact]] = []
+            for f in mine:
+                for m in re.finditer(str(f.label), text, re.IGNORECASE):
+                    gap = at - m.end() if m.end() <= at else m.start() - end if m.start() >= end else None
+                    if gap is not None and gap <= LABEL_REACH:
+                        near.append((gap, f))
+            if not near:
+                continue
+            named = min(near, key=lambda n: n[0])[1]
+            readings = figure.readings()
+            if any(_close(r, float(named.value), named.tolerance) for r in readings):
+                continue
+            theirs = [g for g in mine if g.entity == named.entity and g is not named
+                      and any(_close(r, float(g.value), min(g.tolerance, 0.001)) for r in readings)]
+            if theirs:
+                who = reader.spec.entities[named.entity].name
+                out.append(f"states {figure.text} as {who}'s {named.attribute.replace('_', ' ')}, but it is its "
                            f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 

@@ -47,12 +47,14 @@ class FactSheet:
         return key
 
     def fact(self, entity: str, attribute: str, value: float | str, *, wrong: Iterable[float | str] = (),
-             tolerance: float | None = None) -> str:
+             tolerance: float | None = None, label: str | None = None) -> str:
         """Record ``entity.attribute = value`` and the wrong readings; returns the fact's key."""
         item: dict[str, Any] = {"entity": entity, "attribute": attribute,
                                 "value": float(value) if isinstance(value, int | float) else value}
         if tolerance is not None:
             item["tolerance"] = tolerance
+        if label is not None:
+            item["label"] = label
         right = item["value"]
         wrongs = []
         for w in wrong:
