@@ -23,6 +23,9 @@ from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
 
 CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
+# the words that say which of an account's two figures is which ("overdue $5,250, renewal $154,000")
+OVERDUE_LABEL = r"\b(?:overdue|owes?|owing|outstanding|past[\s-]due|unpaid|open invoices?)\b"
+RENEWAL_LABEL = r"\b(?:renewal|renews?|renewing)\b"
 # the policy's three rules, as an exception mail names them
 RULES = [("hotel", "hotel cap", ["hotel", "nightly cap", "per night", "room rate", "accommodation"]),
          ("meals", "meal allowance", ["meal", "meals", "per diem", "daily allowance", "food"]),
@@ -138,8 +141,10 @@ class ExpenseAudit(Family):
             if c["kind"] == "ok":
                 continue
             bad_keys.append(key)
-            rule_keys.append(facts.fact(key, "rule", rules[{"hotel_over": "hotel", "meals_over": "meals"}.get(
-                c["kind"], "receipt")]))
+            rule = {"hotel_over": "hotel", "meals_over": "meals"}.get(c["kind"], "receipt")
+            # "hotel or meal cap" is a hedge; a receipt may be mentioned beside any cap ("receipt attached")
+            other_cap = {"hotel": ["meals"], "meals": ["hotel"]}.get(rule, [])
+            rule_keys.append(facts.fact(key, "rule", rules[rule], wrong=[rules[r] for r in other_cap]))
             if c["over"] is not None and per_unit is not None:
                 # the overrun against one night's or one day's cap, whatever the claim's length
                 over_keys.append(facts.fact(key, "over", c["over"], wrong=[round(c["amount"] - per_unit, 2)]))
@@ -230,9 +235,9 @@ class RenewalRiskDigest(Family):
         keys = []
         for row in qualifying:
             keys.append(sheet.entity(row["name"], key=f"account_{len(keys) + 1}", kind="account"))
-            sheet.fact(keys[-1], "overdue", row["overdue"])
+            sheet.fact(keys[-1], "overdue", row["overdue"], label=OVERDUE_LABEL)
             for i, deal in enumerate(row["renewals"], start=1):
-                sheet.fact(keys[-1], f"renewal_{i}", deal["amount"])
+                sheet.fact(keys[-1], f"renewal_{i}", deal["amount"], label=RENEWAL_LABEL)
         miss_keys = []
         for account in planted[3:]:
             if account["name"] in {r["name"] for r in qualifying}:
@@ -243,6 +248,10 @@ class RenewalRiskDigest(Family):
             for row in stage.rows("SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%'",
                                   account["id"]):
                 sheet.figure(row["amount"])
+
+        overdue_keys = [f"{k}.overdue" for k in keys]
+        renewal_keys = [f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
+                        for i in range(1, len(r["renewals"]) + 1)]
 
         def solve(s: Solver) -> None:
             s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
@@ -260,19 +269,19 @@ class RenewalRiskDigest(Family):
             tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
             gates=[
                 facts_check("list_sent", None, "sent_mail", to=[recipient_role], trace_to="facts",
-                            description="Every at-risk account is named; an account that does not qualify only as "
-                                        "a near miss; no figure tied to the wrong account or made up.",
-                            name=keys, exclude=miss_keys),
+                            description="Every at-risk account is named with its overdue total and renewal value "
+                                        "(one reading each); an account that does not qualify only as a near miss; "
+                                        "no figure tied to the wrong account or made up.",
+                            name=keys, exclude=miss_keys, require=[*overdue_keys, *renewal_keys]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
                 facts_check("overdue_amounts", 2, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's overdue total, stated with it.",
-                            require=[f"{k}.overdue" for k in keys]),
+                            require=overdue_keys),
                 facts_check("renewal_values", 1, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's renewal value, stated with it.",
-                            require=[f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
-                                     for i in range(1, len(r["renewals"]) + 1)]),
+                            require=renewal_keys),
                 *mail_guards([recipient_role]),
             ],
             solve=solve, variant=variant, max_steps=25, facts=sheet,
