@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from officesim.seeding import faker_for
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
@@ -97,7 +97,7 @@ class BudgetVarianceAnswer(Family):
                 "I need to know which department overspent its Q3 budget the most in absolute terms, and by how "
                 f"much. Use the '{name}' sheet in Drive.",
             ])
-            answer = f"{winner}, over by {money(value)}"
+            answer = f"{winner}, over by {stage.money(value)}"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query="Budget vs Actual")
@@ -182,7 +182,7 @@ class ExpensePolicyAnswer(Family):
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query="Travel & Expense Policy")
             s.call("drive_get_doc", file_id=current)
-            s.submit(money(value))
+            s.submit(stage.money(value))
 
         return Draft(
             instruction=instruction,

@@ -7,7 +7,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, money, whole_money
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     READ_MARKS,
@@ -141,13 +141,13 @@ class CustomerBrief(Family):
             s.call("crm_list_activities", account_id=acc["id"])
             s.call("crm_search_invoices", account_id=acc["id"], status="open")
             s.call("chat_search_messages", query=account["name"])
-            deal_lines = "\n".join(f"- {d['name']}: {whole_money(d['amount'])}, {STAGE_LABELS[d['stage']]}"
+            deal_lines = "\n".join(f"- {d['name']}: {stage.money(d['amount'], cents=False)}, {STAGE_LABELS[d['stage']]}"
                                    for d in deals)
-            invoice_lines = "\n".join(f"- {i['number']}: {money(i['amount'])}, due {i['due'].isoformat()}"
+            invoice_lines = "\n".join(f"- {i['number']}: {stage.money(i['amount'])}, due {i['due'].isoformat()}"
                                       for i in open_invoices)
             s.call("mail_send_message", to=[requester["email"]], subject=f"Brief: {account['name']}",
                    body=f"Hi {first_name(requester['name'])},\n\nOpen deals:\n{deal_lines}\nTotal open "
-                        f"pipeline: {whole_money(pipeline)}\n\nLast contact: "
+                        f"pipeline: {stage.money(pipeline, cents=False)}\n\nLast contact: "
                         f"{when.isoformat()}, a call with {contact['name']} about {topic}.\n\nOpen invoices:\n"
                         f"{invoice_lines}\n\nHeads-up: they reported {issue}; engineering expects a fix by "
                         f"{day(4).strftime('%A')}.\n\nBest")
@@ -277,7 +277,7 @@ class ThreeAppQuestion(Family):
             s.call("crm_search_deals", account_id=con["account_id"], stage="open")
             if variant != "late-stage-only":
                 s.call("chat_list_messages", channel=desk, limit=10)
-            s.submit(whole_money(total))
+            s.submit(stage.money(total, cents=False))
 
         sheet = FactSheet()
         acc = sheet.entity(account["name"], key="account", kind="account")
