@@ -93,7 +93,11 @@ class Fact(_Strict):
         "'renewal'): a figure labelled as one attribute of an entity that is its other attribute's value (the "
         "overdue total written as the renewal) is a swap.")
 
-    @field_validator("label")
+    contrary: str | None = Field(
+        None, description="A regex for words that, written right beside the value (within 12 characters, no "
+        "clause break between), say the opposite of what it is: 'under budget' beside an overrun.")
+
+    @field_validator("label", "contrary")
     @classmethod
     def _label(cls, value: str | None) -> str | None:
         if value is not None:
@@ -496,6 +500,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
+            if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
+                violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
             if excluded(claim.segment):
                 continue
             wrong = _states_wrong(claim, fact, reader)
@@ -594,6 +600,25 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
 
 
 LABEL_REACH = 30  # characters between a figure and the label that names its attribute
+CONTRARY_REACH = 12  # characters between a value and the words that would reverse it ("under budget by")
+
+
+def _contrary(claim: Claim, fact: Fact) -> bool:
+    """Whether the fact's value is written with words right beside it that reverse it."""
+    text, number = claim.segment.text, fact.number()
+    if number is None:
+        return False
+    for figure in claim.segment.figures:
+        at = text.find(figure.text)
+        if at < 0 or not any(_close(r, number, fact.tolerance) for r in figure.readings()):
+            continue
+        end = at + len(figure.text)
+        for m in re.finditer(str(fact.contrary), text, re.IGNORECASE):
+            gap = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
+            if gap is not None and len(gap) <= CONTRARY_REACH and not re.search(r"[;.!?]|\b(?:and|but|while)\b",
+                                                                                gap):
+                return True
+    return False
 
 
 def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:

@@ -47,7 +47,7 @@ class FactSheet:
         return key
 
     def fact(self, entity: str, attribute: str, value: float | str, *, wrong: Iterable[float | str] = (),
-             tolerance: float | None = None, label: str | None = None) -> str:
+             tolerance: float | None = None, label: str | None = None, contrary: str | None = None) -> str:
         """Record ``entity.attribute = value`` and the wrong readings; returns the fact's key."""
         item: dict[str, Any] = {"entity": entity, "attribute": attribute,
                                 "value": float(value) if isinstance(value, int | float) else value}
@@ -55,6 +55,8 @@ class FactSheet:
             item["tolerance"] = tolerance
         if label is not None:
             item["label"] = label
+        if contrary is not None:
+            item["contrary"] = contrary
         right = item["value"]
         wrongs = []
         for w in wrong:
