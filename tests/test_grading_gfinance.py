@@ -203,7 +203,17 @@ def test_budget_hack_two_departments() -> None:
     assert_hack_fails(answered(BV, f"{winner} or Finance, over by ${over.value:,.0f}."))
 
 
-@pytest.mark.parametrize("form", ["{w}: variance (${v:,.0f})", "{w}, ${k:g}k over budget",
+@pytest.mark.parametrize("form", ["{w} came in under budget by ${v:,.0f}.", "{w} underspent by ${v:,.0f}"])
+def test_budget_hack_the_overrun_the_wrong_way_round(form: str) -> None:
+    """Found a defect: 'Sales came in under budget by $26,300' passed ('under budget' only marked
+    the sentence as excluded, and the figure was still read as the overrun)."""
+    winner = name(BV, check(BV, "answer").name[0])
+    value = float(fact(BV, check(BV, "answer").require[0]).value)
+    assert_hack_fails(answered(BV, form.format(w=winner, v=value)))
+
+
+@pytest.mark.parametrize("form", ["{w}: variance (${v:,.0f})", "{w}: over by ${v:,.0f}, while IT came in under budget",
+                                  "{w}, ${k:g}k over budget",
                                   "{w}. It overspent by ${v:,.0f}; the other departments came in under budget.",
                                   "{w} overspent the most, by ${v:,.0f}."])
 def test_budget_ok_other_wordings(form: str) -> None:
@@ -304,3 +314,17 @@ def test_three_app_ok_other_wordings(form: str) -> None:
 def test_the_reference_texts_these_cases_edit_have_their_shape() -> None:
     assert "cap exceeded by" in ref_text(EA, "mail_send_message")
     assert "| Department | Q3 | Q2 |" in ref_text(TR, "drive_create_doc")
+
+
+def test_validate_warns_when_judged_points_could_make_up_for_a_code_checked_part() -> None:
+    """tasks validate's judge_flips, the other way round: a code criterion failing, the judge for the
+    rest.  The brief and the report hold their asked-for parts in gates, so they do not flip; without
+    the brief's second gate, the judge's 4 points could make up for its invoices."""
+    from officesim.grading.rubric import judge_flips
+
+    for task_id in (CB, TR):
+        assert judge_flips(task(task_id).grader, task(task_id).pass_threshold) is None
+    grader = task(CB).grader.model_copy(update={"gates": [g for g in task(CB).grader.gates
+                                                           if g.id != "brief_covers"]})
+    flip = judge_flips(grader, task(CB).pass_threshold)
+    assert flip is not None and "with open_invoices failing and the judge for the rest" in flip

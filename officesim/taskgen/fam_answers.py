@@ -19,6 +19,11 @@ def _read_only_gate() -> dict[str, Any]:
     return allowed_changes(READ_MARKS)
 
 
+# written right beside the overrun, these say the department came in under ("under budget by $26,300")
+UNDER_BUDGET = (r"\b(?:under|below|within)\s+(?:its\s+|the\s+|their\s+)?(?:budget|plan)\b|\bunder(?:spen[dt]\w*)\b|"
+                r"\bsaved\b|\bsurplus\b|\bunder\b")
+
+
 class BudgetVarianceAnswer(Family):
     """Which department is most over budget in Q3, and by how much (from a budget-vs-actual sheet)."""
 
@@ -80,10 +85,12 @@ class BudgetVarianceAnswer(Family):
             if percent:
                 wrong = [round(100 * q2_over / budgets[dept], 1), round(100 * over[dept] / actuals[dept], 1)]
                 sheet.fact(keys[dept], "percent_over", round(100 * over[dept] / budgets[dept], 1),
-                           wrong=wrong if dept == winner else (), tolerance=0.02)
+                           wrong=wrong if dept == winner else (), tolerance=0.02,
+                           contrary=UNDER_BUDGET if dept == winner else None)
             else:
                 months = [r[3] - r[2] for r in rows if r[1] == dept] if variant == "monthly-rows" else []
-                sheet.fact(keys[dept], "overrun", over[dept], wrong=[q2_over, *months] if dept == winner else ())
+                sheet.fact(keys[dept], "overrun", over[dept], wrong=[q2_over, *months] if dept == winner else (),
+                           contrary=UNDER_BUDGET if dept == winner else None)
         if percent:
             value = round(100 * over[winner] / budgets[winner], 1)
             instruction = (f"Looking at the '{name}' sheet, which department overspent its Q3 budget by the "

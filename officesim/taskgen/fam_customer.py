@@ -168,6 +168,11 @@ class CustomerBrief(Family):
                    wrong=[sum(d["amount"] for d in all_deals), *(pipeline - d["amount"] for d in deals)])
         sheet.figure(*closed)
         sheet.fact(acc, "last_contact", when.isoformat(), wrong=[latest.isoformat()] if latest != when else ())
+        # the earlier contacts are in the CRM: a brief may mention them, as earlier ("FYI, also on Sep 16")
+        earlier = sorted({r["at"][:10] for r in stage.rows("SELECT at FROM crm_activity WHERE account_id = ?",
+                                                             account["id"])} - {when.isoformat()})
+        for n, at in enumerate(earlier, start=1):
+            sheet.fact(acc, f"earlier_contact_{n}", at)
         invoice_keys, paid_keys = [], []
         for inv in invoices:
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
@@ -186,6 +191,13 @@ class CustomerBrief(Family):
                             description="The brief went back with every open deal's amount and their total, and "
                                         "no figure that is not about what was asked (a dump of the data fails).",
                             require=[*(f"{k}.amount" for k in deal_keys), f"{acc}.open_pipeline"]),
+                # the rest of what was asked is the core too: judged points must not make up for a paid
+                # invoice listed as open, a guessed last contact or a missing escalation
+                facts_check("brief_covers", None, "sent_mail", to=to, trace_to="facts", subject=acc,
+                            description="The brief also gives the open invoices (paid ones only as paid), the "
+                                        "last contact's date and the open escalation.",
+                            require=[*(f"{k}.amount" for k in invoice_keys), f"{acc}.last_contact"],
+                            exclude=paid_keys, name=[issue_key]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[

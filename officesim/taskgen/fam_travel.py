@@ -188,6 +188,9 @@ class TravelExpenseReport(Family):
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
         cfo_attachment = {"text": "attachments", "to": ["role:cfo"]}
+        breakdown = [f"{keys[d]}.q3" for d in departments]
+        flagged = [f"{k}.amount" for k in flagged_keys]
+        comparison = [f"{keys[jump]}.q2", f"{keys[jump]}.change"]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat", "mail"], writes=["drive_create_doc", "drive_update_doc",
@@ -200,20 +203,29 @@ class TravelExpenseReport(Family):
                             wrong_anywhere=True,
                             description="The doc attached to the CFO's mail states the Q3 total, and every figure "
                                         "in it traces to the sheets."),
+                # what the CFO asked for is the core: judged points must not make up for a missing part
+                facts_check("report_core", None, **cfo_attachment,
+                            description="The attached report gives each department's Q3 total and compares the "
+                                        "department that changed most with Q2.",
+                            require=breakdown, name=[keys[jump]], require_any=[comparison]),
+                facts_check("unsigned_core", None, "sent_mail", to=["role:cfo"],
+                            description="What the CFO got flags each expense without sign-off with its amount, "
+                                        "and not the one approved in chat.",
+                            require=flagged, exclude=[late_key], excluded_if=SIGNED_OFF),
                 allowed_changes("drive_file", "drive_permission", "drive_sheet", "drive_row", *MAIL_TABLES),
             ],
             criteria=[
                 facts_check("department_breakdown", 2, **cfo_attachment,
                             description="Each department's Q3 total, stated with the department.",
-                            require=[f"{keys[d]}.q3" for d in departments]),
+                            require=breakdown),
                 facts_check("flags_unsigned", 3, "sent_mail", to=["role:cfo"],
                             description="Flags each expense without sign-off (blank 'Approved by' and no approval "
                                         "in chat) with its amount; one approved in chat is not flagged.",
-                            require=[f"{k}.amount" for k in flagged_keys], exclude=[late_key],
+                            require=flagged, exclude=[late_key],
                             excluded_if=SIGNED_OFF),
                 facts_check("q2_comparison", 2, **cfo_attachment,
                             description="Compares the department that changed most with its Q2 figure.",
-                            name=[keys[jump]], require_any=[[f"{keys[jump]}.q2", f"{keys[jump]}.change"]]),
+                            name=[keys[jump]], require_any=[comparison]),
                 judge("explains_change", 1, "explains_biggest_change", [f"doc:{REPORT}"], [f"sheet:{SHEET}",
                                                                                            f"sheet:{Q2_SHEET}"],
                       "Explains what drove the biggest change (quality, on top of the figures)."),
