@@ -191,6 +191,9 @@ class FactsCheck(CheckBase):
         "sources", description="What figures trace to: the task's sources (any figure of the data), or only the "
         "facts and figures of facts: (a brief or a report: a dump of the raw data fails).")
     swaps: bool = Field(True, description="A figure of one entity stated with another fails.")
+    headings: bool = Field(
+        False, description="A fact whose value is an entity may be stated by the heading its line sits under "
+        "('Missing receipts:' over a list of claims states each one's rule).")
     wrong_anywhere: bool = Field(
         False, description="A wrong reading of a required fact fails wherever it is stated, beside any entity "
         "or none (a report has one total: no line of it may offer the total a trap gives); a segment naming it "
@@ -394,13 +397,13 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     return out
 
 
-def _states(claim: Claim, fact: Fact, reader: Reader) -> bool:
+def _states(claim: Claim, fact: Fact, reader: Reader, *, headings: bool = False) -> bool:
     number, day = fact.number(), fact.day()
     if number is not None:
         return any(_close(r, number, fact.tolerance) for f in claim.segment.figures for r in f.readings())
     if day is not None:
         return day in claim.segment.dates
-    own = reader.named(claim.segment.text)
+    own = reader.named(claim.segment.full if headings else claim.segment.text)
     return str(fact.value) in own
 
 
@@ -497,7 +500,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     for key in check.require:
         fact = reader.spec.fact(key)
         label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
-        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
+        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader, headings=check.headings)
+                   for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
             if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):

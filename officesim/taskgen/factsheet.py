@@ -94,7 +94,7 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 candidates: Iterable[str] = (),
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, traceable: bool = True,
-                trace_to: str = "sources", wrong_anywhere: bool = False) -> dict[str, Any]:
+                trace_to: str = "sources", wrong_anywhere: bool = False, headings: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -124,4 +124,6 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["trace_to"] = trace_to
     if wrong_anywhere:
         item["wrong_anywhere"] = True
+    if headings:
+        item["headings"] = True
     return item
