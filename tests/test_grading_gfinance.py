@@ -88,6 +88,19 @@ def test_audit_ok_a_table() -> None:
     assert_correct_passes(written(EA, lambda _: body))
 
 
+def test_audit_ok_grouped_under_the_rule_they_break() -> None:
+    """Found a defect: the exceptions grouped under headings naming the rule ("Missing receipts:")
+    were read as naming no rule (0.0)."""
+    grader = task(EA).grader
+    groups: dict[str, list[str]] = {}
+    for key in check(EA, "exceptions_sent").name:
+        rule = grader.facts.entities[str(fact(EA, f"{key}.rule").value)].name
+        over = next((f for f in _overs() if f.entity == key), None)
+        groups.setdefault(rule, []).append(f"- {name(EA, key)}" + ("" if over is None else f", by ${over.value:,.0f}"))
+    body = "Hi,\n\n" + "\n\n".join(f"Broke the {rule}:\n" + "\n".join(lines) for rule, lines in groups.items())
+    assert_correct_passes(written(EA, lambda _: body + "\n\nThanks"))
+
+
 def test_audit_ok_the_compliant_claims_named_as_within_policy() -> None:
     assert_correct_passes(written(EA, with_line(f"Within policy: {', '.join(_compliant())}.")))
 

@@ -162,7 +162,7 @@ class ExpenseAudit(Family):
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
-                facts_check("rules_named", 2, "sent_mail", to=to, require=rule_keys,
+                facts_check("rules_named", 2, "sent_mail", to=to, require=rule_keys, headings=True,
                             description="Each exception names the rule it breaks (hotel cap, meal allowance, "
                                         "receipt), stated with its claim."),
                 *mail_guards(to),
