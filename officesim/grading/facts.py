@@ -460,7 +460,9 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
         gap = text[runs[-1][-1][1]:span[0]] if runs else None
-        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
+        if gap == ",":  # a CSV row's cells ("Knight PLC,5250,154000") are columns, not a list of readings
+            runs.append([span])
+        elif gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
                                             r"possibly|probably))\s*", gap, re.IGNORECASE):
             runs[-1].append(span)
         else:
@@ -508,11 +510,15 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
             if excluded(claim.segment):
                 continue
+            # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
+            # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
+            about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
+                                                                                      reader))
             wrong = _states_wrong(claim, fact, reader)
-            if wrong and (fact.entity in claim.names or not claim.names or check.wrong_anywhere):
+            if wrong and (about or not claim.names or check.wrong_anywhere):
                 violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                                   f"{claim.segment.text[:80]!r}")
-            if fact.entity in claim.names:
+            if about:
                 beside = _offered_beside(claim, fact)
                 if beside:
                     violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
@@ -646,12 +652,15 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             near: list[tuple[int, Fact]] = []
             for f in mine:
                 for m in re.finditer(str(f.label), text, re.IGNORECASE):
-                    gap = at - m.end() if m.end() <= at else m.start() - end if m.start() >= end else None
-                    if gap is not None and gap <= LABEL_REACH:
-                        near.append((gap, f))
+                    between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
+                    if between is not None and len(between) <= LABEL_REACH:
+                        # a label across a clause break (", renewal", "and owes") is further than one
+                        # beside the figure; at equal distance the one before it names it
+                        broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
+                        near.append((len(between) + LABEL_REACH * broken, m.start() > at, f))
             if not near:
                 continue
-            named = min(near, key=lambda n: n[0])[1]
+            named = min(near, key=lambda n: (n[0], n[1]))[2]
             readings = figure.readings()
             if any(_close(r, float(named.value), named.tolerance) for r in readings):
                 continue
