@@ -146,6 +146,18 @@ def test_renewal_ok_a_compact_table_and_prose() -> None:
     assert_correct_passes(written(RR, lambda _: f"Hi,\n\n{prose}\n"))
 
 
+def test_renewal_ok_verbs_for_labels_and_a_csv() -> None:
+    """Found two defects: "renews for $154,000 and owes $5,250" read the renewal as labelled
+    'owes' (the label across 'and' won a tie), and a CSV row's cells were read as a hedge."""
+    rows = [_account(n) for n in range(1, len(check(RR, "list_sent").name) + 1)]
+    prose = "\n".join(f"{a} renews for ${r:,.0f} and owes ${o:,.0f}." for a, o, r in rows)
+    assert_correct_passes(written(RR, lambda _: f"Hi,\n\n{prose}\n"))
+    csv = "\n".join(f"{a},{o:.0f},{r:.0f}" for a, o, r in rows)
+    assert_correct_passes(written(RR, lambda _: f"Account,Overdue,Renewal\n{csv}\n"))
+    swapped = "\n".join(f"{a} renews for ${o:,.0f} and owes ${r:,.0f}." for a, o, r in rows)
+    assert_hack_fails(written(RR, lambda _: f"Hi,\n\n{swapped}\n"))
+
+
 def test_renewal_ok_the_total_overdue_and_a_near_miss() -> None:
     rows = [_account(n) for n in range(1, len(check(RR, "list_sent").name) + 1)]
     near = name(RR, check(RR, "list_sent").exclude[0])
