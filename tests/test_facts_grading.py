@@ -166,7 +166,7 @@ def test_a_namesake_attachment_fails_and_the_real_one_passes() -> None:
 
 def test_a_report_with_totals_only_fails_without_a_judge() -> None:
     t = task("travel-expense-report-001")
-    total = t.grader.facts.fact("report.total").value
+    total = t.grader.facts.fact("report.q3").value
     result = replay(t, edit={"drive_create_doc": lambda a: {**a, "content": f"Total Q3 travel spend: ${total:,.2f}"}})
     assert not result.passed and result.score < 0.5
 

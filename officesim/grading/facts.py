@@ -27,6 +27,7 @@ another party (one chase mail to two customers, each seeing the other's invoices
 from __future__ import annotations
 
 import bisect
+import csv
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -102,6 +103,21 @@ class Fact(_Strict):
         default_factory=list, description="Values wrong readings give (numbers, dates or entity keys); stating one "
         "for this quantity fails.")
     wrong_tolerance: float = Field(0.001, ge=0, description="Relative tolerance for the wrong numbers.")
+    label: str | None = Field(
+        None, description="A regex for the words that label this attribute beside a figure ('overdue|owes', "
+        "'renewal'): a figure labelled as one attribute of an entity that is its other attribute's value (the "
+        "overdue total written as the renewal) is a swap.")
+
+    contrary: str | None = Field(
+        None, description="A regex for words that, written right beside the value (within 12 characters, no "
+        "clause break between), say the opposite of what it is: 'under budget' beside an overrun.")
+
+    @field_validator("label", "contrary")
+    @classmethod
+    def _label(cls, value: str | None) -> str | None:
+        if value is not None:
+            re.compile(value)
+        return value
 
     @property
     def key(self) -> str:
@@ -204,6 +220,13 @@ class FactsCheck(CheckBase):
         None, ge=0, description="A summary's limit: other candidates may be named beside the answer with their "
         "own figures (even with a subject), but naming more than this many of them (not as excluded) pastes the "
         "source instead of summarising it ('the top three deals' is fine, every row of the sheet is not).")
+    headings: bool = Field(
+        False, description="A fact whose value is an entity may be stated by the heading its line sits under "
+        "('Missing receipts:' over a list of claims states each one's rule).")
+    wrong_anywhere: bool = Field(
+        False, description="A wrong reading of a required fact fails wherever it is stated, beside any entity "
+        "or none (a report has one total: no line of it may offer the total a trap gives); a segment naming it "
+        "as excluded is fine.")
 
     _refs = field_validator("to")(_check_refs)
 
@@ -331,7 +354,7 @@ class Reader:
 
 def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
     """Core and source figures, sums and differences of two, their ratios in percent, attribute totals."""
-    source = [abs(f.value) for b in blocks for f in read_figures(b.text)]
+    source = [abs(f.value) for b in blocks for f in _source_figures(b)]
     base = sorted(set(core) | set(source))
     pool = base if len(base) <= MAX_DERIVED_BASE else core
     derived: set[float] = set(base)
@@ -347,6 +370,15 @@ def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[floa
         if total and len(values) > 1:  # each one's share of the total ("Proposal: 23.4% of the pipeline")
             derived.update(100 * abs(v) / total for v in values)
     return sorted(derived)
+
+
+def _source_figures(block: Any) -> list[Figure]:
+    """A source's figures; a sheet's cell by cell, so that "1,890.73" in a CSV row ("...,1,890.73,")
+    reads as the cells 1 and 890.73, never as one thousands-separated number."""
+    if not block.label.startswith("sheet:"):
+        return read_figures(block.text)
+    return [f for line in block.text.splitlines() for row in csv.reader([line]) for cell in row
+            for f in read_figures(cell)]
 
 
 def _money(figure: Figure) -> bool:
@@ -452,13 +484,13 @@ def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]
     return out
 
 
-def _states(claim: Claim, fact: Fact, reader: Reader) -> bool:
+def _states(claim: Claim, fact: Fact, reader: Reader, *, headings: bool = False) -> bool:
     number, day = fact.number(), fact.day()
     if number is not None:
         return any(_close(r, number, fact.tolerance) for f in claim.segment.figures for r in f.readings())
     if day is not None:
         return day in claim.segment.dates
-    own = reader.named(claim.segment.text)
+    own = reader.named(claim.segment.full if headings else claim.segment.text)
     return str(fact.value) in own
 
 
@@ -474,7 +506,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
     for wrong in fact.wrong:
         if isinstance(wrong, int | float):
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
-                    and not (number is not None and _close(r, number, fact.tolerance))]
+                    and not (number is not None and _close(r, number, fact.tolerance))
+                    and not _denominator(claim.segment.text, f)]
             out += [h.text for h in hits[:1]]
         elif parse_date(wrong) is not None:
             if parse_date(wrong) in claim.segment.dates:
@@ -484,11 +517,18 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
     return out
 
 
+def _denominator(text: str, figure: Figure) -> bool:
+    """A figure written as what the answer is part of ("5 out of 14", "5 of all 14"), not a reading of it."""
+    at = text.find(figure.text)
+    return at > 0 and re.search(r"\b(?:out\s+of|of\s+all)\s*$", text[:at], re.IGNORECASE) is not None
+
+
 def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     """Other figures offered beside the fact's value in one run ("4, 5 or 6", "$24k-$26k", "8, 12, 5").
 
-    A run is figures separated only by commas, *or*, *to*, *and*, a dash or a slash: a reader cannot
-    tell which one is the answer.  Table cells (``|``) and figures with words between are not runs.
+    A run is figures separated only by commas, *or*, *to*, *and*, a dash, a slash or *maybe*
+    ("5, maybe 6"): a reader cannot tell which one is the answer.
+    Table cells (``|``) and figures with words between are not runs.
     """
     number = fact.number()
     day = fact.day()
@@ -503,7 +543,10 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
         gap = text[runs[-1][-1][1]:span[0]] if runs else None
-        if gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or)\s*", gap, re.IGNORECASE):
+        if gap == ",":  # a CSV row's cells ("Knight PLC,5250,154000") are columns, not a list of readings
+            runs.append([span])
+        elif gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
+                                            r"possibly|probably))\s*", gap, re.IGNORECASE):
             runs[-1].append(span)
         else:
             runs.append([span])
@@ -562,16 +605,23 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     for key in check.require:
         fact = reader.spec.fact(key)
         label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
-        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader) for c in read):
+        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader, headings=check.headings)
+                   for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
+            if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
+                violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
             if _left_out(reader, claim.segment):
                 continue
+            # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
+            # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
+            about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
+                                                                                      reader))
             wrong = _states_wrong(claim, fact, reader)
-            if wrong and (fact.entity in claim.names or not claim.names):
+            if wrong and (about or not claim.names or check.wrong_anywhere):
                 violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                                   f"{claim.segment.text[:80]!r}")
-            if fact.entity in claim.names:
+            if about:
                 beside = _offered_beside(claim, fact)
                 if beside:
                     violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
@@ -618,7 +668,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             violations.append(f"names {len(shown)} of the {len(others)} other candidates beside the answer: a paste "
                               f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
-        violations += _swaps(reader, read)
+        violations += _swaps(reader, read) + _label_swaps(reader, read)
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
         if stray:
@@ -665,6 +715,70 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
                 other = reader.spec.entities[theirs[0].entity].name
                 mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
                 out.append(f"states {figure.text} with {mine}, but it is {other}'s "
+                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
+    return out
+
+
+LABEL_REACH = 30  # characters between a figure and the label that names its attribute
+CONTRARY_REACH = 12  # characters between a value and the words that would reverse it ("under budget by")
+
+
+def _contrary(claim: Claim, fact: Fact) -> bool:
+    """Whether the fact's value is written with words right beside it that reverse it."""
+    text, number = claim.segment.text, fact.number()
+    if number is None:
+        return False
+    for figure in claim.segment.figures:
+        at = text.find(figure.text)
+        if at < 0 or not any(_close(r, number, fact.tolerance) for r in figure.readings()):
+            continue
+        end = at + len(figure.text)
+        for m in re.finditer(str(fact.contrary), text, re.IGNORECASE):
+            gap = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
+            if gap is not None and len(gap) <= CONTRARY_REACH and not re.search(r"[;.!?]|\b(?:and|but|while)\b",
+                                                                                gap):
+                return True
+    return False
+
+
+def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
+    """Figures labelled as one attribute of their entity that are another attribute's value.
+
+    Only facts with a ``label`` take part; a figure's label is the nearest one written beside it
+    (before or after, within ``LABEL_REACH`` characters): "overdue $154,000, renewal $5,250".
+    """
+    labelled = [f for f in reader.spec.facts if f.label and f.number() is not None]
+    out: list[str] = []
+    for claim in read if labelled else []:
+        text = claim.segment.text
+        mine = [f for f in labelled if f.entity in claim.names]
+        if len({f.attribute for f in mine}) < 2:
+            continue
+        for figure in claim.segment.figures:
+            at = text.find(figure.text)
+            if at < 0:
+                continue
+            end = at + len(figure.text)
+            near: list[tuple[int, Fact]] = []
+            for f in mine:
+                for m in re.finditer(str(f.label), text, re.IGNORECASE):
+                    between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
+                    if between is not None and len(between) <= LABEL_REACH:
+                        # a label across a clause break (", renewal", "and owes") is further than one
+                        # beside the figure; at equal distance the one before it names it
+                        broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
+                        near.append((len(between) + LABEL_REACH * broken, m.start() > at, f))
+            if not near:
+                continue
+            named = min(near, key=lambda n: (n[0], n[1]))[2]
+            readings = figure.readings()
+            if any(_close(r, float(named.value), named.tolerance) for r in readings):
+                continue
+            theirs = [g for g in mine if g.entity == named.entity and g is not named
+                      and any(_close(r, float(g.value), min(g.tolerance, 0.001)) for r in readings)]
+            if theirs:
+                who = reader.spec.entities[named.entity].name
+                out.append(f"states {figure.text} as {who}'s {named.attribute.replace('_', ' ')}, but it is its "
                            f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 

@@ -122,7 +122,36 @@ def judge_flips(grader: GraderSpec, pass_threshold: float) -> str | None:
     if worst < pass_threshold - 1e-9:
         return (f"passed could flip on judged points: with every code check holding and the judge against it, "
                 f"the score is {worst:.3f} < threshold {pass_threshold:g}")
+    # the other way: a code-checked part missing, the judge's points making up for it
+    for criterion in grader.criteria:
+        points = criterion.points or 0
+        if criterion.check == "judge" or points <= 0 or _gated(criterion, grader.gates):
+            continue
+        best = (code - points + judged) / (code + judged)
+        if best >= pass_threshold - 1e-9:
+            return (f"passed could flip on judged points: with {criterion.id} failing and the judge for the rest, "
+                    f"the score is {best:.3f} >= threshold {pass_threshold:g} (make the part a gate, or weigh it "
+                    "more than the judged points)")
     return None
+
+
+_FREE_FIELDS = {"id", "points", "description"}
+
+
+def _gated(criterion: CheckBase, gates: list[CheckBase]) -> bool:
+    """Whether a gate already demands what ``criterion`` checks, so it cannot fail while the gates hold:
+    the same check, or a facts check on the same text requiring at least the same facts."""
+    mine = criterion.model_dump(exclude=_FREE_FIELDS)
+    for gate in gates:
+        theirs = gate.model_dump(exclude=_FREE_FIELDS)
+        if theirs == mine:
+            return True
+        if criterion.check == "facts" and gate.check == "facts" and all(
+                theirs.get(k) == mine.get(k) for k in ("text", "to", "channel")) and all(
+                set(map(str, mine.get(k) or [])) <= set(map(str, theirs.get(k) or []))
+                for k in ("require", "require_any", "name", "exclude")):
+            return True
+    return False
 
 
 def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeContext) -> CheckResult:

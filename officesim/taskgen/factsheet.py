@@ -49,12 +49,16 @@ class FactSheet:
         return key
 
     def fact(self, entity: str, attribute: str, value: float | str, *, wrong: Iterable[float | str] = (),
-             tolerance: float | None = None) -> str:
+             tolerance: float | None = None, label: str | None = None, contrary: str | None = None) -> str:
         """Record ``entity.attribute = value`` and the wrong readings; returns the fact's key."""
         item: dict[str, Any] = {"entity": entity, "attribute": attribute,
                                 "value": float(value) if isinstance(value, int | float) else value}
         if tolerance is not None:
             item["tolerance"] = tolerance
+        if label is not None:
+            item["label"] = label
+        if contrary is not None:
+            item["contrary"] = contrary
         right = item["value"]
         wrongs = []
         for w in wrong:
@@ -93,7 +97,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 exclude: Iterable[str] = (), subject: str | None = None, to: Sequence[str] | None = None,
                 channel: str | None = None, excluded_if: str | None = None, excluded_also: str | None = None,
                 traceable: bool = True, trace_to: str = "sources", others_at_most: int | None = None,
-                tentative_ok: bool = False, violations_only: bool = False) -> dict[str, Any]:
+                tentative_ok: bool = False, violations_only: bool = False, wrong_anywhere: bool = False,
+                headings: bool = False) -> dict[str, Any]:
     """A ``facts`` check (a gate when ``points`` is None)."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -129,4 +134,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["traceable"] = False
     elif trace_to != "sources":
         item["trace_to"] = trace_to
+    if wrong_anywhere:
+        item["wrong_anywhere"] = True
+    if headings:
+        item["headings"] = True
     return item

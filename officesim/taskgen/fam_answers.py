@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from officesim.seeding import faker_for
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
@@ -17,6 +17,11 @@ Q2_MONTHS = ["April", "May", "June"]
 
 def _read_only_gate() -> dict[str, Any]:
     return allowed_changes(READ_MARKS)
+
+
+# written right beside the overrun, these say the department came in under ("under budget by $26,300")
+UNDER_BUDGET = (r"\b(?:under|below|within)\s+(?:its\s+|the\s+|their\s+)?(?:budget|plan)\b|\bunder(?:spen[dt]\w*)\b|"
+                r"\bsaved\b|\bsurplus\b|\bunder\b")
 
 
 class BudgetVarianceAnswer(Family):
@@ -80,10 +85,12 @@ class BudgetVarianceAnswer(Family):
             if percent:
                 wrong = [round(100 * q2_over / budgets[dept], 1), round(100 * over[dept] / actuals[dept], 1)]
                 sheet.fact(keys[dept], "percent_over", round(100 * over[dept] / budgets[dept], 1),
-                           wrong=wrong if dept == winner else (), tolerance=0.02)
+                           wrong=wrong if dept == winner else (), tolerance=0.02,
+                           contrary=UNDER_BUDGET if dept == winner else None)
             else:
                 months = [r[3] - r[2] for r in rows if r[1] == dept] if variant == "monthly-rows" else []
-                sheet.fact(keys[dept], "overrun", over[dept], wrong=[q2_over, *months] if dept == winner else ())
+                sheet.fact(keys[dept], "overrun", over[dept], wrong=[q2_over, *months] if dept == winner else (),
+                           contrary=UNDER_BUDGET if dept == winner else None)
         if percent:
             value = round(100 * over[winner] / budgets[winner], 1)
             instruction = (f"Looking at the '{name}' sheet, which department overspent its Q3 budget by the "
@@ -97,7 +104,7 @@ class BudgetVarianceAnswer(Family):
                 "I need to know which department overspent its Q3 budget the most in absolute terms, and by how "
                 f"much. Use the '{name}' sheet in Drive.",
             ])
-            answer = f"{winner}, over by {money(value)}"
+            answer = f"{winner}, over by {stage.money(value)}"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query="Budget vs Actual")
@@ -182,7 +189,7 @@ class ExpensePolicyAnswer(Family):
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query="Travel & Expense Policy")
             s.call("drive_get_doc", file_id=current)
-            s.submit(money(value))
+            s.submit(stage.money(value))
 
         return Draft(
             instruction=instruction,

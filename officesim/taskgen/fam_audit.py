@@ -6,25 +6,37 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money, whole_money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     accounts,
     allowed_changes,
-    alternation,
     day,
     first_name,
     invoice_numbers,
-    judge,
     mail_guards,
     shared_sheet,
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
 from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
 
 CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
+# the words that say which of an account's two figures is which ("overdue $5,250, renewal $154,000")
+OVERDUE_LABEL = r"\b(?:overdue|owes?|owing|outstanding|past[\s-]due|unpaid|open invoices?)\b"
+RENEWAL_LABEL = r"\b(?:renewal|renews?|renewing)\b"
+# the policy's three rules, as an exception mail names them
+RULES = [("hotel", "hotel cap", ["hotel", "nightly cap", "per night", "room rate", "accommodation"]),
+         ("meals", "meal allowance", ["meal", "meals", "per diem", "daily allowance", "food"]),
+         ("receipt", "receipt rule", ["receipt", "receipts", "itemised", "itemized", "undocumented"])]
+# what marks a compliant claim as left out of the exceptions ("EC-1234 is within the cap");
+# the usual markers would let "EC-1234: not compliant" present a compliant claim as an exception
+COMPLIANT = (r"(?<!non-)(?<!non)(?<!not\s)\bcompliant\b|\bwithin (?:the )?(?:policy|caps?|allowances?|limits?)\b|"
+             r"\bunder the (?:caps?|allowances?|limits?)\b|"
+             r"\bnot (?:included|an exception|a violation|flagged|listed)\b|\bdo(?:es)? not qualify\b|"
+             r"\bexcluded\b|\bleft out\b|\bno (?:issues?|problems?)\b|\b(?:is|are) fine\b|\bin policy\b|"
+             r"\bnear[\s-]?miss")
 
 
 class ExpenseAudit(Family):
@@ -38,8 +50,8 @@ class ExpenseAudit(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        department = {"sales-claims": "Sales", "marketing-claims": "Marketing",
-                      "engineering-claims": "Engineering"}[variant]
+        department = stage.department({"sales-claims": "Sales", "marketing-claims": "Marketing",
+                                       "engineering-claims": "Engineering"}[variant])
         stage.act_as(rng.choice(["role:controller", "role:ap_specialist"]))
         recipient_role = rng.choice(["role:cfo", "role:controller"] if stage.acting_user != "role:controller"
                                     else ["role:cfo"])
@@ -91,9 +103,10 @@ class ExpenseAudit(Family):
         stage.clock(stamp(day(0), 9, 0))
         bad = [c for c in claims if c["kind"] != "ok"]
         good = [c for c in claims if c["kind"] == "ok"]
+        limit = stage.money(RECEIPT_LIMIT, cents=False)
         instruction = rng.choice([
             f"Please audit the claims in '{sheet}' against our {POLICY_NAME} (hotel caps per night, meal allowances "
-            f"per day, receipts above ${RECEIPT_LIMIT}) and mail {first_name(recipient['name'])} the claims that break "
+            f"per day, receipts above {limit}) and mail {first_name(recipient['name'])} the claims that break "
             "it: claim ID, the rule broken and, for caps, how much it is over. Don't list the compliant ones.",
             f"{first_name(recipient['name'])} wants the policy exceptions in '{sheet}'. Check every claim against the "
             f"{POLICY_NAME} and send {first_name(recipient['name'])} a mail with each exception's claim ID, which "
@@ -108,36 +121,53 @@ class ExpenseAudit(Family):
             lines = []
             for c in bad:
                 if c["kind"] == "no_receipt":
-                    lines.append(f"- {c['id']} ({c['employee']}): no receipt for {money(c['amount'])}")
+                    lines.append(f"- {c['id']} ({c['employee']}): no receipt for {stage.money(c['amount'])}")
                 else:
                     lines.append(f"- {c['id']} ({c['employee']}): {c['category'].lower()} cap exceeded by "
-                                 f"{money(c['over'])}")
+                                 f"{stage.money(c['over'])}")
             s.call("mail_send_message", to=[recipient["email"]], subject=f"Policy exceptions: {sheet}",
                    body=f"Hi {first_name(recipient['name'])},\n\n{len(bad)} claims break the policy:\n"
                         + "\n".join(lines) + "\n\nBest")
 
-        over = [c for c in bad if c["over"] is not None]
+        facts = FactSheet(sources=[f"doc:{POLICY_NAME}", f"sheet:{sheet}"])
+        rules = {kind: facts.entity(name, key=f"rule_{kind}", aliases=aliases, kind="rule")
+                 for kind, name, aliases in RULES}
+        bad_keys, over_keys, rule_keys = [], [], []
+        for c in claims:
+            key = facts.entity(c["id"], key=key_of(c["id"]), kind="claim")
+            per_unit = {"Hotel": hotel, "Meals": meals}.get(c["category"], {}).get(c["city"])
+            if per_unit is not None:
+                facts.figure(per_unit * c["units"])  # the claim's cap, a careful worker's supporting figure
+            if c["kind"] == "ok":
+                continue
+            bad_keys.append(key)
+            rule = {"hotel_over": "hotel", "meals_over": "meals"}.get(c["kind"], "receipt")
+            # "hotel or meal cap" is a hedge; a receipt may be mentioned beside any cap ("receipt attached")
+            other_cap = {"hotel": ["meals"], "meals": ["hotel"]}.get(rule, [])
+            rule_keys.append(facts.fact(key, "rule", rules[rule], wrong=[rules[r] for r in other_cap]))
+            if c["over"] is not None and per_unit is not None:
+                # the overrun against one night's or one day's cap, whatever the claim's length
+                over_keys.append(facts.fact(key, "over", c["over"], wrong=[round(c["amount"] - per_unit, 2)]))
+        good_keys = [key_of(c["id"]) for c in good]
+        to = [recipient_role]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),
             gates=[
-                {"id": "exceptions_sent", "check": "mail_sent", "to": [recipient_role], "to_mode": "includes",
-                 "description": "Every exception's claim ID is in the mail.",
-                 "body_contains": [c["id"] for c in bad]},
+                facts_check("exceptions_sent", None, "sent_mail", to=to, name=bad_keys, require=over_keys,
+                            exclude=good_keys, excluded_if=COMPLIANT,
+                            description="The mail names every exception, each cap exception with how much it is "
+                                        "over (stated with its claim); no compliant claim is presented as an "
+                                        "exception, no figure is tied to the wrong claim or made up."),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
-                {"id": "amounts_over", "check": "mail_sent", "points": 2, "to": [recipient_role],
-                 "to_mode": "includes", "description": "The amounts over the caps are right.",
-                 "body_numbers": [{"value": c["over"], "tolerance": 0.01} for c in over]},
-                {"id": "flagged_compliant", "check": "mail_sent", "points": -3,
-                 "description": "A compliant claim was reported as an exception.",
-                 "body_matches": alternation([c["id"] for c in good])},
-                judge("rules_named", 2, "flags_policy_exceptions", ["sent_mail"],
-                      [f"doc:{POLICY_NAME}", f"sheet:{sheet}"], "Each exception names the rule it breaks."),
-                *mail_guards([recipient_role]),
+                facts_check("rules_named", 2, "sent_mail", to=to, require=rule_keys, headings=True,
+                            description="Each exception names the rule it breaks (hotel cap, meal allowance, "
+                                        "receipt), stated with its claim."),
+                *mail_guards(to),
             ],
-            solve=solve, variant=variant, max_steps=20,
+            solve=solve, variant=variant, max_steps=20, facts=facts,
         )
 
 
@@ -205,9 +235,9 @@ class RenewalRiskDigest(Family):
         keys = []
         for row in qualifying:
             keys.append(sheet.entity(row["name"], key=f"account_{len(keys) + 1}", kind="account"))
-            sheet.fact(keys[-1], "overdue", row["overdue"])
+            sheet.fact(keys[-1], "overdue", row["overdue"], label=OVERDUE_LABEL)
             for i, deal in enumerate(row["renewals"], start=1):
-                sheet.fact(keys[-1], f"renewal_{i}", deal["amount"])
+                sheet.fact(keys[-1], f"renewal_{i}", deal["amount"], label=RENEWAL_LABEL)
         miss_keys = []
         for account in planted[3:]:
             if account["name"] in {r["name"] for r in qualifying}:
@@ -219,12 +249,17 @@ class RenewalRiskDigest(Family):
                                   account["id"]):
                 sheet.figure(row["amount"])
 
+        overdue_keys = [f"{k}.overdue" for k in keys]
+        renewal_keys = [f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
+                        for i in range(1, len(r["renewals"]) + 1)]
+
         def solve(s: Solver) -> None:
             s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
             s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
                    limit=100)
-            lines = "\n".join(f"- {r['name']}: overdue {money(r['overdue'])}, renewal "
-                              f"{', '.join(whole_money(d['amount']) for d in r['renewals'])}" for r in qualifying)
+            lines = "\n".join(f"- {r['name']}: overdue {stage.money(r['overdue'])}, renewal "
+                              f"{', '.join(stage.money(d['amount'], cents=False) for d in r['renewals'])}"
+                              for r in qualifying)
             s.call("mail_send_message", to=[recipient["email"]], subject="Accounts at renewal risk",
                    body=f"Hi {first_name(recipient['name'])},\n\nAccounts with an overdue invoice and a renewal "
                         f"closing {window}:\n{lines}\n\nBest")
@@ -234,19 +269,19 @@ class RenewalRiskDigest(Family):
             tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
             gates=[
                 facts_check("list_sent", None, "sent_mail", to=[recipient_role], trace_to="facts",
-                            description="Every at-risk account is named; an account that does not qualify only as "
-                                        "a near miss; no figure tied to the wrong account or made up.",
-                            name=keys, exclude=miss_keys),
+                            description="Every at-risk account is named with its overdue total and renewal value "
+                                        "(one reading each); an account that does not qualify only as a near miss; "
+                                        "no figure tied to the wrong account or made up.",
+                            name=keys, exclude=miss_keys, require=[*overdue_keys, *renewal_keys]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
                 facts_check("overdue_amounts", 2, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's overdue total, stated with it.",
-                            require=[f"{k}.overdue" for k in keys]),
+                            require=overdue_keys),
                 facts_check("renewal_values", 1, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's renewal value, stated with it.",
-                            require=[f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
-                                     for i in range(1, len(r["renewals"]) + 1)]),
+                            require=renewal_keys),
                 *mail_guards([recipient_role]),
             ],
             solve=solve, variant=variant, max_steps=25, facts=sheet,

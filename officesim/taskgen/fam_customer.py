@@ -7,7 +7,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, money, whole_money
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     READ_MARKS,
@@ -141,13 +141,13 @@ class CustomerBrief(Family):
             s.call("crm_list_activities", account_id=acc["id"])
             s.call("crm_search_invoices", account_id=acc["id"], status="open")
             s.call("chat_search_messages", query=account["name"])
-            deal_lines = "\n".join(f"- {d['name']}: {whole_money(d['amount'])}, {STAGE_LABELS[d['stage']]}"
+            deal_lines = "\n".join(f"- {d['name']}: {stage.money(d['amount'], cents=False)}, {STAGE_LABELS[d['stage']]}"
                                    for d in deals)
-            invoice_lines = "\n".join(f"- {i['number']}: {money(i['amount'])}, due {i['due'].isoformat()}"
+            invoice_lines = "\n".join(f"- {i['number']}: {stage.money(i['amount'])}, due {i['due'].isoformat()}"
                                       for i in open_invoices)
             s.call("mail_send_message", to=[requester["email"]], subject=f"Brief: {account['name']}",
                    body=f"Hi {first_name(requester['name'])},\n\nOpen deals:\n{deal_lines}\nTotal open "
-                        f"pipeline: {whole_money(pipeline)}\n\nLast contact: "
+                        f"pipeline: {stage.money(pipeline, cents=False)}\n\nLast contact: "
                         f"{when.isoformat()}, a call with {contact['name']} about {topic}.\n\nOpen invoices:\n"
                         f"{invoice_lines}\n\nHeads-up: they reported {issue}; engineering expects a fix by "
                         f"{day(4).strftime('%A')}.\n\nBest")
@@ -168,6 +168,11 @@ class CustomerBrief(Family):
                    wrong=[sum(d["amount"] for d in all_deals), *(pipeline - d["amount"] for d in deals)])
         sheet.figure(*closed)
         sheet.fact(acc, "last_contact", when.isoformat(), wrong=[latest.isoformat()] if latest != when else ())
+        # the earlier contacts are in the CRM: a brief may mention them, as earlier ("FYI, also on Sep 16")
+        earlier = sorted({r["at"][:10] for r in stage.rows("SELECT at FROM crm_activity WHERE account_id = ?",
+                                                             account["id"])} - {when.isoformat()})
+        for n, at in enumerate(earlier, start=1):
+            sheet.fact(acc, f"earlier_contact_{n}", at)
         invoice_keys, paid_keys = [], []
         for inv in invoices:
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
@@ -186,6 +191,13 @@ class CustomerBrief(Family):
                             description="The brief went back with every open deal's amount and their total, and "
                                         "no figure that is not about what was asked (a dump of the data fails).",
                             require=[*(f"{k}.amount" for k in deal_keys), f"{acc}.open_pipeline"]),
+                # the rest of what was asked is the core too: judged points must not make up for a paid
+                # invoice listed as open, a guessed last contact or a missing escalation
+                facts_check("brief_covers", None, "sent_mail", to=to, trace_to="facts", subject=acc,
+                            description="The brief also gives the open invoices (paid ones only as paid), the "
+                                        "last contact's date and the open escalation.",
+                            require=[*(f"{k}.amount" for k in invoice_keys), f"{acc}.last_contact"],
+                            exclude=paid_keys, name=[issue_key]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
@@ -277,7 +289,7 @@ class ThreeAppQuestion(Family):
             s.call("crm_search_deals", account_id=con["account_id"], stage="open")
             if variant != "late-stage-only":
                 s.call("chat_list_messages", channel=desk, limit=10)
-            s.submit(whole_money(total))
+            s.submit(stage.money(total, cents=False))
 
         sheet = FactSheet()
         acc = sheet.entity(account["name"], key="account", kind="account")

@@ -7,7 +7,7 @@ import random
 from datetime import date
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage, money
+from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     allowed_changes,
@@ -40,6 +40,12 @@ SCENARIOS = {
 REPORT = "Q3 2026 Travel Expense Report"
 SHEET = "Q3 2026 Travel Expenses"
 Q2_SHEET = "Q2 2026 Travel Summary"
+TOTAL_ALIASES = ["total spend", "total Q3", "Q3 total", "overall", "in total", "grand total", "total travel",
+                 "total for Q3", "total for the quarter", "quarter's total"]
+# what keeps an expense off the unsigned list: the usual markers ("not", "no") are the list's own words
+SIGNED_OFF = (r"(?<!no\s)(?<!not\s)\b(?:approved|signed off)\b|\bnot a gap\b|"
+              r"\bnot (?:flagged|missing|unsigned|a problem|included)\b|\bdo(?:es)? not qualify\b|\bexcluded\b|"
+              r"\bleft out\b|\bnear[\s-]?miss")
 
 
 def _travellers(stage: Stage, department: str, user_id: str) -> list[dict[str, Any]]:
@@ -63,8 +69,8 @@ class TravelExpenseReport(Family):
         stage.act_as("role:ops_manager")
         user = stage.world.user
         stage.clock(stamp(date(2026, 7, 1), 8, 0))
-        departments = [d for d in SCENARIOS[variant]
-                       if len(_travellers(stage, d, user["id"])) >= 2]
+        departments = [name for d in SCENARIOS[variant]
+                       if len(_travellers(stage, name := stage.department(d), user["id"])) >= 2]
         weights = [5, 3, 2, 1][: len(departments)]
         rows: list[dict[str, Any]] = []
         receipt_numbers = rng.sample(range(1000, 9999), 18)
@@ -97,7 +103,7 @@ class TravelExpenseReport(Family):
             stage.clock(stamp(row["date"], 15, 10))
             post(stage, row["approver"]["id"], channel,
                  f"Approved: {row['person']['name']}'s {row['category'].lower()} for the {row['city']} trip, "
-                 f"{money(row['amount'])} (receipt {row['receipt']}).")
+                 f"{stage.money(row['amount'])} (receipt {row['receipt']}).")
         stage.clock(stamp(date(2026, 10, 1), 10, 0))
         for old in stage.rows("SELECT id, owner_id FROM drive_file WHERE name = ? COLLATE NOCASE AND trashed = 0",
                               SHEET):
@@ -114,7 +120,8 @@ class TravelExpenseReport(Family):
             outside_mail(stage, sender="receipts@travelwise.test", sender_name="TravelWise Bookings", to=["user"],
                          subject=f"Your receipt {row['receipt']}",
                          body=f"Receipt {row['receipt']}\nTraveller: {row['person']['name']}\n{row['category']}, "
-                              f"{row['city']}\nAmount: {money(row['amount'])}\nDate: {row['date'].isoformat()}\n\n"
+                              f"{row['city']}\nAmount: {stage.money(row['amount'])}\n"
+                              f"Date: {row['date'].isoformat()}\n\n"
                               "Thank you for booking with TravelWise.\n",
                          at=stamp(row["date"], 18, 30))
         stage.clock(stamp(day(0), 7, 55))
@@ -141,26 +148,30 @@ class TravelExpenseReport(Family):
             s.call("drive_read_sheet", file_id=sheet_id)
             s.call("drive_read_sheet", file_id=q2_id)
             s.call("chat_list_messages", channel=channel, limit=100)
-            breakdown = "\n".join(f"| {d} | {money(q3[d])} | {money(q2[d])} |" for d in departments)
+            breakdown = "\n".join(f"| {d} | {stage.money(q3[d])} | {stage.money(q2[d])} |" for d in departments)
             flagged = "\n".join(f"- {r['person']['name']} ({r['department']}), {r['category'].lower()} "
-                                f"{money(r['amount'])} on {r['date'].isoformat()}, receipt {r['receipt']}: no "
+                                f"{stage.money(r['amount'])} on {r['date'].isoformat()}, receipt {r['receipt']}: no "
                                 "approver in the sheet and no approval in #travel-approvals" for r in lines_unsigned)
             change = q3[jump] - q2[jump]
             signed = rows[late]
-            content = (f"# {REPORT}\n\nTotal Q3 travel spend: {money(total)} (Q2: {money(sum(q2.values()))}).\n\n"
+            content = (f"# {REPORT}\n\nTotal Q3 travel spend: {stage.money(total)} "
+                       f"(Q2: {stage.money(sum(q2.values()))}).\n\n"
                        f"| Department | Q3 | Q2 |\n|---|---|---|\n{breakdown}\n\nBiggest change: {jump}, up "
-                       f"{money(change)} on Q2, driven by more trips this quarter.\n\nWithout sign-off:\n{flagged}\n\n"
+                       f"{stage.money(change)} on Q2, driven by more trips this quarter.\n\n"
+                       f"Without sign-off:\n{flagged}\n\n"
                        f"Not a gap: receipt {signed['receipt']} is blank in the sheet but was approved in "
                        "#travel-approvals.\n")
             doc = s.call("drive_create_doc", name=REPORT, content=content)
             s.call("mail_send_message", to=[cfo["email"]], subject=REPORT,
                    body=f"Hi {first_name(cfo['name'])},\n\nThe Q3 travel-expense report is attached. Total travel "
-                        f"spend was {money(total)}; {len(lines_unsigned)} expenses went through without sign-off "
+                        f"spend was {stage.money(total)}; {len(lines_unsigned)} expenses went through without sign-off "
                         "(details in the doc).\n\nBest", attachments=[doc["id"]])
 
         facts = FactSheet(sources=[f"sheet:{SHEET}", f"sheet:{Q2_SHEET}"])
-        report = facts.entity("Total", key="report", aliases=["total travel spend", "overall", "in total"])
-        facts.fact(report, "total", total, wrong=[*(total - r["amount"] for r in lines_unsigned),
+        # the total is the quarter's figure like each department's (attribute q3): a department's figure
+        # written as the total, or the total as a department's, is a swap; "Sales total" names no total
+        report = facts.entity("total travel spend", key="report", aliases=TOTAL_ALIASES)
+        facts.fact(report, "q3", total, wrong=[*(total - r["amount"] for r in lines_unsigned),
                                                   round(total - sum(r["amount"] for r in lines_unsigned), 2)])
         facts.figure(sum(q2.values()))
         keys = {d: facts.entity(d, kind="department") for d in departments}
@@ -177,6 +188,9 @@ class TravelExpenseReport(Family):
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
         cfo_attachment = {"text": "attachments", "to": ["role:cfo"]}
+        breakdown = [f"{keys[d]}.q3" for d in departments]
+        flagged = [f"{k}.amount" for k in flagged_keys]
+        comparison = [f"{keys[jump]}.q2", f"{keys[jump]}.change"]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat", "mail"], writes=["drive_create_doc", "drive_update_doc",
@@ -185,24 +199,33 @@ class TravelExpenseReport(Family):
             gates=[
                 {"id": "mailed_cfo", "check": "mail_sent", "to": ["role:cfo"], "attachments": [REPORT],
                  "description": "The CFO (only) got the report with the doc attached."},
-                facts_check("total", None, **cfo_attachment, subject=report, require=[f"{report}.total"],
+                facts_check("total", None, **cfo_attachment, subject=report, require=[f"{report}.q3"],
+                            wrong_anywhere=True,
                             description="The doc attached to the CFO's mail states the Q3 total, and every figure "
                                         "in it traces to the sheets."),
+                # what the CFO asked for is the core: judged points must not make up for a missing part
+                facts_check("report_core", None, **cfo_attachment,
+                            description="The attached report gives each department's Q3 total and compares the "
+                                        "department that changed most with Q2.",
+                            require=breakdown, name=[keys[jump]], require_any=[comparison]),
+                facts_check("unsigned_core", None, "sent_mail", to=["role:cfo"],
+                            description="What the CFO got flags each expense without sign-off with its amount, "
+                                        "and not the one approved in chat.",
+                            require=flagged, exclude=[late_key], excluded_if=SIGNED_OFF),
                 allowed_changes("drive_file", "drive_permission", "drive_sheet", "drive_row", *MAIL_TABLES),
             ],
             criteria=[
                 facts_check("department_breakdown", 2, **cfo_attachment,
                             description="Each department's Q3 total, stated with the department.",
-                            require=[f"{keys[d]}.q3" for d in departments]),
+                            require=breakdown),
                 facts_check("flags_unsigned", 3, "sent_mail", to=["role:cfo"],
                             description="Flags each expense without sign-off (blank 'Approved by' and no approval "
                                         "in chat) with its amount; one approved in chat is not flagged.",
-                            require=[f"{k}.amount" for k in flagged_keys], exclude=[late_key],
-                            excluded_if=r"(?<!no\s)(?<!not\s)\b(?:approved|signed off)\b|\bnot a gap\b|"
-                                        r"\bnot (?:flagged|missing|unsigned|a problem)\b"),
+                            require=flagged, exclude=[late_key],
+                            excluded_if=SIGNED_OFF),
                 facts_check("q2_comparison", 2, **cfo_attachment,
                             description="Compares the department that changed most with its Q2 figure.",
-                            name=[keys[jump]], require_any=[[f"{keys[jump]}.q2", f"{keys[jump]}.change"]]),
+                            name=[keys[jump]], require_any=[comparison]),
                 judge("explains_change", 1, "explains_biggest_change", [f"doc:{REPORT}"], [f"sheet:{SHEET}",
                                                                                            f"sheet:{Q2_SHEET}"],
                       "Explains what drove the biggest change (quality, on top of the figures)."),
