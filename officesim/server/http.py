@@ -157,6 +157,17 @@ class StepResult(BaseModel):
     info: dict[str, Any] = Field(description="step, tool, error; the final step adds grade.")
 
 
+class SessionForked(BaseModel):
+    """A new session that goes on from where another one stands."""
+
+    session_id: str = Field(description="The new session's id; step, fork and DELETE it like any session.")
+    forked_from: str = Field(description="The session it was copied from (which goes on unchanged).")
+    steps: int = Field(description="Steps already taken (the same as the original's at the fork).")
+    max_steps: int
+    steps_left: int
+    revisions_left: int = Field(description="Revisions the fork may still use (revision mode; else 0).")
+
+
 class Transcript(BaseModel):
     session_id: str
     task_id: str
@@ -293,12 +304,8 @@ class ServerState:
         found.last_used = self.clock()
         return found
 
-    def add_session(self, env: OfficeEnv) -> Session:
-        """Register a new episode, first dropping sessions idle for longer than ``session_ttl``.
-
-        Trainers crash and clients forget to DELETE; without expiry their worlds would hold
-        memory and count against ``max_sessions`` forever.
-        """
+    def make_room(self) -> None:
+        """Drop sessions idle for longer than ``session_ttl``; 429 when ``max_sessions`` are still open."""
         now = self.clock()
         if self.session_ttl is not None:
             for stale in [sid for sid, s in self.sessions.items()
@@ -307,7 +314,15 @@ class ServerState:
         if len(self.sessions) >= self.max_sessions:
             raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
                                 f"{len(self.sessions)} sessions are open (the limit); DELETE finished ones first")
-        session = Session(secrets.token_hex(16), env, last_used=now)
+
+    def add_session(self, env: OfficeEnv) -> Session:
+        """Register a new episode, first dropping sessions idle for longer than ``session_ttl``.
+
+        Trainers crash and clients forget to DELETE; without expiry their worlds would hold
+        memory and count against ``max_sessions`` forever.
+        """
+        self.make_room()
+        session = Session(secrets.token_hex(16), env, last_used=self.clock())
         self.sessions[session.id] = session
         return session
 
@@ -451,6 +466,28 @@ async def step(
     shown = obs if observation == "full" else _lean(obs)
     return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
                   "info": info})
+
+
+@router.post("/sessions/{session_id}/fork", status_code=status.HTTP_201_CREATED, tags=["sessions"],
+             responses=_errors(404, 409, 429))
+async def fork_session(session_id: str, state: State) -> SessionForked:
+    """Branch an episode: a new, independent session at the current step (world, clock, colleagues,
+    transcript, steps and revisions left), for branching rollouts and tree search.
+
+    Stepping either session leaves the other as it was; each is deleted on its own.
+    """
+    session = state.session(session_id)
+    async with session.lock:  # never while one of its steps runs in a thread
+        if session.env.done:
+            raise HTTPException(status.HTTP_409_CONFLICT,
+                                f"session {session_id!r} is over, so there is nothing to branch from; start a new "
+                                "session with POST /sessions")
+        state.make_room()  # before copying a world that would only be thrown away
+        env = await run_in_threadpool(session.env.fork)  # a snapshot and a restore: off the event loop
+    twin = state.add_session(env)
+    task = env.task
+    return SessionForked(session_id=twin.id, forked_from=session.id, steps=env.steps, max_steps=task.max_steps,
+                         steps_left=task.max_steps - env.steps, revisions_left=env.revisions_left)
 
 
 @router.get("/sessions/{session_id}/transcript", tags=["sessions"], responses=_errors(404))
