@@ -30,12 +30,13 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
-from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim import __version__
@@ -43,6 +44,7 @@ from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
+from officesim.server.fastpath import FastPath
 from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
 from officesim.toolexport import FORMATS, export_tools
 from officesim.world import World
@@ -60,6 +62,28 @@ WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 ToolFormat = Literal["openai", "responses", "anthropic", "mcp"]  # officesim.toolexport.FORMATS (a test pins it)
 ToolSchema = Literal["strict", "relaxed"]  # officesim.toolexport.SCHEMA_MODES
 ObservationDetail = Literal["lean", "full"]
+# The worker threads of every app in the process (started on demand, as many as anyio's default).
+WORKERS = ThreadPoolExecutor(max_workers=40, thread_name_prefix="officesim-http")
+
+
+async def run_in_threadpool(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` in a worker thread, awaited on the event loop.
+
+    The loop's own executor hand-off: FastAPI's ``run_in_threadpool`` (anyio) does the same with
+    a capacity limiter and cancellation scopes around it, several times the cost of a tool call.
+    Like anyio's, it is not abandoned when the request is cancelled: a thread cannot be stopped,
+    and the session's lock the caller holds must outlive the work on the session's env.
+    """
+    future = asyncio.get_running_loop().run_in_executor(WORKERS, partial(func, *args, **kwargs))
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        while not future.done():
+            try:
+                await asyncio.wait([future])
+            except asyncio.CancelledError:
+                continue
+        raise
 
 
 # --------------------------------------------------------------------------- request/response models
@@ -281,12 +305,17 @@ class ServerState:
 
     # ----------------------------------------------------------------- envs
     def env(self, task: Task) -> OfficeEnv:
-        """An env for a new episode of ``task``: a freed one when there is one (its world is reset
-        in place, with SQLite's parsed schema and prepared statements warm), else a new one."""
+        """An env for a new episode of ``task``: a freed one of the task when there is one, else a new
+        env on the oldest freed env's world.  Either way the first reset rolls a warm connection
+        (SQLite's parsed schema and Python's prepared statements) to the task's start in place:
+        every world has the same schema, and a fresh connection would cost ~2 ms more."""
         for index in range(len(self._idle) - 1, -1, -1):
             if self._idle[index].task is task:
                 return self._idle.pop(index)
-        return OfficeEnv(task, judge=self.judge)
+        env = OfficeEnv(task, judge=self.judge)
+        if self._idle:
+            env.world = self._idle.pop(0).world  # reset() rolls it to this task's start in place
+        return env
 
     def free(self, env: OfficeEnv) -> None:
         """Keep an ended session's env for the next episode of its task (the oldest beyond
@@ -362,12 +391,11 @@ def _prepare_task(directory: Path) -> Task:
     return task
 
 
-def _json(content: dict[str, Any]) -> Response:
-    """A JSON response encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
+def _encode(content: dict[str, Any]) -> bytes:
+    """A JSON body encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
     so validating it again against the response model (as FastAPI does for returned objects) would
     only cost time on every step.  The route's ``response_model`` still documents it."""
-    return Response(json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str),
-                    media_type="application/json")
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
 def _lean(obs: dict[str, Any]) -> dict[str, Any]:
@@ -417,8 +445,9 @@ async def list_tasks(state: State) -> TaskList:
     return TaskList(tasks=state.task_ids())
 
 
-@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"], responses=_errors(404, 422, 429))
-async def create_session(body: CreateSession, state: State) -> SessionCreated:
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"], responses=_errors(404, 422, 429),
+             response_model=SessionCreated)
+async def create_session(body: CreateSession, state: State) -> Response:
     """Start an episode: the task's start state, restored for this session alone."""
     task = await state.task(body.task)
     env = state.env(task)
@@ -429,7 +458,9 @@ async def create_session(body: CreateSession, state: State) -> SessionCreated:
     except HTTPException:
         state.free(env)
         raise
-    return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
+    # The observation is the env's (the tool list alone is ~10 KB): encoded once, not validated again.
+    return Response(_encode({"session_id": session.id, "observation": obs, "info": info}),
+                    status_code=status.HTTP_201_CREATED, media_type="application/json")
 
 
 @router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
@@ -448,6 +479,12 @@ async def step(
     arguments}}`` as the chat API returns it.
     """
     state: ServerState = request.app.state.officesim  # not a dependency: this is the hot path
+    return Response(await run_step(state, session_id, body.action(), observation), media_type="application/json")
+
+
+async def run_step(state: ServerState, session_id: str, action: dict[str, Any],
+                   observation: ObservationDetail = "lean") -> bytes:
+    """One step of a session, as the JSON body of ``POST /sessions/{id}/step`` (its route and the fast path)."""
     session = state.session(session_id)
     async with session.lock:
         env = session.env
@@ -456,7 +493,7 @@ async def step(
                                 f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
         # Off the event loop: a slow call (or grading with a judge) must not stall other sessions.
-        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, body.action())
+        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
     if "grade" in info:
         info = {**info, "grade": state.grade_view(info["grade"])}
     if "attempts" in info:  # revision mode: every submit's grade, summarised like the final one
@@ -464,8 +501,8 @@ async def step(
     if "revision" in info:
         info = {**info, "revision": {**info["revision"], "grade": state.grade_view(info["revision"]["grade"])}}
     shown = obs if observation == "full" else _lean(obs)
-    return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
-                  "info": info})
+    return _encode({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
+                    "info": info})
 
 
 @router.post("/sessions/{session_id}/fork", status_code=status.HTTP_201_CREATED, tags=["sessions"],
@@ -504,6 +541,11 @@ async def transcript(session_id: str, state: State) -> Transcript:
                responses=_errors(404))
 async def delete_session(session_id: str, state: State) -> None:
     """Forget a session; its world is reset for a later session of the same task, or freed."""
+    await end_session(state, session_id)
+
+
+async def end_session(state: ServerState, session_id: str) -> None:
+    """Forget a session and keep its env for reuse (``DELETE /sessions/{id}``: its route and the fast path)."""
     session = state.session(session_id)
     async with session.lock:  # never while one of its steps runs in a thread
         if state.sessions.pop(session_id, None) is not None:
@@ -575,4 +617,7 @@ def create_app(
                                       grade_detail=grade_detail, session_ttl=session_ttl, clock=clock,
                                       task_cache=task_cache)
     app.include_router(router)
+    # An episode's steps and deletes skip FastAPI's routing (see officesim.server.fastpath).
+    app.add_middleware(FastPath, body=ToolCall | OpenAIToolCall, step=run_step, delete=end_session,
+                       state=app.state.officesim)
     return app
