@@ -214,6 +214,7 @@ class Reader:
     spec: FactsSpec
     ctx: GradeContext
     _mentions: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict, repr=False)
+    _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -257,6 +258,13 @@ class Reader:
                     taken.append((m.start(), m.end(), key))
         found = self._mentions[text] = sorted(taken)
         return list(found)
+
+    def segments(self, text: str) -> list[Segment]:
+        """``text`` read into segments, once per grading (every facts check of a grader reads the same texts)."""
+        found = self._segments.get(text)
+        if found is None:
+            found = self._segments[text] = segments(text, day_first=self.day_first, year=self.ctx.now_year)
+        return found
 
     def named(self, text: str) -> list[str]:
         """Entity keys ``text`` names, in order of first mention."""
@@ -383,9 +391,8 @@ class Claim:
 
 def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     out: list[Claim] = []
-    year = reader.ctx.now_year
     previous: Claim | None = None
-    for segment in segments(text, day_first=reader.day_first, year=year):
+    for segment in reader.segments(text):
         names = reader.named(segment.text)
         claim = Claim(segment, names)
         if not names:
