@@ -165,3 +165,43 @@ def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: 
     assert cli_main(["serve", "http", "--tasks", str(TASKS), "--access-log", "--http", "h11", "--loop",
                      "asyncio"]) == 0
     assert (seen["access_log"], seen["http"], seen["loop"]) == (True, "h11", "asyncio")
+
+
+def test_the_fast_path_answers_exactly_as_the_fastapi_route(client: TestClient,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps and deletes skip FastAPI's routing (officesim.server.fastpath); ``?observation=lean``
+    sends the same step through FastAPI's route: both must give the same bytes, status and errors."""
+    import officesim.server.http as http
+
+    routed: list[str] = []  # steps that went through FastAPI's route (the fast path holds its own handler)
+    original = http.run_step
+
+    async def spy(state: Any, session_id: str, action: dict[str, Any], observation: str = "lean") -> bytes:
+        routed.append(session_id)
+        return await original(state, session_id, action, observation)
+
+    monkeypatch.setattr(http, "run_step", spy)  # the route looks it up at call time
+    call = {"name": "directory_search_people", "arguments": {"query": "CFO"}}
+    fast_sid, _ = session(client)
+    slow_sid, _ = session(client)
+    fast = client.post(f"/sessions/{fast_sid}/step", json=call)
+    slow = client.post(f"/sessions/{slow_sid}/step", params={"observation": "lean"}, json=call)
+    assert routed == [slow_sid]  # the first took the fast path, the second FastAPI's route
+    assert fast.status_code == slow.status_code == 200
+    assert fast.content == slow.content and fast.headers["content-type"] == slow.headers["content-type"]
+    # Errors: an unknown session (404) and an invalid body (422, FastAPI's own detail) alike.
+    for params in ({}, {"observation": "lean"}):
+        missing = client.post("/sessions/nope/step", params=params, json=call)
+        assert missing.status_code == 404 and "no session 'nope'" in missing.json()["detail"]
+        bad = client.post(f"/sessions/{fast_sid}/step", params=params, json={"name": 3, "extra": True})
+        assert bad.status_code == 422 and {e["loc"][-1] for e in bad.json()["detail"]} >= {"extra"}
+    text = client.post(f"/sessions/{fast_sid}/step", content=b"name=submit",
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert text.status_code == 422  # not JSON: FastAPI says so
+    # A finished session is 409 on both paths; a deleted one 404.
+    client.post(f"/sessions/{fast_sid}/step", json={"name": "submit", "arguments": {"answer": CFO}})
+    for params in ({}, {"observation": "lean"}):
+        assert client.post(f"/sessions/{fast_sid}/step", params=params, json=call).status_code == 409
+    assert client.delete(f"/sessions/{fast_sid}").status_code == 204
+    assert client.delete(f"/sessions/{fast_sid}").status_code == 404
+    assert client.post(f"/sessions/{fast_sid}/step", json=call).status_code == 404
