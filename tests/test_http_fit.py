@@ -167,26 +167,29 @@ def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: 
     assert (seen["access_log"], seen["http"], seen["loop"]) == (True, "h11", "asyncio")
 
 
-def test_the_fast_path_answers_exactly_as_the_fastapi_route(client: TestClient,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Steps and deletes skip FastAPI's routing (officesim.server.fastpath); ``?observation=lean``
-    sends the same step through FastAPI's route: both must give the same bytes, status and errors."""
-    import officesim.server.http as http
+def test_the_fast_path_answers_exactly_as_the_fastapi_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session creation, steps and deletes skip FastAPI's routing (officesim.server.fastpath); a
+    query string sends the same request through FastAPI's route: both must give the same answers."""
+    app = create_app(TASKS)
+    routed: list[str] = []  # the requests that reached FastAPI's router
+    inner = app.router.middleware_stack
 
-    routed: list[str] = []  # steps that went through FastAPI's route (the fast path holds its own handler)
-    original = http.run_step
+    async def spy(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            routed.append(f"{scope['method']} {scope['path']}")
+        await inner(scope, receive, send)
 
-    async def spy(state: Any, session_id: str, action: dict[str, Any], observation: str = "lean") -> bytes:
-        routed.append(session_id)
-        return await original(state, session_id, action, observation)
-
-    monkeypatch.setattr(http, "run_step", spy)  # the route looks it up at call time
+    monkeypatch.setattr(app.router, "middleware_stack", spy)
+    client = TestClient(app)
     call = {"name": "directory_search_people", "arguments": {"query": "CFO"}}
-    fast_sid, _ = session(client)
-    slow_sid, _ = session(client)
+    fast_sid, fast_obs = session(client)
+    slow = client.post("/sessions", params={"seed": ""}, json={"task": "lookup-cfo-email"})
+    assert slow.status_code == 201 and slow.json()["observation"] == fast_obs
+    slow_sid = slow.json()["session_id"]
+    assert routed == ["POST /sessions"]  # the first creation took the fast path, the second FastAPI's route
     fast = client.post(f"/sessions/{fast_sid}/step", json=call)
     slow = client.post(f"/sessions/{slow_sid}/step", params={"observation": "lean"}, json=call)
-    assert routed == [slow_sid]  # the first took the fast path, the second FastAPI's route
+    assert routed[1:] == [f"POST /sessions/{slow_sid}/step"]
     assert fast.status_code == slow.status_code == 200
     assert fast.content == slow.content and fast.headers["content-type"] == slow.headers["content-type"]
     # Errors: an unknown session (404) and an invalid body (422, FastAPI's own detail) alike.

@@ -37,14 +37,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from officesim import __version__
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
-from officesim.server.fastpath import FastPath
+from officesim.server.fastpath import FastPath, FastRoute
 from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
 from officesim.toolexport import FORMATS, export_tools
 from officesim.world import World
@@ -53,6 +53,7 @@ GradeDetail = Literal["summary", "full"]
 # What a summarised grade keeps: the verdict and its provenance, never a check's reason or evidence.
 GRADE_SUMMARY_FIELDS = ("task_id", "score", "passed", "pass_threshold", "earned", "possible", "unjudged",
                         "errors", "complete", "answer", "task_hash", "grader_hash")
+_SUMMARY = frozenset(GRADE_SUMMARY_FIELDS)
 UNPROCESSABLE = 422  # spelt differently across Starlette versions
 # Freed envs kept for reuse: a new session's first reset then costs a deserialize into a warm
 # connection (~50 us on acme) instead of a fresh connection that parses the schema and prepares
@@ -356,10 +357,9 @@ class ServerState:
         return session
 
     def grade_view(self, grade: Grade) -> dict[str, Any]:
-        data = grade.model_dump(mode="json")
         if self.grade_detail == "full":
-            return data
-        return {key: data[key] for key in GRADE_SUMMARY_FIELDS}
+            return grade.model_dump(mode="json")
+        return grade.model_dump(mode="json", include=_SUMMARY)  # not every check's reason and evidence
 
     # ----------------------------------------------------------------- plain worlds
     async def world(self, name: str) -> _PlainWorld:
@@ -449,6 +449,12 @@ async def list_tasks(state: State) -> TaskList:
              response_model=SessionCreated)
 async def create_session(body: CreateSession, state: State) -> Response:
     """Start an episode: the task's start state, restored for this session alone."""
+    return Response(await open_session(state, body), status_code=status.HTTP_201_CREATED,
+                    media_type="application/json")
+
+
+async def open_session(state: ServerState, body: CreateSession) -> bytes:
+    """A new session, as the JSON body of ``POST /sessions`` (its route and the fast path)."""
     task = await state.task(body.task)
     env = state.env(task)
     options = {"reward": body.reward, "revisions": body.revisions, "revision_discount": body.revision_discount}
@@ -459,8 +465,7 @@ async def create_session(body: CreateSession, state: State) -> Response:
         state.free(env)
         raise
     # The observation is the env's (the tool list alone is ~10 KB): encoded once, not validated again.
-    return Response(_encode({"session_id": session.id, "observation": obs, "info": info}),
-                    status_code=status.HTTP_201_CREATED, media_type="application/json")
+    return _encode({"session_id": session.id, "observation": obs, "info": info})
 
 
 @router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
@@ -494,12 +499,19 @@ async def run_step(state: ServerState, session_id: str, action: dict[str, Any],
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
         # Off the event loop: a slow call (or grading with a judge) must not stall other sessions.
         obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
+    views: dict[int, dict[str, Any]] = {}  # the final grade is also the last attempt's: viewed once
+
+    def view(grade: Grade) -> dict[str, Any]:
+        if id(grade) not in views:
+            views[id(grade)] = state.grade_view(grade)
+        return views[id(grade)]
+
     if "grade" in info:
-        info = {**info, "grade": state.grade_view(info["grade"])}
+        info = {**info, "grade": view(info["grade"])}
     if "attempts" in info:  # revision mode: every submit's grade, summarised like the final one
-        info = {**info, "attempts": [state.grade_view(g) for g in info["attempts"]]}
+        info = {**info, "attempts": [view(g) for g in info["attempts"]]}
     if "revision" in info:
-        info = {**info, "revision": {**info["revision"], "grade": state.grade_view(info["revision"]["grade"])}}
+        info = {**info, "revision": {**info["revision"], "grade": view(info["revision"]["grade"])}}
     shown = obs if observation == "full" else _lean(obs)
     return _encode({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
                     "info": info})
@@ -570,6 +582,22 @@ async def reset_world(name: str, state: State) -> None:
         await run_in_threadpool(plain.world.reset, plain.snapshot)
 
 
+async def _fast_step(state: ServerState, session_id: str, body: ToolCall | OpenAIToolCall) -> bytes:
+    return await run_step(state, session_id, body.action())
+
+
+async def _fast_delete(state: ServerState, session_id: str) -> None:
+    await end_session(state, session_id)
+
+
+FAST_ROUTES = [
+    FastRoute("POST", re.compile(r"/sessions"), open_session, status.HTTP_201_CREATED, TypeAdapter(CreateSession)),
+    FastRoute("POST", re.compile(r"/sessions/([^/]+)/step"), _fast_step, status.HTTP_200_OK,
+              TypeAdapter(ToolCall | OpenAIToolCall)),
+    FastRoute("DELETE", re.compile(r"/sessions/([^/]+)"), _fast_delete, status.HTTP_204_NO_CONTENT),
+]
+
+
 # --------------------------------------------------------------------------- the app
 def create_app(
     tasks_dir: str | Path = "tasks",
@@ -617,7 +645,6 @@ def create_app(
                                       grade_detail=grade_detail, session_ttl=session_ttl, clock=clock,
                                       task_cache=task_cache)
     app.include_router(router)
-    # An episode's steps and deletes skip FastAPI's routing (see officesim.server.fastpath).
-    app.add_middleware(FastPath, body=ToolCall | OpenAIToolCall, step=run_step, delete=end_session,
-                       state=app.state.officesim)
+    # An episode's requests skip FastAPI's routing (see officesim.server.fastpath).
+    app.add_middleware(FastPath, routes=FAST_ROUTES, state=app.state.officesim)
     return app
