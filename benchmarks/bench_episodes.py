@@ -197,6 +197,17 @@ def run(tasks_dir: str, limit: int | None, seconds: float, figures: Figures) -> 
     print("where an episode's CPU goes (wrapped calls, so a little slower than above): " + ", ".join(
         f"{layer} {fmt_ms(seconds)} ({seconds / total:.0%})" for layer, seconds in layers.items())
         + f"; the bare replay's SQL and deserialize: {fmt_ms(bare.cpu / bare_episodes)}")
+    # What the ratio is made of: grading has no counterpart in the bare replay (it reads the end
+    # state and the texts, which no tool call does), so the tool path alone is shown beside it.
+    bare_cpu = bare.cpu / bare_episodes
+    without_grading = ours.cpu / episodes * (1 - layers["grading"] / total)
+    print(f"without grading (reset, validation, tools, transcript, the loop): {fmt_ms(without_grading)} per episode, "
+          f"{without_grading / bare_cpu:.2f}x the bare replay; grading adds {layers['grading'] / total:.0%} of an "
+          "episode on its own")
+    figures.add("episode_without_grading_vs_bare", without_grading / bare_cpu, unit="x",
+                what="oracle episode without its grading / bare in-place SQL replay (CPU)",
+                shown=f"{fmt_ms(without_grading)} vs {fmt_ms(bare_cpu)} ({without_grading / bare_cpu:.2f}x; grading "
+                f"{layers['grading'] / total:.0%} of an episode)")
     figures.add("episode_rate", ours_rate, unit="episodes/s", what=f"oracle episodes per CPU second, "
                 f"{len(sample)} tasks", shown=f"{ours_rate:,.0f} episodes/s ({fmt_ms(ours.cpu / episodes)} CPU each)")
     figures.add("episode_vs_bare", ratio, unit="x", what="oracle episode / bare in-place SQL replay (CPU)",

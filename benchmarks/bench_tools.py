@@ -21,6 +21,7 @@ import json
 import statistics
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,15 @@ def prepare(world: World) -> None:
     world.call("drive_append_rows", {"file_id": sheet, "rows": [["2026-09-01", "Acme", 10], ["2026-09-02", "B", 20]]})
     world.call("drive_create_doc", {"name": "Bench doc", "content": "Notes.\n"})
     world.call("drive_create_folder", {"name": "Bench folder"})
+    world.call("drive_create_doc", {"name": "Bench trashed", "content": "Old notes.\n"})
+    trashed = _one(world, "SELECT id FROM drive_file WHERE name = 'Bench trashed'")
+    world.call("drive_delete_file", {"file_id": trashed})
+    day = world.now().date() + timedelta(days=1)
+    made = world.call("calendar_create_event", {"title": "Bench review", "start": f"{day}T10:00", "end": f"{day}T10:30",
+                                                "attendees": [_one(world, "SELECT email FROM directory_person "
+                                                                          "WHERE role = 'cfo'")]})
+    if "error" in made:
+        raise SystemExit(f"benchmark fixture: calendar_create_event failed: {made['error']}")
     world.clear_change_log()
 
 
@@ -88,7 +98,27 @@ def cases(world: World) -> dict[str, dict[str, Any]]:
     shared_file = one("SELECT f.name FROM drive_file f JOIN drive_permission p ON p.file_id = f.id "
                       "WHERE p.principal = 'domain' ORDER BY f.id")
     cfo_email = one("SELECT email FROM directory_person WHERE role = 'cfo'")
+    trashed = one("SELECT id FROM drive_file WHERE name = 'Bench trashed'")
+    mine = one("SELECT id FROM calendar_event WHERE title = 'Bench review'")
+    invited = one("SELECT e.id FROM calendar_event e JOIN calendar_attendee a ON a.event_id = e.id "
+                  "WHERE a.person_id = ? AND e.organizer_id != ? AND e.status = 'confirmed' ORDER BY e.start_at DESC",
+                  me, me)
+    office = one("SELECT office FROM calendar_room ORDER BY id")
+    day = world.now().date()
+    week = {"start": str(day), "end": str(day + timedelta(days=7))}
     return {
+        "calendar_cancel_event": {"event_id": mine, "note": "Moved to next week."},
+        "calendar_create_event": {"title": "Bench sync", "start": f"{day + timedelta(days=2)}T15:00",
+                                  "end": f"{day + timedelta(days=2)}T15:30", "attendees": [cfo_email]},
+        "calendar_find_free_time": {"people": [cfo_email, colleague], "duration_minutes": 30, **week},
+        "calendar_get_event": {"event_id": invited},
+        "calendar_get_free_busy": {"people": [cfo_email, colleague], **week},
+        "calendar_list_events": {**week, "limit": 20},
+        "calendar_list_rooms": {"office": office},
+        "calendar_respond_event": {"event_id": invited, "response": "accepted"},
+        "calendar_search_events": {"query": "review", "limit": 20},
+        "calendar_update_event": {"event_id": mine, "title": "Bench review (moved)"},
+        "drive_restore_file": {"file_id": trashed},
         "chat_get_message": {"message_id": chat_message},
         "chat_get_thread": {"message_id": chat_message},
         "chat_join_channel": {"channel": unjoined},

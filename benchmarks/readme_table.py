@@ -28,6 +28,7 @@ ROWS = [
     ("cli", "cli_help"),
     ("cli", "cli_validate_help"),
     ("episodes", "episode_vs_bare"),
+    ("episodes", "episode_without_grading_vs_bare"),
     ("episodes", "episode_rate"),
     ("episodes", "grading_median"),
     ("world", "reset_acme_vs_bare"),

@@ -165,3 +165,46 @@ def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: 
     assert cli_main(["serve", "http", "--tasks", str(TASKS), "--access-log", "--http", "h11", "--loop",
                      "asyncio"]) == 0
     assert (seen["access_log"], seen["http"], seen["loop"]) == (True, "h11", "asyncio")
+
+
+def test_the_fast_path_answers_exactly_as_the_fastapi_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session creation, steps and deletes skip FastAPI's routing (officesim.server.fastpath); a
+    query string sends the same request through FastAPI's route: both must give the same answers."""
+    app = create_app(TASKS)
+    routed: list[str] = []  # the requests that reached FastAPI's router
+    inner = app.router.middleware_stack
+
+    async def spy(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            routed.append(f"{scope['method']} {scope['path']}")
+        await inner(scope, receive, send)
+
+    monkeypatch.setattr(app.router, "middleware_stack", spy)
+    client = TestClient(app)
+    call = {"name": "directory_search_people", "arguments": {"query": "CFO"}}
+    fast_sid, fast_obs = session(client)
+    slow = client.post("/sessions", params={"seed": ""}, json={"task": "lookup-cfo-email"})
+    assert slow.status_code == 201 and slow.json()["observation"] == fast_obs
+    slow_sid = slow.json()["session_id"]
+    assert routed == ["POST /sessions"]  # the first creation took the fast path, the second FastAPI's route
+    fast = client.post(f"/sessions/{fast_sid}/step", json=call)
+    slow = client.post(f"/sessions/{slow_sid}/step", params={"observation": "lean"}, json=call)
+    assert routed[1:] == [f"POST /sessions/{slow_sid}/step"]
+    assert fast.status_code == slow.status_code == 200
+    assert fast.content == slow.content and fast.headers["content-type"] == slow.headers["content-type"]
+    # Errors: an unknown session (404) and an invalid body (422, FastAPI's own detail) alike.
+    for params in ({}, {"observation": "lean"}):
+        missing = client.post("/sessions/nope/step", params=params, json=call)
+        assert missing.status_code == 404 and "no session 'nope'" in missing.json()["detail"]
+        bad = client.post(f"/sessions/{fast_sid}/step", params=params, json={"name": 3, "extra": True})
+        assert bad.status_code == 422 and {e["loc"][-1] for e in bad.json()["detail"]} >= {"extra"}
+    text = client.post(f"/sessions/{fast_sid}/step", content=b"name=submit",
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert text.status_code == 422  # not JSON: FastAPI says so
+    # A finished session is 409 on both paths; a deleted one 404.
+    client.post(f"/sessions/{fast_sid}/step", json={"name": "submit", "arguments": {"answer": CFO}})
+    for params in ({}, {"observation": "lean"}):
+        assert client.post(f"/sessions/{fast_sid}/step", params=params, json=call).status_code == 409
+    assert client.delete(f"/sessions/{fast_sid}").status_code == 204
+    assert client.delete(f"/sessions/{fast_sid}").status_code == 404
+    assert client.post(f"/sessions/{fast_sid}/step", json=call).status_code == 404

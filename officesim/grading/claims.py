@@ -141,12 +141,22 @@ def _precision(raw: str, suffix: str | None, scale: float, percent: bool) -> flo
     return unit * (1.0 if percent else scale) / 2
 
 
+def _has_digit(text: str) -> bool:
+    """Whether ``text`` has a Unicode decimal digit (what the patterns' digit class matches)."""
+    return _DIGIT.search(text) is not None
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
     """Every date in ``text``: full dates, "Oct 8" and "8/10" (in the locale's order) without a year."""
+    if not _has_digit(text):  # every date pattern needs a (Unicode decimal) digit
+        return []
     found: list[tuple[int, date]] = []
     taken: list[range] = []
 
@@ -185,11 +195,15 @@ def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[
 def read_figures(text: str) -> list[Figure]:
     """Every quantity ``text`` states (see the module docstring for what is not one)."""
     work = clean(text)
-    for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, _ACRONYM, _LABELLED):
-        work = _blank(work, pattern)
-    work = _blank(work, _SHORT_DATE)
     out: list[Figure] = []
-    for m in _NUMBER_RE.finditer(work):
+    # Every pattern blanked here, and every written number, needs a digit: a sentence without
+    # one (most of them) has only number words, so skip the dozen passes that cannot match.
+    digits = _has_digit(work)
+    if digits:
+        for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, _ACRONYM, _LABELLED):
+            work = _blank(work, pattern)
+        work = _blank(work, _SHORT_DATE)
+    for m in _NUMBER_RE.finditer(work) if digits else ():
         raw = m.group("num")
         bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
         if bare and _YEAR.match(raw) and m.group(0).strip() == raw:

@@ -29,9 +29,10 @@ from __future__ import annotations
 import bisect
 import csv
 import re
+import weakref
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -267,6 +268,8 @@ class Reader:
 
     spec: FactsSpec
     ctx: GradeContext
+    _mentions: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict, repr=False)
+    _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -297,13 +300,27 @@ class Reader:
         return [(_alias_pattern(alias), key) for alias, key in pairs] + patterns
 
     def mentions(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest."""
+        """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest.
+
+        Kept per text for this grading: the checks ask about the same segments many times over.
+        """
+        known = self._mentions.get(text)
+        if known is not None:
+            return list(known)
         taken: list[tuple[int, int, str]] = []
         for pattern, key in self.aliases:
             for m in pattern.finditer(text):
                 if not any(m.start() < end and start < m.end() for start, end, _ in taken):
                     taken.append((m.start(), m.end(), key))
-        return sorted(taken)
+        found = self._mentions[text] = sorted(taken)
+        return list(found)
+
+    def segments(self, text: str) -> list[Segment]:
+        """``text`` read into segments, once per grading (every facts check of a grader reads the same texts)."""
+        found = self._segments.get(text)
+        if found is None:
+            found = self._segments[text] = segments(text, day_first=self.day_first, year=self.ctx.now_year)
+        return found
 
     def named(self, text: str) -> list[str]:
         """Entity keys ``text`` names, in order of first mention."""
@@ -317,9 +334,21 @@ class Reader:
         core += [abs(f.value) for f in read_figures(self.ctx.instruction)]
         return sorted(set(core))
 
+    def _per_task(self, what: str, build: Any) -> Any:
+        """``build()``, kept for every grading of the same task: the sources are read from the start
+        world, which no episode changes, so what they yield is the task's, not the episode's."""
+        per_world = _PER_TASK.setdefault(self.ctx.start, {})
+        key = (what, id(self.spec), self.ctx.instruction, str(self.ctx.user["id"]), self.day_first,
+               self.ctx.now_year)
+        found = per_world.get(key)
+        if found is None or found[0] is not self.spec:
+            found = per_world[key] = (self.spec, build())
+        return found[1]
+
     @cached_property
     def _from_sources(self) -> list[float]:
-        return _derived(self.spec, self._core, collect(self.ctx, list(self.spec.sources), source=True))
+        return self._per_task("figures", lambda: _derived(self.spec, self._core, collect(
+            self.ctx, list(self.spec.sources), source=True)))
 
     @cached_property
     def _from_facts(self) -> list[float]:
@@ -328,13 +357,15 @@ class Reader:
     @cached_property
     def known_dates(self) -> set[date]:
         """Dates a text may give when a date is asked: the facts', the sources', the instruction's, today."""
+        return {*self._per_task("dates", self._source_dates), self.ctx.final.now().date()}
+
+    def _source_dates(self) -> frozenset[date]:
         found = {d for f in self.spec.facts if (d := f.day()) is not None}
         texts_ = [b.text for b in collect(self.ctx, list(self.spec.sources), source=True)] + [self.ctx.instruction]
         for text in texts_:
             found.update(s for seg in segments(text, day_first=self.day_first, year=self.ctx.now_year)
                          for s in seg.dates)
-        found.add(self.ctx.final.now().date())
-        return found
+        return frozenset(found)
 
     def traceable(self, scope: str = "sources") -> list[float]:
         """Sorted figures a text may state: sources (or only the facts), and simple derivations of them."""
@@ -350,6 +381,12 @@ class Reader:
             if i < len(table) and table[i] <= abs(reading) + slack:
                 return True
         return False
+
+
+# start world -> {(what, id(spec), instruction, user, locale order, year): (spec, value)}: what a
+# task's sources yield (``Reader._per_task``); the spec is kept in the value so that its id cannot
+# be reused by another spec while the entry lives, and the entries go with the start world.
+_PER_TASK: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[FactsSpec, Any]]] = weakref.WeakKeyDictionary()
 
 
 def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
@@ -411,9 +448,13 @@ def _phone_pattern(alias: str) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)")
 
 
+@lru_cache(maxsize=16384)
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing; a
-    phone number in any punctuation."""
+    phone number in any punctuation.
+
+    Cached: a library's aliases are far more than ``re``'s own cache holds (512 patterns), and
+    compiling them again in every grading cost more than reading the texts."""
     phone = _phone_pattern(alias)
     if phone is not None:
         return phone
@@ -437,9 +478,8 @@ class Claim:
 
 def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     out: list[Claim] = []
-    year = reader.ctx.now_year
     previous: Claim | None = None
-    for segment in segments(text, day_first=reader.day_first, year=year):
+    for segment in reader.segments(text):
         names = list(dict.fromkeys([*reader.named(segment.text), *(k for *_, k in header_spots(reader, segment))]))
         claim = Claim(segment, names)
         if not names:

@@ -30,19 +30,21 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
-from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from officesim import __version__
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
+from officesim.server.fastpath import FastPath, FastRoute
 from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
 from officesim.toolexport import FORMATS, export_tools
 from officesim.world import World
@@ -51,6 +53,7 @@ GradeDetail = Literal["summary", "full"]
 # What a summarised grade keeps: the verdict and its provenance, never a check's reason or evidence.
 GRADE_SUMMARY_FIELDS = ("task_id", "score", "passed", "pass_threshold", "earned", "possible", "unjudged",
                         "errors", "complete", "answer", "task_hash", "grader_hash")
+_SUMMARY = frozenset(GRADE_SUMMARY_FIELDS)
 UNPROCESSABLE = 422  # spelt differently across Starlette versions
 # Freed envs kept for reuse: a new session's first reset then costs a deserialize into a warm
 # connection (~50 us on acme) instead of a fresh connection that parses the schema and prepares
@@ -60,6 +63,28 @@ WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 ToolFormat = Literal["openai", "responses", "anthropic", "mcp"]  # officesim.toolexport.FORMATS (a test pins it)
 ToolSchema = Literal["strict", "relaxed"]  # officesim.toolexport.SCHEMA_MODES
 ObservationDetail = Literal["lean", "full"]
+# The worker threads of every app in the process (started on demand, as many as anyio's default).
+WORKERS = ThreadPoolExecutor(max_workers=40, thread_name_prefix="officesim-http")
+
+
+async def run_in_threadpool(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``func(*args, **kwargs)`` in a worker thread, awaited on the event loop.
+
+    The loop's own executor hand-off: FastAPI's ``run_in_threadpool`` (anyio) does the same with
+    a capacity limiter and cancellation scopes around it, several times the cost of a tool call.
+    Like anyio's, it is not abandoned when the request is cancelled: a thread cannot be stopped,
+    and the session's lock the caller holds must outlive the work on the session's env.
+    """
+    future = asyncio.get_running_loop().run_in_executor(WORKERS, partial(func, *args, **kwargs))
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        while not future.done():
+            try:
+                await asyncio.wait([future])
+            except asyncio.CancelledError:
+                continue
+        raise
 
 
 # --------------------------------------------------------------------------- request/response models
@@ -155,6 +180,17 @@ class StepResult(BaseModel):
     terminated: bool
     truncated: bool
     info: dict[str, Any] = Field(description="step, tool, error; the final step adds grade.")
+
+
+class SessionForked(BaseModel):
+    """A new session that goes on from where another one stands."""
+
+    session_id: str = Field(description="The new session's id; step, fork and DELETE it like any session.")
+    forked_from: str = Field(description="The session it was copied from (which goes on unchanged).")
+    steps: int = Field(description="Steps already taken (the same as the original's at the fork).")
+    max_steps: int
+    steps_left: int
+    revisions_left: int = Field(description="Revisions the fork may still use (revision mode; else 0).")
 
 
 class Transcript(BaseModel):
@@ -270,12 +306,17 @@ class ServerState:
 
     # ----------------------------------------------------------------- envs
     def env(self, task: Task) -> OfficeEnv:
-        """An env for a new episode of ``task``: a freed one when there is one (its world is reset
-        in place, with SQLite's parsed schema and prepared statements warm), else a new one."""
+        """An env for a new episode of ``task``: a freed one of the task when there is one, else a new
+        env on the oldest freed env's world.  Either way the first reset rolls a warm connection
+        (SQLite's parsed schema and Python's prepared statements) to the task's start in place:
+        every world has the same schema, and a fresh connection would cost ~2 ms more."""
         for index in range(len(self._idle) - 1, -1, -1):
             if self._idle[index].task is task:
                 return self._idle.pop(index)
-        return OfficeEnv(task, judge=self.judge)
+        env = OfficeEnv(task, judge=self.judge)
+        if self._idle:
+            env.world = self._idle.pop(0).world  # reset() rolls it to this task's start in place
+        return env
 
     def free(self, env: OfficeEnv) -> None:
         """Keep an ended session's env for the next episode of its task (the oldest beyond
@@ -293,12 +334,8 @@ class ServerState:
         found.last_used = self.clock()
         return found
 
-    def add_session(self, env: OfficeEnv) -> Session:
-        """Register a new episode, first dropping sessions idle for longer than ``session_ttl``.
-
-        Trainers crash and clients forget to DELETE; without expiry their worlds would hold
-        memory and count against ``max_sessions`` forever.
-        """
+    def make_room(self) -> None:
+        """Drop sessions idle for longer than ``session_ttl``; 429 when ``max_sessions`` are still open."""
         now = self.clock()
         if self.session_ttl is not None:
             for stale in [sid for sid, s in self.sessions.items()
@@ -307,15 +344,22 @@ class ServerState:
         if len(self.sessions) >= self.max_sessions:
             raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
                                 f"{len(self.sessions)} sessions are open (the limit); DELETE finished ones first")
-        session = Session(secrets.token_hex(16), env, last_used=now)
+
+    def add_session(self, env: OfficeEnv) -> Session:
+        """Register a new episode, first dropping sessions idle for longer than ``session_ttl``.
+
+        Trainers crash and clients forget to DELETE; without expiry their worlds would hold
+        memory and count against ``max_sessions`` forever.
+        """
+        self.make_room()
+        session = Session(secrets.token_hex(16), env, last_used=self.clock())
         self.sessions[session.id] = session
         return session
 
     def grade_view(self, grade: Grade) -> dict[str, Any]:
-        data = grade.model_dump(mode="json")
         if self.grade_detail == "full":
-            return data
-        return {key: data[key] for key in GRADE_SUMMARY_FIELDS}
+            return grade.model_dump(mode="json")
+        return grade.model_dump(mode="json", include=_SUMMARY)  # not every check's reason and evidence
 
     # ----------------------------------------------------------------- plain worlds
     async def world(self, name: str) -> _PlainWorld:
@@ -347,12 +391,11 @@ def _prepare_task(directory: Path) -> Task:
     return task
 
 
-def _json(content: dict[str, Any]) -> Response:
-    """A JSON response encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
+def _encode(content: dict[str, Any]) -> bytes:
+    """A JSON body encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
     so validating it again against the response model (as FastAPI does for returned objects) would
     only cost time on every step.  The route's ``response_model`` still documents it."""
-    return Response(json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str),
-                    media_type="application/json")
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
 def _lean(obs: dict[str, Any]) -> dict[str, Any]:
@@ -402,9 +445,16 @@ async def list_tasks(state: State) -> TaskList:
     return TaskList(tasks=state.task_ids())
 
 
-@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"], responses=_errors(404, 422, 429))
-async def create_session(body: CreateSession, state: State) -> SessionCreated:
+@router.post("/sessions", status_code=status.HTTP_201_CREATED, tags=["sessions"], responses=_errors(404, 422, 429),
+             response_model=SessionCreated)
+async def create_session(body: CreateSession, state: State) -> Response:
     """Start an episode: the task's start state, restored for this session alone."""
+    return Response(await open_session(state, body), status_code=status.HTTP_201_CREATED,
+                    media_type="application/json")
+
+
+async def open_session(state: ServerState, body: CreateSession) -> bytes:
+    """A new session, as the JSON body of ``POST /sessions`` (its route and the fast path)."""
     task = await state.task(body.task)
     env = state.env(task)
     options = {"reward": body.reward, "revisions": body.revisions, "revision_discount": body.revision_discount}
@@ -414,7 +464,8 @@ async def create_session(body: CreateSession, state: State) -> SessionCreated:
     except HTTPException:
         state.free(env)
         raise
-    return SessionCreated(session_id=session.id, observation=Observation.model_validate(obs), info=info)
+    # The observation is the env's (the tool list alone is ~10 KB): encoded once, not validated again.
+    return _encode({"session_id": session.id, "observation": obs, "info": info})
 
 
 @router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
@@ -433,6 +484,12 @@ async def step(
     arguments}}`` as the chat API returns it.
     """
     state: ServerState = request.app.state.officesim  # not a dependency: this is the hot path
+    return Response(await run_step(state, session_id, body.action(), observation), media_type="application/json")
+
+
+async def run_step(state: ServerState, session_id: str, action: dict[str, Any],
+                   observation: ObservationDetail = "lean") -> bytes:
+    """One step of a session, as the JSON body of ``POST /sessions/{id}/step`` (its route and the fast path)."""
     session = state.session(session_id)
     async with session.lock:
         env = session.env
@@ -441,16 +498,45 @@ async def step(
                                 f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
         # Off the event loop: a slow call (or grading with a judge) must not stall other sessions.
-        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, body.action())
+        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
+    views: dict[int, dict[str, Any]] = {}  # the final grade is also the last attempt's: viewed once
+
+    def view(grade: Grade) -> dict[str, Any]:
+        if id(grade) not in views:
+            views[id(grade)] = state.grade_view(grade)
+        return views[id(grade)]
+
     if "grade" in info:
-        info = {**info, "grade": state.grade_view(info["grade"])}
+        info = {**info, "grade": view(info["grade"])}
     if "attempts" in info:  # revision mode: every submit's grade, summarised like the final one
-        info = {**info, "attempts": [state.grade_view(g) for g in info["attempts"]]}
+        info = {**info, "attempts": [view(g) for g in info["attempts"]]}
     if "revision" in info:
-        info = {**info, "revision": {**info["revision"], "grade": state.grade_view(info["revision"]["grade"])}}
+        info = {**info, "revision": {**info["revision"], "grade": view(info["revision"]["grade"])}}
     shown = obs if observation == "full" else _lean(obs)
-    return _json({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
-                  "info": info})
+    return _encode({"observation": shown, "reward": reward, "terminated": terminated, "truncated": truncated,
+                    "info": info})
+
+
+@router.post("/sessions/{session_id}/fork", status_code=status.HTTP_201_CREATED, tags=["sessions"],
+             responses=_errors(404, 409, 429))
+async def fork_session(session_id: str, state: State) -> SessionForked:
+    """Branch an episode: a new, independent session at the current step (world, clock, colleagues,
+    transcript, steps and revisions left), for branching rollouts and tree search.
+
+    Stepping either session leaves the other as it was; each is deleted on its own.
+    """
+    session = state.session(session_id)
+    async with session.lock:  # never while one of its steps runs in a thread
+        if session.env.done:
+            raise HTTPException(status.HTTP_409_CONFLICT,
+                                f"session {session_id!r} is over, so there is nothing to branch from; start a new "
+                                "session with POST /sessions")
+        state.make_room()  # before copying a world that would only be thrown away
+        env = await run_in_threadpool(session.env.fork)  # a snapshot and a restore: off the event loop
+    twin = state.add_session(env)
+    task = env.task
+    return SessionForked(session_id=twin.id, forked_from=session.id, steps=env.steps, max_steps=task.max_steps,
+                         steps_left=task.max_steps - env.steps, revisions_left=env.revisions_left)
 
 
 @router.get("/sessions/{session_id}/transcript", tags=["sessions"], responses=_errors(404))
@@ -467,6 +553,11 @@ async def transcript(session_id: str, state: State) -> Transcript:
                responses=_errors(404))
 async def delete_session(session_id: str, state: State) -> None:
     """Forget a session; its world is reset for a later session of the same task, or freed."""
+    await end_session(state, session_id)
+
+
+async def end_session(state: ServerState, session_id: str) -> None:
+    """Forget a session and keep its env for reuse (``DELETE /sessions/{id}``: its route and the fast path)."""
     session = state.session(session_id)
     async with session.lock:  # never while one of its steps runs in a thread
         if state.sessions.pop(session_id, None) is not None:
@@ -489,6 +580,22 @@ async def reset_world(name: str, state: State) -> None:
     plain = await state.world(name)
     async with plain.lock:
         await run_in_threadpool(plain.world.reset, plain.snapshot)
+
+
+async def _fast_step(state: ServerState, session_id: str, body: ToolCall | OpenAIToolCall) -> bytes:
+    return await run_step(state, session_id, body.action())
+
+
+async def _fast_delete(state: ServerState, session_id: str) -> None:
+    await end_session(state, session_id)
+
+
+FAST_ROUTES = [
+    FastRoute("POST", re.compile(r"/sessions"), open_session, status.HTTP_201_CREATED, TypeAdapter(CreateSession)),
+    FastRoute("POST", re.compile(r"/sessions/([^/]+)/step"), _fast_step, status.HTTP_200_OK,
+              TypeAdapter(ToolCall | OpenAIToolCall)),
+    FastRoute("DELETE", re.compile(r"/sessions/([^/]+)"), _fast_delete, status.HTTP_204_NO_CONTENT),
+]
 
 
 # --------------------------------------------------------------------------- the app
@@ -538,4 +645,6 @@ def create_app(
                                       grade_detail=grade_detail, session_ttl=session_ttl, clock=clock,
                                       task_cache=task_cache)
     app.include_router(router)
+    # An episode's requests skip FastAPI's routing (see officesim.server.fastpath).
+    app.add_middleware(FastPath, routes=FAST_ROUTES, state=app.state.officesim)
     return app
