@@ -67,7 +67,9 @@ class _Drive:
         self.members: dict[str, list[dict[str, Any]]] = {}
         for person in self.ctx.people:
             self.members.setdefault(person["department_id"], []).append(person)
-        self.dept_by_name = {d["name"]: d for d in self.ctx.departments}
+        # By kind ('Sales') and by the name this world uses ('Business Development').
+        self.dept_by_name = {**{d["name"]: d for d in self.ctx.departments},
+                             **{self.ctx.department_kind(d): d for d in self.ctx.departments}}
         self.ceo = self.people.get(self.ctx.roles.get("ceo", ""), self.ctx.people[0])
 
     # ------------------------------------------------------------------ helpers
@@ -79,6 +81,13 @@ class _Drive:
         if dept and dept["head_id"]:
             return self.people[dept["head_id"]]
         return self.ceo
+
+    def topics(self, dept: dict[str, Any] | None) -> list[str] | None:
+        """What documents of ``dept`` talk about: the industry's topics for its kind, else the apps' own."""
+        if dept is None:
+            return None
+        kind = self.ctx.department_kind(dept)
+        return list(self.ctx.industry.doc_topics.get(kind, ())) or gen_docs.TOPICS.get(kind)
 
     def department_name(self, person: dict[str, Any]) -> str:
         return next(d["name"] for d in self.ctx.departments if d["id"] == person["department_id"])
@@ -216,7 +225,7 @@ def _docs(d: _Drive, facts: _Facts) -> None:
     def policy_job(title: str, role: str) -> Callable[[], None]:
         def run() -> None:
             owner = d.person(role, "Executive")
-            text = (gen_docs.travel_policy(facts.policy, spec.company, spec.currency, owner)
+            text = (gen_docs.travel_policy(facts.policy, spec.company, spec.currency, owner, spec.locale)
                     if title.startswith("Travel") else gen_docs.simple_policy(title, owner, spec.company, rng))
             d.add_file(title, "doc", owner, d.special["policies"], text)
         return run
@@ -231,7 +240,7 @@ def _docs(d: _Drive, facts: _Facts) -> None:
         def plan(account: dict[str, Any] = account) -> None:
             owner = d.people.get(account["owner_id"]) or d.person("head_of_sales", "Sales")
             contacts = [c for c in facts.contacts if c["account_id"] == account["id"]][:4]
-            text = gen_docs.account_plan(rng, account, owner, contacts, by_account.get(account["id"], []))
+            text = gen_docs.account_plan(rng, account, owner, contacts, by_account.get(account["id"], []), spec.locale)
             d.add_file(f"Account plan: {account['name']}", "doc", owner,
                        d.special.get("account_plans") or d.home(owner), text)
         jobs.append(plan)
@@ -263,7 +272,7 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             created, modified = d.times(2, HISTORY_DAYS)
             day = datetime.fromisoformat(created.replace("Z", "+00:00")).date()
             attendees = rng.sample(team, k=min(len(team), rng.randint(2, 5)))
-            text = gen_docs.meeting_notes(rng, dname, attendees, day)
+            text = gen_docs.meeting_notes(rng, dname, attendees, day, d.topics(dept))
             personal = d.personal()
             parent = None if personal or not dept else d.notes_folder.get(dept["id"])
             file_id = d.add_file(f"{dname} weekly sync - {day.isoformat()}", "doc", owner, parent, text,
@@ -272,7 +281,8 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             codename = facts.codenames.pop() if facts.codenames else f"Initiative {len(d.files)}"
             stakeholders = rng.sample(d.ctx.people, k=min(3, len(d.ctx.people)))
             text = gen_docs.project_brief(rng, codename, dname, owner, stakeholders,
-                                          (d.start - timedelta(days=rng.randint(10, 90))).date(), spec.currency)
+                                          (d.start - timedelta(days=rng.randint(10, 90))).date(), spec.currency,
+                                          d.topics(dept), spec.locale)
             personal = d.personal()
             file_id = d.add_file(f"Project {codename}: brief", "doc", owner, None if personal else d.home(owner), text)
         elif kind == "review":
@@ -280,14 +290,16 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             budget = next(b for b in facts.budgets if b.department == dname)
             q = facts.quarter[1] - 1
             text = gen_docs.quarterly_review(dname, qlabel, head, len(d.members.get(head["department_id"], [])),
-                                             budget.budget[q], budget.actual[q], spec.currency, rng)
+                                             budget.budget[q], budget.actual[q], spec.currency, rng,
+                                             d.topics(dept), spec.locale)
             file_id = d.add_file(f"{qlabel} {dname} quarterly review", "doc", head, d.home(head), text,
                                  when=d.times(1, 10))
         elif kind == "okrs":
             owner, personal = head, False
             year, q = facts.quarter
             nxt = f"Q1 {year + 1}" if q == 4 else f"Q{q + 1} {year}"
-            file_id = d.add_file(f"{dname} OKRs {nxt}", "doc", head, d.home(head), gen_docs.okrs(dname, nxt, head, rng))
+            file_id = d.add_file(f"{dname} OKRs {nxt}", "doc", head, d.home(head),
+                                 gen_docs.okrs(dname, nxt, head, rng, d.topics(dept)))
         else:
             personal = False
             it_contact = d.person("it_admin", "IT")
