@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -219,7 +220,8 @@ def _accounts(
         taken: set[str] = set()
         for title in titles[: size.contacts_per_account]:
             person = people_fake.name()
-            parts = [p for p in re.sub(r"[^a-z ]", "", person.lower()).split() if p]
+            plain = unicodedata.normalize("NFKD", person.lower().replace("ß", "ss")).encode("ascii", "ignore").decode()
+            parts = [p for p in re.sub(r"[^a-z ]", "", plain).split() if p]  # 'Zoé' -> 'zoe', as mail allows
             local = ".".join([parts[0], parts[-1]]) if len(parts) > 1 else (parts[0] if parts else "contact")
             address, n = f"{local}@{domain}", 2
             while address in taken:
