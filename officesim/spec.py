@@ -167,7 +167,8 @@ class WorldSpec(BaseModel):
     locale: str = Field("en_US", description="Faker locale for names and text, e.g. en_US, de_DE, ja_JP.")
     currency: str = Field("USD", description="Home currency for deals and expenses: an ISO 4217 code (USD, EUR).")
     industry: str = Field("software", description="The industry profile that shapes the content: software "
-                          "(B2B software, the default), manufacturing, legal, clinic, retail or nonprofit.")
+                          "(B2B software, the default), manufacturing, legal, clinic, retail or nonprofit.",
+                          json_schema_extra={"enum": list(industries())})
     offices: list[OfficeSpec] | None = Field(
         None, min_length=1, max_length=20,
         description="The offices (1-20, distinct cities) with their time zones; people are spread over them "
@@ -288,6 +289,14 @@ def _field_description(model: type[BaseModel], loc: tuple[int | str, ...]) -> st
     return description
 
 
+def validate_spec_data(data: Any, source: str) -> WorldSpec:
+    """``data`` (a parsed YAML mapping) as a ``WorldSpec``; ``SpecError`` naming ``source`` and the field."""
+    try:
+        return WorldSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(format_validation_error(source, exc, WorldSpec)) from exc
+
+
 def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     """Accept a spec object or a path to a YAML spec; raise ``SpecError`` naming the bad field."""
     if isinstance(spec, WorldSpec):
@@ -301,7 +310,4 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
         data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
-    try:
-        return WorldSpec.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError(format_validation_error(str(path), exc, WorldSpec)) from exc
+    return validate_spec_data(data, str(path))
