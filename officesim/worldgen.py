@@ -56,6 +56,14 @@ class GenContext:
         """The department of ``kind``, if the world has one."""
         return next((d for d in self.departments if self.department_kind(d) == kind), None)
 
+    def cities(self, default: tuple[str, ...]) -> tuple[str, ...]:
+        """Cities people travel to and meet in: the offices' and customers' (``default`` for the classic
+        worlds, which name no offices)."""
+        if self.spec.offices is None:
+            return default
+        customers = (city for city, *_ in self.locale.customer_cities or ())
+        return tuple(dict.fromkeys([*(office.city for office in self.spec.offices), *customers]))
+
     def money(self, amount: float, currency: str | None = None, **options: Any) -> str:
         """``amount`` written the world's way (``officesim.apps.money``), in the home currency by default."""
         return money(amount, currency or self.spec.currency, locale=self.spec.locale, **options)

@@ -144,6 +144,7 @@ class _Builder:
         fake = ctx.faker("chat", "vendors")
         self.vendors = list(dict.fromkeys([*(fake.company() for _ in range(12)), "Initech", "Globex"]))
         self.dept_names = {d["id"]: d["name"] for d in ctx.departments}
+        self.cities = ctx.cities(content.CITIES)
         # The industry renames some topic channels (a law firm's #deal-desk is #matter-intake).
         renamed = ctx.industry.channels
         self.topics = tuple(replace(t, name=renamed[t.name][0], topic=renamed[t.name][1]) if t.name in renamed else t
@@ -248,7 +249,7 @@ class _Builder:
             "date": _day_label(when + timedelta(days=rng.randint(2, 20))),
             "day": _weekday(when + timedelta(days=rng.randint(1, 5))).strftime("%A"),
             "money": self.ctx.money(round(rng.uniform(150, 9500), -1) * currency_scale(self.currency)),
-            "pct": str(rng.choice((5, 8, 10, 12, 15, 20))), "city": rng.choice(content.CITIES),
+            "pct": str(rng.choice((5, 8, 10, 12, 15, 20))), "city": rng.choice(self.cities),
             "place": rng.choice(content.PLACES), "tool": rng.choice(content.TOOLS),
             "item": rng.choice(content.ITEMS), "title": rng.choice(content.JOB_TITLES),
             "done": rng.choice(content.DONE), "todo": rng.choice(content.TODO), "blocker": rng.choice(content.BLOCKERS),

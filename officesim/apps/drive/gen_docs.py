@@ -70,15 +70,16 @@ class TravelPolicy:
     mileage_rate: float
 
     @classmethod
-    def draw(cls, rng: random.Random) -> TravelPolicy:
+    def draw(cls, rng: random.Random, scale: int = 1) -> TravelPolicy:
+        """Limits in dollar-sized amounts times ``scale`` (80 in a rupee world)."""
         return cls(
-            hotel_cap=rng.choice([200, 225, 250, 275]),
-            meals_per_diem=rng.choice([60, 75, 85]),
-            receipt_threshold=rng.choice([25, 50, 75]),
+            hotel_cap=rng.choice([200, 225, 250, 275]) * scale,
+            meals_per_diem=rng.choice([60, 75, 85]) * scale,
+            receipt_threshold=rng.choice([25, 50, 75]) * scale,
             submit_within_days=rng.choice([30, 45, 60]),
-            cfo_approval_over=rng.choice([2500, 5000]),
+            cfo_approval_over=rng.choice([2500, 5000]) * scale,
             economy_under_hours=rng.choice([6, 8]),
-            mileage_rate=0.70,
+            mileage_rate=0.70 * scale,
         )
 
 

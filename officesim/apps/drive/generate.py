@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from officesim.apps.drive import gen_docs, gen_sheets
 from officesim.apps.drive.files import dump_cells
 from officesim.clock import format_ts
+from officesim.industries import currency_scale
 
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
@@ -71,6 +72,7 @@ class _Drive:
         self.dept_by_name = {**{d["name"]: d for d in self.ctx.departments},
                              **{self.ctx.department_kind(d): d for d in self.ctx.departments}}
         self.ceo = self.people.get(self.ctx.roles.get("ceo", ""), self.ctx.people[0])
+        self.scale = currency_scale(self.ctx.spec.currency)  # rupee budgets and expenses in rupee sizes
 
     # ------------------------------------------------------------------ helpers
     def person(self, role: str, department: str | None = None) -> dict[str, Any]:
@@ -211,8 +213,8 @@ def _facts(d: _Drive) -> _Facts:
     return _Facts(
         accounts=_rows(d.ctx, "crm_account", "id"), deals=_rows(d.ctx, "crm_deal", "id"),
         contacts=_rows(d.ctx, "crm_contact", "id"), invoices=_rows(d.ctx, "crm_invoice", "id"),
-        policy=gen_docs.TravelPolicy.draw(d.rng),
-        budgets=gen_sheets.draw_budgets(d.rng, names, counts, last[1]), quarter=last, codenames=codenames,
+        policy=gen_docs.TravelPolicy.draw(d.rng, d.scale),
+        budgets=gen_sheets.draw_budgets(d.rng, names, counts, last[1], d.scale), quarter=last, codenames=codenames,
     )
 
 
@@ -343,7 +345,7 @@ def _sheets(d: _Drive, facts: _Facts) -> None:
 
     def travel() -> None:
         owner = d.person("travel_coordinator", "Operations")
-        tab = gen_sheets.expense_tab(rng, d.ctx.people, first, last, facts.policy, rng.randint(25, 40),
+        tab = gen_sheets.expense_tab(rng, d.ctx.people, first, last, facts.policy, rng.randint(25, 40), scale=d.scale,
                                      travel_only=True)
         d.add_sheet(f"{qlabel} travel expenses", owner, d.home(owner), [tab])
 
@@ -378,7 +380,8 @@ def _sheet_job(d: _Drive, dept: dict[str, Any] | None, expenses: bool, qlabel: s
         dname = dept["name"] if dept else d.department_name(d.ceo)
         owner = rng.choice(team)
         if expenses:
-            tab = gen_sheets.expense_tab(rng, team, first, last, facts.policy, rng.randint(12, 30), travel_only=False)
+            tab = gen_sheets.expense_tab(rng, team, first, last, facts.policy, rng.randint(12, 30), travel_only=False,
+                                         scale=d.scale)
             file_id = d.add_sheet(f"{dname} expenses {qlabel}", owner, d.home(owner), [tab])
         else:
             codename = facts.codenames.pop() if facts.codenames else f"Initiative {len(d.files)}"

@@ -88,6 +88,7 @@ class _Writer:
         self.cost_lines = profile.cost_lines or COST_LINES
         self.systems = profile.systems or SYSTEMS
         self.holidays = ctx.locale.holidays or HOLIDAYS
+        self.cities = ctx.cities(CITIES)
         # Topics name department kinds; the cast knows departments by the names this world uses.
         self.topics = [replace(t, departments=tuple(profile.department(k) for k in t.departments))
                        for t in (*TOPICS, *profile.mail_topics)]
@@ -114,7 +115,7 @@ class _Writer:
             "amount3": money(rng.randrange(20, 400) * 100 * scale, cur), "percent": percent,
             "weeks": rng.randint(2, 9), "cost_line": rng.choice(self.cost_lines),
             "due_date": _day(at + timedelta(days=rng.randint(3, 10))), "weekday": rng.choice(WEEKDAYS),
-            "date": _day(at + timedelta(days=rng.randint(7, 40))), "city": rng.choice(CITIES),
+            "date": _day(at + timedelta(days=rng.randint(7, 40))), "city": rng.choice(self.cities),
             "venue": rng.choice(VENUES), "n": rng.randint(3, 14), "candidate": rng.choice(self.candidates),
             "role_title": rng.choice(titles) if titles else "Analyst", "concern": rng.choice(CONCERNS),
             "project": rng.choice(self.projects), "risk": rng.choice(RISKS),
@@ -122,6 +123,7 @@ class _Writer:
             "system": rng.choice(self.systems), "campaign": rng.choice(CAMPAIGNS), "account": rng.choice(self.accounts),
             "cfo_first": self.cast.first_name("cfo", "the CFO"), "reason": rng.choice(REASONS),
             "company": self.cast.company, "holiday": rng.choice(self.holidays),
+            "receipt_limit": money(25 * scale, cur),  # no draw: the announcement's fixed limit
         }
 
     # ------------------------------------------------------------------ who writes to whom
