@@ -304,8 +304,9 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     path = Path(spec)
     if not path.exists():
         if len(path.parts) != 1 or path.suffix:
-            raise SpecError(f"world spec {path} does not exist; pass a spec YAML path or a name (acme, tiny, large)")
-        path = world_spec_path(spec)  # a name: acme, tiny, large (or one in $OFFICESIM_WORLDS)
+            raise SpecError(f"world spec {path} does not exist; pass a spec YAML path or a shipped name "
+                            "(acme, forge, counsel, ...: see docs/worlds.md)")
+        path = world_spec_path(spec)  # a name: acme, forge, ... (or one in $OFFICESIM_WORLDS)
     try:
         data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     world = subparsers.add_parser("world", help="build and inspect worlds")
     verbs = world.add_subparsers(dest="world_verb", required=True)
     build = verbs.add_parser("build", help="generate a world from a spec into a SQLite file")
-    build.add_argument("spec", help="a world spec: a name (acme, tiny, large) or a YAML path")
+    build.add_argument("spec", help="a world spec: a shipped name (acme, forge, counsel, carewell, ...) or a YAML path")
     build.add_argument("-o", "--output", help="the SQLite file to write (omitted: build, report and discard)")
     build.add_argument("--seed", type=int, default=None, help="override the spec's seed")
     build.add_argument("--quiet", action="store_true", help="no progress lines on stderr for big worlds")

@@ -94,6 +94,8 @@ class _Writer:
                        for t in (*TOPICS, *profile.mail_topics)]
         self.everyone = list(cast.people)
         self.position = {p: i for i, p in enumerate(self.everyone)}
+        self.team_position = {p: i for team in cast.members.values() for i, p in enumerate(team)}
+        self.titles: dict[str, list[str]] = {}
         self.candidates = [fake.name() for _ in range(40)]
         self.vendors = [fake.company() for _ in range(30)]
         self.accounts = [a["name"] for a in cast.accounts.values()] or self.vendors
@@ -101,13 +103,20 @@ class _Writer:
         found = sorted({m.group(1).title() for name in cast.files.values() if (m := _PROJECT.match(name))})
         self.projects = [f"Project {p}" for p in found] or list(ctx.industry.projects or PROJECTS)
 
+    def _titles(self, dept: str) -> list[str]:
+        """The job titles in ``dept``, sorted (computed once per department: mail asks thousands of times)."""
+        if dept not in self.titles:
+            members = self.cast.members.get(dept, [])
+            self.titles[dept] = sorted({self.cast.people[p].signature.split(",")[0] for p in members})
+        return self.titles[dept]
+
     def values(self, at: datetime, dept: str, topic: str = "") -> dict[str, Any]:
         """Every template key, filled for a message written at ``at`` by someone in ``dept``."""
         rng, cur = self.rng, self.cast.currency
         money, scale = self.ctx.money, self.scale
         plan = rng.randrange(80, 900) * 1000 * scale
         percent = rng.randint(62, 114) if topic == "budget_review" else rng.randint(5, 35)
-        titles = sorted({self.cast.people[p].signature.split(",")[0] for p in self.cast.members.get(dept, [])})
+        titles = self._titles(dept)
         prefix = REF_PREFIXES.get(topic, "REF")
         return {
             "first": "all", "dept": dept or "the team", "quarter": _quarter(at), "next_quarter": _quarter(at, 1),
@@ -144,7 +153,8 @@ class _Writer:
 
     def _recipients(self, sender: str) -> list[str]:
         cast, rng = self.cast, self.rng
-        colleagues = [p for p in cast.members[cast.department_of[sender]] if p != sender]
+        team = cast.members[cast.department_of[sender]]
+        colleagues = _AllBut(team, self.team_position[sender])
         others = _AllBut(self.everyone, self.position[sender])
         chosen: list[str] = []
         for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
