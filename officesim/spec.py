@@ -12,7 +12,8 @@ import json
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 from faker.config import AVAILABLE_LOCALES
@@ -32,6 +33,7 @@ import officesim.apps  # noqa: F401 - every app registers its size knobs
 from officesim.apps.directory.generate import ROLES
 from officesim.apps.registry import apps, size_knobs
 from officesim.errors import SpecError
+from officesim.industries import industries
 from officesim.resources import world_spec_path
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser: ~5x faster
@@ -117,6 +119,40 @@ else:
     SizeSpec = _size_model()
 
 
+class OfficeSpec(BaseModel):
+    """One office: where people with that ``location`` sit, and their time zone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    city: str = Field(min_length=1, max_length=60, description="The city, as people's location shows it "
+                      "(1-60 characters; not 'Remote', which every world has).")
+    country: str = Field(min_length=1, max_length=60, description="The country (1-60 characters).")
+    time_zone: str = Field(description="The office's IANA time zone, e.g. 'Europe/London', 'Asia/Kolkata'.")
+    region: Literal["Americas", "EMEA", "APAC"] = Field(description="The region: Americas, EMEA or APAC.")
+
+    @field_validator("city")
+    @classmethod
+    def _not_remote(cls, value: str) -> str:
+        if value.strip().lower() == "remote":
+            raise ValueError("'Remote' is not an office (every world has remote people); name a city")
+        return value.strip()
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not an IANA time zone; use e.g. 'Europe/London', 'America/New_York', "
+                             "'Asia/Kolkata'") from None
+        return value
+
+
+# Fields added after specs were first published: left out of the fingerprint at their default,
+# so a spec that does not use them keeps its fingerprint (and its world its state hash).
+_LATER_FIELDS = {"industry": "software", "offices": None}
+
+
 class WorldSpec(BaseModel):
     """A simulated company: its name, mail domain, size, seed, clock and acting employee."""
 
@@ -130,6 +166,13 @@ class WorldSpec(BaseModel):
     start: datetime = Field(description="The simulated clock at the start, with a timezone (years 1970-2200).")
     locale: str = Field("en_US", description="Faker locale for names and text, e.g. en_US, de_DE, ja_JP.")
     currency: str = Field("USD", description="Home currency for deals and expenses: an ISO 4217 code (USD, EUR).")
+    industry: str = Field("software", description="The industry profile that shapes the content: software "
+                          "(B2B software, the default), manufacturing, legal, clinic, retail or nonprofit.",
+                          json_schema_extra={"enum": list(industries())})
+    offices: list[OfficeSpec] | None = Field(
+        None, min_length=1, max_length=20,
+        description="The offices (1-20, distinct cities) with their time zones; people are spread over them "
+        "and 'Remote'.  Omitted: New York, London, Austin, Toronto and Singapore.")
     size: SizeSpec = Field(default_factory=SizeSpec, description="Size knobs.")
     # After size and domain: its check reads them.
     acting_user: str = Field(
@@ -174,6 +217,27 @@ class WorldSpec(BaseModel):
             raise ValueError(f"{value!r} is not an ISO 4217 currency code (e.g. USD, EUR, GBP, INR, JPY)")
         return code
 
+    @field_validator("industry")
+    @classmethod
+    def _known_industry(cls, value: str) -> str:
+        known = industries()
+        if value not in known:
+            close = difflib.get_close_matches(value, known, n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"{value!r} is not an industry profile.{hint} Known: {', '.join(known)}")
+        return value
+
+    @field_validator("offices")
+    @classmethod
+    def _distinct_cities(cls, value: list[OfficeSpec] | None) -> list[OfficeSpec] | None:
+        if value is not None:
+            cities = [office.city.lower() for office in value]
+            twice = sorted({city for city in cities if cities.count(city) > 1})
+            if twice:
+                raise ValueError(f"offices name the same city more than once ({', '.join(twice)}); "
+                                 "list each office once")
+        return value
+
     @field_validator("acting_user")
     @classmethod
     def _acting_user_exists(cls, value: str, info: ValidationInfo) -> str:
@@ -187,7 +251,11 @@ class WorldSpec(BaseModel):
 
     def fingerprint(self) -> str:
         """A stable hash of the spec's content (for caches and version records)."""
-        text = json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        data = self.model_dump(mode="json")
+        for key, default in _LATER_FIELDS.items():
+            if data.get(key) == default:
+                del data[key]
+        text = json.dumps(data, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -221,6 +289,14 @@ def _field_description(model: type[BaseModel], loc: tuple[int | str, ...]) -> st
     return description
 
 
+def validate_spec_data(data: Any, source: str) -> WorldSpec:
+    """``data`` (a parsed YAML mapping) as a ``WorldSpec``; ``SpecError`` naming ``source`` and the field."""
+    try:
+        return WorldSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecError(format_validation_error(source, exc, WorldSpec)) from exc
+
+
 def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     """Accept a spec object or a path to a YAML spec; raise ``SpecError`` naming the bad field."""
     if isinstance(spec, WorldSpec):
@@ -228,13 +304,11 @@ def load_spec(spec: WorldSpec | str | Path) -> WorldSpec:
     path = Path(spec)
     if not path.exists():
         if len(path.parts) != 1 or path.suffix:
-            raise SpecError(f"world spec {path} does not exist; pass a spec YAML path or a name (acme, tiny, large)")
-        path = world_spec_path(spec)  # a name: acme, tiny, large (or one in $OFFICESIM_WORLDS)
+            raise SpecError(f"world spec {path} does not exist; pass a spec YAML path or a shipped name "
+                            "(acme, forge, counsel, ...: see docs/worlds.md)")
+        path = world_spec_path(spec)  # a name: acme, forge, ... (or one in $OFFICESIM_WORLDS)
     try:
         data = yaml.load(path.read_bytes(), Loader=_YAML_LOADER)  # a safe loader; the C one when present
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
-    try:
-        return WorldSpec.model_validate(data)
-    except ValidationError as exc:
-        raise SpecError(format_validation_error(str(path), exc, WorldSpec)) from exc
+    return validate_spec_data(data, str(path))

@@ -508,8 +508,9 @@ def find_tasks(paths: list[str | Path]) -> list[Path]:
 
 
 def published_schemas() -> dict[str, dict[str, Any]]:
-    """The JSON Schemas of the task files, as published in ``officesim/schemas/``."""
+    """The JSON Schemas of the task files and world specs, as published in ``officesim/schemas/``."""
     return {
+        "world.schema.json": WorldSpec.model_json_schema(),
         "task.schema.json": TaskSpec.model_json_schema(by_alias=True),
         "grader.schema.json": GraderSpec.model_json_schema(by_alias=True),
         "solution.schema.json": SolutionSpec.model_json_schema(by_alias=True),

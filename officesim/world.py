@@ -124,7 +124,10 @@ class World:
         world = cls.empty(
             clock=spec.start,
             meta={"spec": spec.name, "spec_fingerprint": spec.fingerprint(), "seed": str(seed),
-                  "company": spec.company, "domain": spec.domain, "currency": spec.currency},
+                  "company": spec.company, "domain": spec.domain, "currency": spec.currency,
+                  # Recorded when not the default, so worlds built before these existed keep their hash.
+                  **({"locale": spec.locale} if spec.locale != "en_US" else {}),
+                  **({"industry": spec.industry} if spec.industry != "software" else {})},
         )
         populate(world, spec, seed, on_stage=on_stage)
         world.clear_change_log()

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
+from officesim.apps.money import money
 from officesim.apps.registry import apps
+from officesim.industries import Industry, Locale, industry, locale
 from officesim.seeding import faker_for, rng_for
 from officesim.spec import WorldSpec
 
@@ -34,6 +36,37 @@ class GenContext:
     people: list[dict[str, Any]] = field(default_factory=list)
     roles: dict[str, str] = field(default_factory=dict)  # role key -> person id
     departments: list[dict[str, Any]] = field(default_factory=list)
+    dept_kind: dict[str, str] = field(default_factory=dict)  # department id -> kind ('Sales', ...)
+
+    @property
+    def industry(self) -> Industry:
+        """The spec's industry profile (what the company's content is about)."""
+        return industry(self.spec.industry)
+
+    @property
+    def locale(self) -> Locale:
+        """The spec's locale profile (holidays, phones, customers' cities)."""
+        return locale(self.spec.locale)
+
+    def department_kind(self, department: dict[str, Any]) -> str:
+        """The canonical kind of a department row ('Sales' for a law firm's 'Business Development')."""
+        return self.dept_kind.get(department["id"], department["name"])
+
+    def department_named(self, kind: str) -> dict[str, Any] | None:
+        """The department of ``kind``, if the world has one."""
+        return next((d for d in self.departments if self.department_kind(d) == kind), None)
+
+    def cities(self, default: tuple[str, ...]) -> tuple[str, ...]:
+        """Cities people travel to and meet in: the offices' and customers' (``default`` for the classic
+        worlds, which name no offices)."""
+        if self.spec.offices is None:
+            return default
+        customers = (city for city, *_ in self.locale.customer_cities or ())
+        return tuple(dict.fromkeys([*(office.city for office in self.spec.offices), *customers]))
+
+    def money(self, amount: float, currency: str | None = None, **options: Any) -> str:
+        """``amount`` written the world's way (``officesim.apps.money``), in the home currency by default."""
+        return money(amount, currency or self.spec.currency, locale=self.spec.locale, **options)
 
     def rng(self, *labels: object) -> random.Random:
         return rng_for(self.seed, *labels)

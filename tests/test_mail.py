@@ -25,6 +25,7 @@ from officesim.apps.mail.templates import (
     TOPICS,
 )
 from officesim.clock import parse_ts
+from officesim.industries import industries
 from officesim.spec import load_spec
 from officesim.tools import registry
 from officesim.worldgen import GenContext
@@ -537,13 +538,14 @@ def test_every_template_fills_from_its_documented_keys() -> None:
     internal = {"first", "dept", "quarter", "next_quarter", "month", "amount", "amount2", "amount3", "percent",
                 "weeks", "cost_line", "due_date", "weekday", "date", "city", "venue", "n", "candidate",
                 "role_title", "concern", "project", "risk", "ref", "vendor", "system", "campaign", "account",
-                "cfo_first", "reason", "company", "holiday"}
+                "cfo_first", "reason", "company", "holiday", "receipt_limit"}
     deal = {"contact_first", "owner_first", "account", "deal", "product", "amount", "close_date", "next_step",
             "company", "weekday", "competitor", "percent"}
     invoice = {"number", "amount", "due_date", "issued_date", "account", "contact_first", "sender_first", "days",
                "pay_date", "company"}
     groups: list[tuple[set[str], list[str]]] = [
-        (internal, [t for topic in TOPICS for s in topic.scripts for t in (s.subject, s.opening, *s.replies)]),
+        (internal, [t for topic in (*TOPICS, *(t for p in industries().values() for t in p.mail_topics))
+                    for s in topic.scripts for t in (s.subject, s.opening, *s.replies)]),
         (internal, [t for pair in DEPARTMENT_UPDATES for t in pair] + [t for a in ANNOUNCEMENTS for t in a[2:]]),
         (deal, [t for scripts in DEAL_SCRIPTS.values() for s in scripts for t in (s.subject, s.opening, *s.replies)]),
         (invoice, [t for s in INVOICE_SCRIPTS.values() for t in (s.subject, s.opening, *s.replies)]),

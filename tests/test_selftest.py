@@ -191,7 +191,7 @@ def test_schemas_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert main(["tasks", "schemas", "--check"]) == 0
     assert main(["tasks", "schemas", "--check", "-o", str(tmp_path)]) == 1
     assert main(["tasks", "schemas", "-o", str(tmp_path)]) == 0
-    assert len(list(tmp_path.glob("*.schema.json"))) == 4
+    assert len(list(tmp_path.glob("*.schema.json"))) == 5
 
 
 def test_grade_command_replays_a_transcript(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

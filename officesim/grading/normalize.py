@@ -8,6 +8,14 @@ Numbers: thousands separators (also Indian grouping), currency symbols and codes
 k/thousand, M/mn/million, B/bn/billion, L/lakh/lac, cr/crore, percentages, a leading minus or
 accounting parentheses for negatives.  Dates: ISO dates and datetimes, "October 5, 2026",
 "5 Oct 2026", "10/05/2026" (month first unless the first part exceeds 12), "2026/10/05".
+
+Locales: a world's text follows its locale (``officesim.apps.money``), so the grader reads it
+the same way.  ``reading_locale(locale)`` (the grader sets it from the world's ``locale`` meta
+entry) or a function's ``locale=`` says which: in de_DE and fr_FR '.' or a space groups and ','
+marks decimals ("1.234,56 €", "12.450 EUR", "1 234,56 €", "1,2 Mio."), and "5. Oktober 2026"
+or "5 octobre 2026" are dates; in en_GB, en_IN, de_DE and fr_FR "1/10/2026" and "01.10.2026"
+are day first (1 October).  In every locale a comma before a single digit and a scale ("1,2 Cr")
+(or after a zero: "0,48 Cr") is a decimal comma.  en_US (the default) reads as it always has.
 """
 
 from __future__ import annotations
@@ -18,7 +26,9 @@ import math
 import operator
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -41,7 +51,8 @@ _TRAILING_CURRENCY = r"usd|eur|gbp|inr|jpy|cad|aud|sgd|dollars?|euros?|rupees?"
 # its value ("Total - $7,614.19", "Sales – $34,500"), it does not negate it.
 _NUMBER_RE = re.compile(
     rf"(?<![\w.])(?P<open>\(\s*)?(?P<sign>[-−–])?(?:(?:{_CURRENCY})\s*)?"
-    r"(?P<num>\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\.\d+)"
+    r"(?P<num>(?:0,\d+|\d+,\d)(?=\s?(?:cr|crores?|lakhs?|l|k|m|mn|bn)\b)"  # "1,2 Cr": a decimal comma
+    r"|\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\.\d+)"
     rf"(?:\s?(?P<suffix>{_SUFFIX}))?(?:\s*(?:{_TRAILING_CURRENCY})\b)?(?P<close>\s*\))?",
     re.IGNORECASE,
 )
@@ -76,9 +87,13 @@ class NumberToken:
 
     value: float
     percent: bool = False
+    # Other readings of an ambiguous figure: "12,450" in a German text is 12.45 by the locale's
+    # rules, but an agent writing English means 12450.
+    alternatives: tuple[float, ...] = ()
 
     def candidates(self) -> tuple[float, ...]:
-        return (self.value, self.value / 100) if self.percent else (self.value,)
+        values = (self.value, *self.alternatives)
+        return (*values, *(v / 100 for v in values)) if self.percent else values
 
 
 def normalize_text(text: Any) -> str:
@@ -107,7 +122,9 @@ def _ampersands(text: str) -> str:
 
 
 def _token(match: re.Match[str]) -> NumberToken:
-    raw = match.group("num").replace(",", "")
+    raw = match.group("num")
+    decimal_comma = re.fullmatch(r"0,\d+|\d+,\d", raw) and match.group("suffix")
+    raw = raw.replace(",", ".") if decimal_comma else raw.replace(",", "")
     value = float(raw)
     suffix = (match.group("suffix") or "").lower()
     percent = suffix in ("%", "percent")
@@ -117,22 +134,24 @@ def _token(match: re.Match[str]) -> NumberToken:
     return NumberToken(-value if negative else value, percent)
 
 
-def extract_numbers(text: str) -> list[NumberToken]:
+def extract_numbers(text: str, locale: str | None = None) -> list[NumberToken]:
     """Every number written in free text, with its sign, scale suffix and percent flag."""
-    return [_token(match) for match in _NUMBER_RE.finditer(text)]
+    pattern, token = _reader(locale)
+    return [token(match) for match in pattern.finditer(text)]
 
 
-def parse_number(value: Any) -> NumberToken | None:
+def parse_number(value: Any, locale: str | None = None) -> NumberToken | None:
     """The number a whole value stands for ("48.2L", "(1,200)", 7), or ``None`` if it is not one."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
         return None if math.isnan(value) else NumberToken(float(value))
     text = str(value).strip()
-    match = _NUMBER_RE.fullmatch(text)
+    pattern, token = _reader(locale)
+    match = pattern.fullmatch(text)
     if match is None:
         return None
-    return _token(match)
+    return token(match)
 
 
 def close(actual: float, expected: float, tolerance: float) -> bool:
@@ -146,9 +165,10 @@ def number_matches(token: NumberToken, expected: float, tolerance: float) -> boo
     return any(close(candidate, expected, tolerance) for candidate in token.candidates())
 
 
-def text_has_number(text: str, expected: float, tolerance: float = DEFAULT_TEXT_TOLERANCE) -> bool:
+def text_has_number(text: str, expected: float, tolerance: float = DEFAULT_TEXT_TOLERANCE,
+                    locale: str | None = None) -> bool:
     """Whether some number written in ``text`` is within ``tolerance`` of ``expected``."""
-    return any(number_matches(token, expected, tolerance) for token in extract_numbers(text))
+    return any(number_matches(token, expected, tolerance) for token in extract_numbers(text, locale))
 
 
 # Figures that are not amounts: codes (INV-2026-0042, R-1234, EC-4417), digit groups joined by
@@ -168,22 +188,23 @@ _DAY_MONTH_PATTERNS = (
 )
 
 
-def stated_numbers(text: str, tolerance: float = DEFAULT_TEXT_TOLERANCE) -> list[float]:
+def stated_numbers(text: str, tolerance: float = DEFAULT_TEXT_TOLERANCE, locale: str | None = None) -> list[float]:
     """The distinct figures a text states, for judging whether it commits to an answer.
 
     Dates, codes such as ``INV-2026-0042``, phone numbers and bare years are not figures; the same
     amount written twice ("$34,500 ($34.5k)") counts once.  An answer that states many figures is
     a list of candidates, which ``answer`` checks refuse (see ``max_numbers``).
     """
-    for pattern in (*_DATE_PATTERNS, *_DAY_MONTH_PATTERNS):
+    for pattern in (*_date_patterns(locale), *_DAY_MONTH_PATTERNS):
         text = pattern.sub(" ", text)
     text = _CODE_RE.sub(" ", text)
     figures: list[float] = []
-    for match in _NUMBER_RE.finditer(text):
+    number_re, token = _reader(locale)
+    for match in number_re.finditer(text):
         bare = not (match.group("suffix") or match.group("sign") or match.group("open"))
         if bare and _YEAR.match(match.group("num")) and match.group(0).strip() == match.group("num"):
             continue
-        value = abs(_token(match).value)  # "(34.5k)" after an amount is an aside, not a negative
+        value = abs(token(match).value)  # "(34.5k)" after an amount is an aside, not a negative
         if not any(close(value, seen, tolerance) for seen in figures):
             figures.append(value)
     return figures
@@ -196,45 +217,51 @@ def _make_date(year: str, month: int, day: str) -> date | None:
         return None
 
 
-def _date_from(match: re.Match[str]) -> date | None:
+def _date_from(match: re.Match[str], day_first: bool = False) -> date | None:
     groups = match.groupdict()
     if groups.get("month"):
         return _make_date(groups["year"], _MONTHS[groups["month"].lower().rstrip(".")], groups["day"])
+    if groups.get("lmonth"):
+        return _make_date(groups["year"], _LOCAL_MONTHS[groups["lmonth"].lower().rstrip(".")], groups["day"])
     if groups.get("mnum"):
         return _make_date(groups["year"], int(groups["mnum"]), groups["day"])
     first, second = int(groups["a"]), int(groups["b"])
-    month, day = (second, first) if first > 12 else (first, second)
+    if day_first:
+        month, day = (first, second) if second > 12 else (second, first)
+    else:
+        month, day = (second, first) if first > 12 else (first, second)
     return _make_date(groups["year"], month, str(day))
 
 
-def extract_dates(text: str) -> list[date]:
+def extract_dates(text: str, locale: str | None = None) -> list[date]:
     """Every calendar date written in ``text``, in order of appearance."""
     found: list[tuple[int, date]] = []
     taken: list[range] = []
-    for pattern in _DATE_PATTERNS:
+    day_first = _convention(locale).day_first
+    for pattern in _date_patterns(locale):
         for match in pattern.finditer(text):
             span = range(match.start(), match.end())
             if any(span.start in t or t.start in span for t in taken):
                 continue
-            day = _date_from(match)
+            day = _date_from(match, day_first)
             if day is not None:
                 found.append((match.start(), day))
                 taken.append(span)
     return [d for _, d in sorted(found)]
 
 
-def parse_date(value: Any) -> date | None:
+def parse_date(value: Any, locale: str | None = None) -> date | None:
     """The one date a value stands for (a ``date``, ISO text, "Oct 5, 2026"), else ``None``."""
     if isinstance(value, date):
         return value
     if not isinstance(value, str):
         return None
     text = value.strip()
-    dates = extract_dates(text)
+    dates = extract_dates(text, locale)
     if len(dates) != 1:
         return None
     leftover = text
-    for pattern in _DATE_PATTERNS:
+    for pattern in _date_patterns(locale):
         leftover = pattern.sub("", leftover)
     leftover = re.sub(r"T[\d:.]+(Z|[+-]\d{2}:?\d{2})?", "", leftover).strip(_EDGE_PUNCT)
     return dates[0] if not leftover or leftover.lower() in _WEEKDAYS else None
@@ -284,14 +311,14 @@ def lists_equal(actual: Iterable[Any], expected: Iterable[Any], tolerance: float
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_number(text: str) -> NumberToken | None:
+def _cached_number(text: str, locale: str = "en_US") -> NumberToken | None:
     """``parse_number`` of an expected value: graders compare one expected value with many rows."""
-    return parse_number(text)
+    return parse_number(text, locale)
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_date(text: str) -> date | None:
-    return parse_date(text)
+def _cached_date(text: str, locale: str = "en_US") -> date | None:
+    return parse_date(text, locale)
 
 
 def _bool_of(value: Any) -> bool | None:
@@ -333,13 +360,13 @@ def values_equal(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TO
         return parse_date(actual) == expected
     if texts_equal(actual, expected):
         return True
-    expected_number = _cached_number(str(expected))
+    expected_number = _cached_number(str(expected), _LOCALE.get())
     if expected_number is not None:
         actual_number = parse_number(actual)
         return actual_number is not None and any(
             number_matches(actual_number, c, tolerance) for c in expected_number.candidates()
         )
-    expected_date = _cached_date(str(expected))
+    expected_date = _cached_date(str(expected), _LOCALE.get())
     if expected_date is not None:
         return parse_date(actual) == expected_date
     if isinstance(actual, str) and isinstance(expected, str) and ("," in expected or ";" in expected):
@@ -394,3 +421,128 @@ def matches(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TOLERAN
     if op == "regex":
         return actual is not None and re.search(str(arg), str(actual)) is not None
     return _compare(actual, op, arg)
+
+
+# ----------------------------------------------------------------- locales
+_LOCALE: ContextVar[str] = ContextVar("officesim_reading_locale", default="en_US")
+
+
+@contextmanager
+def reading_locale(locale: str | None) -> Iterator[None]:
+    """Read numbers and dates the way ``locale`` writes them until the block ends (``None``: en_US).
+
+    The grader wraps one grading in it with the world's locale, so every check reads "12.450 €"
+    in a German world as 12450 without each check passing the locale along.
+    """
+    token = _LOCALE.set(locale or "en_US")
+    try:
+        yield
+    finally:
+        _LOCALE.reset(token)
+
+
+@dataclass(frozen=True)
+class _Convention:
+    """How a locale writes figures: its decimal mark, digit grouping and date order."""
+
+    decimal_comma: bool = False
+    space_groups: bool = False  # fr: "1 234,56"
+    day_first: bool = False
+
+
+_CONVENTIONS = {
+    "us": _Convention(),
+    "gb": _Convention(day_first=True),  # en_GB, en_IN, en_AU...: 1/10/2026 is 1 October
+    "de": _Convention(decimal_comma=True, day_first=True),
+    "fr": _Convention(decimal_comma=True, space_groups=True, day_first=True),
+}
+_DAY_FIRST_ENGLISH = ("en_GB", "en_IN", "en_IE", "en_AU", "en_NZ")
+
+
+def _convention(locale: str | None) -> _Convention:
+    code = locale or _LOCALE.get()
+    if code.startswith(("de_", "nl_", "it_", "es_", "pt_", "da_", "id_")):
+        return _CONVENTIONS["de"]
+    if code.startswith(("fr_", "sv_", "nb_", "no_", "fi_", "pl_", "cs_", "ru_")):
+        return _CONVENTIONS["fr"]
+    if code in _DAY_FIRST_ENGLISH or code.endswith("_IN"):
+        return _CONVENTIONS["gb"]
+    return _CONVENTIONS["us"]
+
+
+_COMMA_SUFFIX = (r"%|percent\b|thousand\b|millions?\b|billions?\b|lakhs?\b|lacs?\b|crores?\b"
+                 r"|mio\.?(?!\w)|mrd\.?(?!\w)|tsd\.?(?!\w)|md\b|mn\b|mm\b|bn\b|cr\b|[kmbl]\b")
+_COMMA_MULTIPLIERS = {"mio": 1e6, "mio.": 1e6, "mrd": 1e9, "mrd.": 1e9, "md": 1e9, "tsd": 1e3, "tsd.": 1e3}
+
+
+def _comma_number_re(space_groups: bool) -> re.Pattern[str]:
+    """Figures written with a decimal comma ("1.234,56", "12.450", "1 234,56" when ``space_groups``)."""
+    group = r"[.\u00a0\u202f ]" if space_groups else r"[.\u00a0\u202f]"
+    return re.compile(
+        rf"(?<![\w.,])(?P<open>\(\s*)?(?P<sign>[-−–])?(?:(?:{_CURRENCY})\s*)?"
+        rf"(?P<num>\d{{1,3}}(?:{group}\d{{3}})+(?:,\d+)?(?![\d.])"  # 1.234,56  12.450  1 234,56
+        r"|\d{1,3}(?:,\d{3})+\.\d+|\d{1,3}(?:,\d{3}){2,}(?![\d,])"  # English: 1,234.56  1,234,567
+        r"|\d+,\d+|\d+(?:\.\d+)?|\.\d+)"  # 1,2 (or the ambiguous 12,450)  48.2  .5
+        rf"(?:\s?(?P<suffix>{_COMMA_SUFFIX}))?(?:\s*(?:[€$£₹¥](?!\w)|(?:{_TRAILING_CURRENCY})\b))?"
+        r"(?P<close>\s*\))?",
+        re.IGNORECASE,
+    )
+
+
+_COMMA_NUMBER_RES = {False: _comma_number_re(False), True: _comma_number_re(True)}
+
+
+def _comma_token(match: re.Match[str]) -> NumberToken:
+    """A figure of a decimal-comma locale; "12,450" also reads as 12450 (written the English way)."""
+    raw = match.group("num")
+    alternatives: tuple[float, ...] = ()
+    if "," in raw and ("." in raw.split(",")[0] or (raw.count(",") == 1 and "." not in raw)):
+        whole, _, fraction = raw.rpartition(",")
+        value = float(re.sub(r"[.\s\u00a0\u202f]", "", whole) + "." + fraction)
+        if re.fullmatch(r"\d{1,3},\d{3}", raw):
+            alternatives = (float(raw.replace(",", "")),)
+    elif "," in raw:  # 1,234.56 or 1,234,567: English grouping
+        value = float(raw.replace(",", ""))
+    elif re.fullmatch(r"\d{1,3}(?:[.\s\u00a0\u202f]\d{3})+", raw):
+        value = float(re.sub(r"[.\s\u00a0\u202f]", "", raw))
+    else:
+        value = float(raw)
+    suffix = (match.group("suffix") or "").lower()
+    percent = suffix in ("%", "percent")
+    if suffix and not percent:
+        factor = _COMMA_MULTIPLIERS.get(suffix) or _MULTIPLIERS[suffix]
+        value *= factor
+        alternatives = tuple(a * factor for a in alternatives)
+    negative = bool(match.group("sign")) or bool(match.group("open") and match.group("close"))
+    if negative:
+        value, alternatives = -value, tuple(-a for a in alternatives)
+    return NumberToken(value, percent, alternatives)
+
+
+def _reader(locale: str | None) -> tuple[re.Pattern[str], Any]:
+    """The number pattern and token reader for ``locale`` (the reading locale when ``None``)."""
+    convention = _convention(locale)
+    if convention.decimal_comma:
+        return _COMMA_NUMBER_RES[convention.space_groups], _comma_token
+    return _NUMBER_RE, _token
+
+
+_LOCAL_MONTHS = {
+    name: index
+    for index, names in enumerate(
+        [("januar", "jänner", "janvier", "janv"), ("februar", "février", "fevrier", "févr"), ("märz", "maerz", "mars"),
+         ("avril", "avr"), ("mai",), ("juni", "juin"), ("juli", "juillet", "juil"), ("august", "août", "aout"),
+         ("september", "septembre"), ("oktober", "okt", "octobre"), ("november", "novembre"),
+         ("dezember", "dez", "décembre", "decembre", "déc")],
+        start=1,
+    )
+    for name in names
+}
+_LOCAL_MONTH = r"(?P<lmonth>" + "|".join(sorted(_LOCAL_MONTHS, key=len, reverse=True)) + r")\.?"
+# "5. Oktober 2026", "5 octobre 2026", "1er octobre 2026".
+_LOCAL_DATE = re.compile(rf"\b(?P<day>\d{{1,2}})(?:\.|er)?\s+{_LOCAL_MONTH}\s+(?P<year>\d{{4}})\b", re.IGNORECASE)
+
+
+def _date_patterns(locale: str | None) -> list[re.Pattern[str]]:
+    """The date patterns of ``locale``: everyone's, and month names of German and French texts."""
+    return [_LOCAL_DATE, *_DATE_PATTERNS] if _convention(locale).decimal_comma else _DATE_PATTERNS

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from officesim.errors import SpecError
 from officesim.grading.checks import CHECKS, Outcome
 from officesim.grading.context import GradeContext
+from officesim.grading.normalize import reading_locale
 
 if TYPE_CHECKING:
     from officesim.grading.judge import Judge
@@ -207,8 +208,9 @@ def grade(
         answer=answer, transcript=transcript or [], judge=judge, rubrics=task.rubrics,
         facts=task.grader.facts,
     )
-    gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
-    criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]
+    with reading_locale(start.meta("locale")):  # "12.450 €" is 12450 in a German world
+        gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
+        criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]
     score, earned, possible, notes = score_of(gates, criteria)
     results = [*gates, *criteria]
     unjudged = sum(r.status == "unjudged" for r in results)

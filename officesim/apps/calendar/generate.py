@@ -34,7 +34,9 @@ class _Calendars:
         self.ctx = ctx
         self.rng = ctx.rng("calendar")
         self.people = {p["id"]: p for p in ctx.people}
-        self.zones = {p["id"]: OFFICE_ZONES.get(p["location"], HOME_ZONE) for p in ctx.people}
+        self.offices = office_zones(ctx)
+        home = HOME_ZONE if ctx.spec.offices is None else ctx.spec.offices[0].time_zone  # remote people's zone
+        self.zones = {p["id"]: self.offices.get(p["location"], home) for p in ctx.people}
         self.events: list[dict[str, Any]] = []
         self.attendees: list[dict[str, Any]] = []
 
@@ -80,12 +82,19 @@ class _Calendars:
         })
 
 
+def office_zones(ctx: GenContext) -> dict[str, str]:
+    """City -> IANA zone of the world's offices (the spec's, else the classic five and their neighbours)."""
+    if ctx.spec.offices is None:
+        return OFFICE_ZONES
+    return {office.city: office.time_zone for office in ctx.spec.offices}
+
+
 def _monday(moment: datetime) -> datetime:
     return moment - timedelta(days=moment.weekday())
 
 
-def _rooms(ctx: GenContext, rng: random.Random) -> list[dict[str, Any]]:
-    offices = sorted({p["location"] for p in ctx.people if p["location"] in OFFICE_ZONES})
+def _rooms(ctx: GenContext, rng: random.Random, zones: dict[str, str]) -> list[dict[str, Any]]:
+    offices = sorted({p["location"] for p in ctx.people if p["location"] in zones})
     rooms: list[dict[str, Any]] = []
     for office in offices:
         for name in rng.sample(ROOM_NAMES, rng.randint(2, 4)):
@@ -100,11 +109,15 @@ def generate(ctx: GenContext) -> None:
     rng = cal.rng
     clock = ctx.spec.start
     series_start = _monday(clock) - timedelta(weeks=4)
+    work_start, work_end = ctx.industry.working_hours
     ctx.insert("calendar_calendar", [
-        {"id": f"cal_{i}", "owner_id": p["id"], "time_zone": cal.zones[p["id"]], "work_start": "09:00",
-         "work_end": "18:00" if p["location"] == "Singapore" else "17:30"}
+        {"id": f"cal_{i}", "owner_id": p["id"], "time_zone": cal.zones[p["id"]], "work_start": work_start,
+         "work_end": "18:00" if p["location"] == "Singapore" and work_end == "17:30" else work_end}
         for i, p in enumerate(ctx.people, 1)])
-    rooms = _rooms(ctx, rng)
+    rooms = _rooms(ctx, rng, cal.offices)
+    meeting_topics = ctx.industry.meeting_topics or TOPICS
+    hour, minute = work_start.split(":")
+    standup = int(hour) + int(minute) / 60 + 0.5  # half an hour into the working day
     ctx.insert("calendar_room", rooms)
     rooms_by_office: dict[str, list[dict[str, Any]]] = {}
     for room in rooms:
@@ -134,7 +147,7 @@ def generate(ctx: GenContext) -> None:
             continue
         invited = team[:12]
         began = series_start - timedelta(weeks=rng.randint(4, 30))
-        cal.add(head, f"{department['name']} standup", cal.at(head, began, 9.5), 15, invited,
+        cal.add(head, f"{department['name']} standup", cal.at(head, began, standup), 15, invited,
                 kind="standup", recurrence="weekdays", answers="accepted")
         cal.add(head, f"Weekly {department['name']} sync", cal.at(head, series_start + timedelta(days=1), 14), 45,
                 invited, kind="meeting", recurrence="weekly", room=a_room(head, len(invited)), answers="accepted",
@@ -168,7 +181,7 @@ def generate(ctx: GenContext) -> None:
             if day.weekday() >= 5:
                 day += timedelta(days=7 - day.weekday())
             start = cal.at(person["id"], day, rng.choice((9, 10, 11, 13, 14, 15, 16)))
-            cal.add(person["id"], rng.choice(TOPICS), start, rng.choice((30, 45, 60)), guests, kind="meeting",
+            cal.add(person["id"], rng.choice(meeting_topics), start, rng.choice((30, 45, 60)), guests, kind="meeting",
                     room=a_room(person["id"], len(guests) + 1))
     # Time off and travel: all-day blocks in the next weeks.
     for person in ctx.people:
@@ -178,7 +191,7 @@ def generate(ctx: GenContext) -> None:
             cal.add(person["id"], "Out of office", first_day, 24 * 60 * rng.randint(1, 5), [], kind="out_of_office",
                     all_day=True, description="Vacation; reply expected when I am back.")
         elif roll < 0.13:
-            city = rng.choice(sorted(OFFICE_ZONES))
+            city = rng.choice(sorted(cal.offices))  # acme: OFFICE_ZONES, as before
             first_day = cal.at(person["id"], clock + timedelta(days=rng.randint(1, 21)), 0)
             cal.add(person["id"], f"Travel: {city}", first_day, 24 * 60 * rng.randint(1, 3), [], kind="travel",
                     all_day=True, location=city)

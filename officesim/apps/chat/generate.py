@@ -15,14 +15,14 @@ included), and ``dms`` DM conversations of 2-6 messages each.  Everything happen
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.chat import content
 from officesim.apps.chat.models import dm_channel_name
-from officesim.apps.money import money
 from officesim.clock import format_ts
+from officesim.industries import currency_scale
 
 if TYPE_CHECKING:
 
@@ -144,6 +144,11 @@ class _Builder:
         fake = ctx.faker("chat", "vendors")
         self.vendors = list(dict.fromkeys([*(fake.company() for _ in range(12)), "Initech", "Globex"]))
         self.dept_names = {d["id"]: d["name"] for d in ctx.departments}
+        self.cities = ctx.cities(content.CITIES)
+        # The industry renames some topic channels (a law firm's #deal-desk is #matter-intake).
+        renamed = ctx.industry.channels
+        self.topics = tuple(replace(t, name=renamed[t.name][0], topic=renamed[t.name][1]) if t.name in renamed else t
+                            for t in TOPICS)
         self._account_files: dict[str, list[dict[str, Any]]] = {}
         self._channel_files: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
         # Projects that have Drive files ('Project Willow: brief') get the project channels first.
@@ -175,14 +180,14 @@ class _Builder:
         by_dept: dict[str, list[str]] = {}
         for person in ctx.people:
             by_dept.setdefault(person["department_id"], []).append(person["id"])
-        dept_ids = {d["name"]: d["id"] for d in ctx.departments}
+        dept_ids = {ctx.department_kind(d): d["id"] for d in ctx.departments}  # topics name kinds
         ceo = roles.get("ceo", everyone[0])
         self._new_channel("general", "public", "Company-wide announcements", "general", [ceo, *everyone])
         self._new_channel("random", "public", "Lunch, photos and everything else", "random", [ceo, *everyone])
         taken = {"general", "random"}
         product = rng.choice(self.codenames[:8])
         year = str(self.start.year + 1)
-        topic_names = [t.name.format(quarter=self.quarter.lower(), product=product, year=year) for t in TOPICS]
+        topic_names = [t.name.format(quarter=self.quarter.lower(), product=product, year=year) for t in self.topics]
         taken.update(topic_names)
         for dept in ctx.departments:
             name = slug(dept["name"])
@@ -197,7 +202,7 @@ class _Builder:
                               keywords=(dept["name"],))
 
         wanted = max(0, ctx.spec.size.channels - 2)
-        for topic, name in list(zip(TOPICS, topic_names, strict=True))[:wanted]:
+        for topic, name in list(zip(self.topics, topic_names, strict=True))[:wanted]:
             members = [roles[r] for r in topic.roles if r in roles]
             for dept_name in topic.departments:
                 members += by_dept.get(dept_ids.get(dept_name, ""), [])
@@ -208,7 +213,7 @@ class _Builder:
             self._new_channel(name, topic.kind, text, topic.theme, members, product=product.title() if launch else "",
                               keywords=(product.title(),) if launch else ())
         codenames = [c for c in self.codenames if c != product]
-        for index in range(max(0, wanted - len(TOPICS))):
+        for index in range(max(0, wanted - len(self.topics))):
             code = codenames[index % len(codenames)]
             name = f"proj-{code}" if index < len(codenames) else f"proj-{code}-{index // len(codenames) + 1}"
             kind = "private" if rng.random() < 0.3 else "public"
@@ -243,8 +248,8 @@ class _Builder:
             "quarter": self.quarter, "year": str(self.start.year + 1), "product": channel.product or "Nova",
             "date": _day_label(when + timedelta(days=rng.randint(2, 20))),
             "day": _weekday(when + timedelta(days=rng.randint(1, 5))).strftime("%A"),
-            "money": money(round(rng.uniform(150, 9500), -1), self.currency),
-            "pct": str(rng.choice((5, 8, 10, 12, 15, 20))), "city": rng.choice(content.CITIES),
+            "money": self.ctx.money(round(rng.uniform(150, 9500), -1) * currency_scale(self.currency)),
+            "pct": str(rng.choice((5, 8, 10, 12, 15, 20))), "city": rng.choice(self.cities),
             "place": rng.choice(content.PLACES), "tool": rng.choice(content.TOOLS),
             "item": rng.choice(content.ITEMS), "title": rng.choice(content.JOB_TITLES),
             "done": rng.choice(content.DONE), "todo": rng.choice(content.TODO), "blocker": rng.choice(content.BLOCKERS),
@@ -261,7 +266,7 @@ class _Builder:
                 account = deal["account"]
                 name = deal["name"] if account in deal["name"] else f"{deal['name']} ({account})"
                 slots.update(deal=name, account=account, stage=deal["stage"].replace("_", " "),
-                             deal_money=money(deal["amount"], deal["currency"] or self.currency),
+                             deal_money=self.ctx.money(deal["amount"], deal["currency"] or self.currency, compact=True),
                              close=deal["close_date"])
                 owners.append(deal["owner_id"])
             else:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.crm.lookup import CLOSED_STAGES, OPEN_STAGES, STAGES
-from officesim.apps.money import money
 from officesim.clock import format_ts
+from officesim.industries import currency_scale
 
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
@@ -116,9 +117,11 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "customer"
 
 
-def _round_amount(value: float) -> float:
-    step = 500 if value < 20_000 else 1_000 if value < 100_000 else 5_000
-    return float(max(5_000, min(500_000, round(value / step) * step)))
+def _round_amount(value: float, scale: int = 1) -> float:
+    """A round-ish amount within the tiers' range; ``scale`` sizes it for the currency (80 for INR)."""
+    unit = value / scale
+    step = (500 if unit < 20_000 else 1_000 if unit < 100_000 else 5_000) * scale
+    return float(max(5_000 * scale, min(500_000 * scale, round(value / step) * step)))
 
 
 def _allocate(total: int, weights: dict[str, float], rng: random.Random) -> list[str]:
@@ -147,7 +150,7 @@ class _SalesTeam:
     def of(cls, ctx: GenContext) -> _SalesTeam:
         roles = (("sales_rep_1", 2.0), ("sales_rep_2", 2.0), ("sales_rep_3", 2.0), ("head_of_sales", 1.0))
         leads = [(ctx.roles[r], wt) for r, wt in roles if r in ctx.roles]
-        sales = {d["id"] for d in ctx.departments if d["name"] == "Sales"}
+        sales = {d["id"] for d in ctx.departments if ctx.department_kind(d) == "Sales"}
         lead_ids = {pid for pid, _ in leads}
         others = [p["id"] for p in ctx.people if p["department_id"] in sales and p["id"] not in lead_ids]
         if not leads and not others:  # a directory without Sales: anyone may own customers
@@ -187,7 +190,10 @@ def _accounts(
     people_fake = ctx.faker("crm", "contacts")
     clock = _Timeline(start, rng)
     tiers = _allocate(size.accounts, TIERS, rng)
-    locations = rng.choices(LOCATIONS, weights=[loc[4] for loc in LOCATIONS], k=size.accounts)
+    cities = ctx.locale.customer_cities or LOCATIONS
+    industries = ctx.industry.customer_industries or INDUSTRIES
+    other_titles = list(ctx.industry.customer_titles or OTHER_TITLES)
+    locations = rng.choices(cities, weights=[loc[4] for loc in cities], k=size.accounts)
     accounts: list[dict[str, Any]] = []
     contacts: list[dict[str, Any]] = []
     names: set[str] = set()
@@ -203,18 +209,19 @@ def _accounts(
         domains.add(domain)
         city, country, local_currency, dial, _ = locations[index]
         account = {
-            "id": f"acc_{index + 1}", "name": name, "domain": domain, "industry": rng.choice(INDUSTRIES),
+            "id": f"acc_{index + 1}", "name": name, "domain": domain, "industry": rng.choice(industries),
             "tier": tiers[index], "owner_id": team.pick(rng),
             "city": city, "country": country, "created_at": format_ts(clock.days_before(WINDOW_DAYS - 25, WINDOW_DAYS)),
             "_currency": local_currency,
         }
         accounts.append(account)
-        titles = [rng.choice(FINANCE_TITLES), *rng.sample(OTHER_TITLES, k=len(OTHER_TITLES))]
-        titles += rng.choices(FINANCE_TITLES + OTHER_TITLES, k=max(0, size.contacts_per_account - len(titles)))
+        titles = [rng.choice(FINANCE_TITLES), *rng.sample(other_titles, k=len(other_titles))]
+        titles += rng.choices(FINANCE_TITLES + other_titles, k=max(0, size.contacts_per_account - len(titles)))
         taken: set[str] = set()
         for title in titles[: size.contacts_per_account]:
             person = people_fake.name()
-            parts = [p for p in re.sub(r"[^a-z ]", "", person.lower()).split() if p]
+            plain = unicodedata.normalize("NFKD", person.lower().replace("ß", "ss")).encode("ascii", "ignore").decode()
+            parts = [p for p in re.sub(r"[^a-z ]", "", plain).split() if p]  # 'Zoé' -> 'zoe', as mail allows
             local = ".".join([parts[0], parts[-1]]) if len(parts) > 1 else (parts[0] if parts else "contact")
             address, n = f"{local}@{domain}", 2
             while address in taken:
@@ -251,8 +258,9 @@ def _deals(
     home = ctx.spec.currency
     names: set[tuple[str, str]] = set()
     deals: list[dict[str, Any]] = []
+    products = ctx.industry.products or PRODUCTS
     for index, (account, stage) in enumerate(zip(order, stages, strict=True)):
-        product = rng.choice(PRODUCTS)
+        product = rng.choice(products)
         name = f"{account['name']} - {product}"
         if (account["id"], name) in names:
             name = f"{name} ({start.year + 1})"
@@ -262,6 +270,8 @@ def _deals(
         low, high = TIER_AMOUNTS[account["tier"]]
         local = account["_currency"]
         currency = local if local != home and local in LOCAL_PRICING and rng.random() < 0.5 else home
+        scale = currency_scale(currency)  # rupee deals run to lakhs and crores
+        low, high = low * scale, high * scale
         acc_created = datetime.fromisoformat(account["created_at"].replace("Z", "+00:00"))
         if stage in CLOSED_STAGES:  # closed weeks ago, so many invoices are already due
             closed = clock.days_before(10, WINDOW_DAYS - 30)
@@ -285,7 +295,7 @@ def _deals(
         next_step = rng.choice(NEXT_STEPS[stage]) if stage in NEXT_STEPS else ""
         deals.append({
             "id": f"deal_{index + 1}", "account_id": account["id"], "name": name, "stage": stage,
-            "amount": _round_amount(math.exp(rng.uniform(math.log(low), math.log(high)))),
+            "amount": _round_amount(math.exp(rng.uniform(math.log(low), math.log(high))), scale),
             "currency": currency, "close_date": close_date.isoformat(), "owner_id": owner,
             "next_step": next_step.format(first=first, product=product),
             "created_at": format_ts(created), "updated_at": format_ts(updated), "updated_by": owner,
@@ -360,7 +370,7 @@ def _activities(
             values = {
                 "first": contact["name"].split()[0] if contact else "the customer",
                 "product": deal["_product"], "account": account_names[deal["account_id"]],
-                "amount": money(deal["amount"], deal["currency"]),
+                "amount": ctx.money(deal["amount"], deal["currency"]),
                 "next_step": deal["next_step"] or "stay in touch",
             }
             person = deal["owner_id"] if rng.random() < 0.85 else team.pick(rng)

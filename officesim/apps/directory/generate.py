@@ -6,6 +6,9 @@ depending on faker's names.
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from officesim.errors import SpecError
@@ -51,8 +54,24 @@ TITLES = {
 LOCATIONS = ["New York", "London", "Austin", "Toronto", "Singapore", "Remote"]
 
 
-def _email_local(name: str) -> str:
-    parts = [p for p in name.lower().replace("'", "").replace(".", "").split() if p.isalpha()]
+def _ascii(text: str) -> str:
+    """``text`` without accents ('rené' -> 'rene', 'groß' -> 'gross'): mail addresses are ASCII."""
+    folded = unicodedata.normalize("NFKD", text.replace("ß", "ss"))
+    return folded.encode("ascii", "ignore").decode()
+
+
+_HONORIFIC = re.compile(r"^(?:[^\W\d_]+\.)+[^\W\d_]*$"  # Dr. B.A. Univ.Prof.
+                        r"|^(?:MD|DDS|DVM|PhD|MBA|II|III|IV|Jr|Sr|Mr|Mrs|Ms|Miss|Mme|Mlle|Herr|Frau|Shri|Smt)$")
+
+
+def _email_local(name: str, *, plain: bool = False) -> str:
+    """``first.last`` from a full name.  ``plain`` first drops titles and degrees ('Dr.', 'Univ.Prof.',
+    'B.A.', 'MD') and joins hyphenated surnames; the classic profile (software, en_US) keeps the
+    addresses its worlds always had ('megan.md@acme.test'), which tasks name."""
+    if plain:
+        words = [w for w in name.split() if not _HONORIFIC.match(w)] or name.split()
+        name = " ".join(w.replace("-", "") for w in words)
+    parts = [p for p in _ascii(name.lower()).replace("'", "").replace(".", "").split() if p.isalpha()]
     return ".".join([parts[0], parts[-1]]) if len(parts) > 1 else (parts[0] if parts else "staff")
 
 
@@ -61,32 +80,40 @@ def generate(ctx: GenContext) -> None:
     rng = ctx.rng("directory")
     fake = ctx.faker("directory")
     size = ctx.spec.size
-    names = [*DEPARTMENTS, *(f"Special Projects {i}" for i in range(1, 41))][: size.departments]
-    departments = [{"id": f"dept_{i}", "name": n, "head_id": None} for i, n in enumerate(names, 1)]
-    dept_by_name = {d["name"]: d for d in departments}
+    profile = ctx.industry
+    kinds = [*DEPARTMENTS, *(f"Special Projects {i}" for i in range(1, 41))][: size.departments]
+    departments = [{"id": f"dept_{i}", "name": profile.department(k), "head_id": None} for i, k in enumerate(kinds, 1)]
+    ctx.dept_kind = {d["id"]: kind for d, kind in zip(departments, kinds, strict=True)}
+    dept_by_kind = {kind: d for d, kind in zip(departments, kinds, strict=True)}
+    offices = ctx.spec.offices
+    locations = LOCATIONS if offices is None else [*(o.city for o in offices), "Remote"]
+    phone = ctx.locale.phone or "+1-555-###-####"
+    plain = (ctx.spec.industry, ctx.spec.locale) != ("software", "en_US")
 
     people: list[dict] = []
     taken: set[str] = set()
     role_keys = list(ROLES)[: size.people]
     for index in range(size.people):
         name = fake.name()
-        local = _email_local(name)
+        local = _email_local(name, plain=plain)
         email, n = f"{local}@{ctx.spec.domain}", 2
         while email in taken:
             email, n = f"{local}{n}@{ctx.spec.domain}", n + 1
         taken.add(email)
         if index < len(role_keys):
             role: str | None = role_keys[index]
-            dept_name, title = ROLES[role]
-            dept = dept_by_name.get(dept_name, departments[0])
+            kind, title = ROLES[role]
+            title = profile.role_titles.get(role, title)
+            dept = dept_by_kind.get(kind, departments[0])
         else:
             role = None
             dept = rng.choice(departments)
-            title = rng.choice(TITLES.get(dept["name"], [f"{dept['name']} Specialist"]))
+            kind = ctx.dept_kind[dept["id"]]
+            title = rng.choice(profile.titles.get(kind) or TITLES.get(kind) or [f"{dept['name']} Specialist"])
         people.append({
             "id": f"p_{index + 1}", "name": name, "email": email, "title": title,
             "department_id": dept["id"], "manager_id": None, "role": role,
-            "location": rng.choice(LOCATIONS), "phone": fake.numerify("+1-555-###-####"),
+            "location": rng.choice(locations), "phone": fake.numerify(phone),
         })
 
     ceo = people[0]["id"]
@@ -103,6 +130,9 @@ def generate(ctx: GenContext) -> None:
     ctx.insert("directory_department", departments)
     ctx.insert("directory_person", people)
     ctx.set_counter("dept", len(departments))
+    if any(d["name"] != kind for d, kind in zip(departments, kinds, strict=True)):  # kind -> the name used
+        ctx.world.set_meta("department_names", json.dumps(
+            {kind: d["name"] for d, kind in zip(departments, kinds, strict=True)}, ensure_ascii=False))
     ctx.set_counter("p", len(people))
     ctx.people = people
     ctx.departments = departments

@@ -70,23 +70,26 @@ class TravelPolicy:
     mileage_rate: float
 
     @classmethod
-    def draw(cls, rng: random.Random) -> TravelPolicy:
+    def draw(cls, rng: random.Random, scale: int = 1) -> TravelPolicy:
+        """Limits in dollar-sized amounts times ``scale`` (80 in a rupee world)."""
         return cls(
-            hotel_cap=rng.choice([200, 225, 250, 275]),
-            meals_per_diem=rng.choice([60, 75, 85]),
-            receipt_threshold=rng.choice([25, 50, 75]),
+            hotel_cap=rng.choice([200, 225, 250, 275]) * scale,
+            meals_per_diem=rng.choice([60, 75, 85]) * scale,
+            receipt_threshold=rng.choice([25, 50, 75]) * scale,
             submit_within_days=rng.choice([30, 45, 60]),
-            cfo_approval_over=rng.choice([2500, 5000]),
+            cfo_approval_over=rng.choice([2500, 5000]) * scale,
             economy_under_hours=rng.choice([6, 8]),
-            mileage_rate=0.70,
+            mileage_rate=0.70 * scale,
         )
 
 
-def topics_for(department: str) -> list[str]:
-    return TOPICS.get(department, GENERIC_TOPICS)
+def topics_for(department: str, pool: Sequence[str] | None = None) -> list[str]:
+    """What a department's documents talk about: ``pool`` (the industry's topics) or the apps' own."""
+    return list(pool) if pool else TOPICS.get(department, GENERIC_TOPICS)
 
 
-def travel_policy(policy: TravelPolicy, company: str, currency: str, owner: dict[str, Any]) -> str:
+def travel_policy(policy: TravelPolicy, company: str, currency: str, owner: dict[str, Any],
+                  locale: str = "en_US") -> str:
     """The travel & expense policy: the limits expense tasks are checked against."""
     return f"""# {company} Travel & Expense Policy
 
@@ -95,20 +98,20 @@ Owner: {owner['name']} ({owner['email']}). Applies to all employees and contract
 ## 1. Booking travel
 - Book flights through the company travel desk. Economy class for flights under
   {policy.economy_under_hours} hours; premium economy may be approved for longer flights.
-- Hotels: up to {money(policy.hotel_cap, currency)} per night, before taxes. Higher rates need
+- Hotels: up to {money(policy.hotel_cap, currency, locale=locale)} per night, before taxes. Higher rates need
   written approval from your manager before booking.
 - Personal car use is reimbursed at {policy.mileage_rate:.2f} {currency} per mile.
 
 ## 2. Meals
-- Meals while travelling are covered up to {money(policy.meals_per_diem, currency)} per day
+- Meals while travelling are covered up to {money(policy.meals_per_diem, currency, locale=locale)} per day
   (per diem), including tips.
 - Alcohol is not reimbursable except at approved client entertainment.
 
 ## 3. Receipts and submission
-- Itemised receipts are required for every expense above {money(policy.receipt_threshold, currency)}.
+- Itemised receipts are required for every expense above {money(policy.receipt_threshold, currency, locale=locale)}.
 - Submit expense reports within {policy.submit_within_days} days of the trip's end; late reports need
   the controller's sign-off.
-- Reports above {money(policy.cfo_approval_over, currency)} need approval from the CFO in addition to
+- Reports above {money(policy.cfo_approval_over, currency, locale=locale)} need approval from the CFO in addition to
   your manager.
 
 ## 4. Non-reimbursable
@@ -150,10 +153,11 @@ def simple_policy(title: str, owner: dict[str, Any], company: str, rng: random.R
 
 
 def meeting_notes(
-    rng: random.Random, department: str, attendees: Sequence[dict[str, Any]], day: date
+    rng: random.Random, department: str, attendees: Sequence[dict[str, Any]], day: date,
+    pool: Sequence[str] | None = None,
 ) -> str:
     """Notes of a team meeting with decisions and action items (owners and due dates)."""
-    topics = rng.sample(topics_for(department), k=min(3, len(topics_for(department))))
+    topics = rng.sample(topics_for(department, pool), k=min(3, len(topics_for(department, pool))))
     names = [a["name"] for a in attendees]
     lines = []
     for topic in topics:
@@ -176,9 +180,10 @@ def meeting_notes(
 def project_brief(
     rng: random.Random, codename: str, department: str, owner: dict[str, Any],
     stakeholders: Sequence[dict[str, Any]], start: date, currency: str,
+    pool: Sequence[str] | None = None, locale: str = "en_US",
 ) -> str:
     """A project brief with objective, milestones, budget and stakeholders."""
-    topic = rng.choice(topics_for(department))
+    topic = rng.choice(topics_for(department, pool))
     budget = rng.randrange(15_000, 250_000, 5_000)
     milestones = []
     moment = start
@@ -189,28 +194,30 @@ def project_brief(
     return (
         f"# Project {codename}: brief\n\nOwner: {owner['name']} ({department})\n\n"
         f"## Objective\nImprove {topic} so that the {department} team spends less time on manual work "
-        f"and reports progress weekly.\n\n## Budget\n{money(budget, currency)} approved for this fiscal year.\n\n"
+        f"and reports progress weekly.\n\n## Budget\n{money(budget, currency, locale=locale)} approved for this "
+        "fiscal year.\n\n"
         f"## Milestones\n" + "\n".join(milestones) + f"\n\n## Stakeholders\n{people}\n"
     )
 
 
 def account_plan(
     rng: random.Random, account: dict[str, Any], owner: dict[str, Any],
-    contacts: Sequence[dict[str, Any]], deals: Sequence[dict[str, Any]],
+    contacts: Sequence[dict[str, Any]], deals: Sequence[dict[str, Any]], locale: str = "en_US",
 ) -> str:
     """An account plan naming the account's CRM contacts and deals (stages, amounts, close dates)."""
     contact_lines = "\n".join(f"- {c['name']}, {c['title']} ({c['email']})" for c in contacts) or "- (none yet)"
     open_deals = [d for d in deals if not d["stage"].startswith("closed")]
     won = [d for d in deals if d["stage"] == "closed_won"]
     deal_lines = "\n".join(
-        f"- {d['name']}: {d['stage'].replace('_', ' ')}, {money(d['amount'], d['currency'])}, "
+        f"- {d['name']}: {d['stage'].replace('_', ' ')}, {money(d['amount'], d['currency'], locale=locale)}, "
         f"expected close {d['close_date']}"
         for d in open_deals
     ) or "- No open opportunities."
     won_totals: dict[str, float] = {}
     for d in won:  # amounts in different currencies are never added up
         won_totals[d["currency"]] = won_totals.get(d["currency"], 0.0) + d["amount"]
-    won_text = " + ".join(money(total, cur) for cur, total in sorted(won_totals.items())) or "nothing yet"
+    won_text = " + ".join(money(total, cur, locale=locale)
+                          for cur, total in sorted(won_totals.items())) or "nothing yet"
     return (
         f"# Account plan: {account['name']}\n\nAccount owner: {owner['name']} ({owner['email']})\n"
         f"Tier: {account['tier']} | Industry: {account['industry']}\n\n## Key contacts\n{contact_lines}\n\n"
@@ -222,23 +229,26 @@ def account_plan(
 def quarterly_review(
     department: str, quarter: str, head: dict[str, Any], headcount: int,
     budget: float, actual: float, currency: str, rng: random.Random,
+    pool: Sequence[str] | None = None, locale: str = "en_US",
 ) -> str:
     """A department's quarterly review; budget and actuals match the company budget sheet."""
     variance = actual - budget
     word = "over" if variance > 0 else "under"
-    wins = rng.sample(topics_for(department), k=min(2, len(topics_for(department))))
+    wins = rng.sample(topics_for(department, pool), k=min(2, len(topics_for(department, pool))))
     return (
         f"# {quarter} {department} quarterly review\n\nPrepared by {head['name']}.\n\n## Numbers\n"
-        f"- Headcount: {headcount}\n- Budget for {quarter}: {money(budget, currency)}\n"
-        f"- Actual spend: {money(actual, currency)} ({money(abs(variance), currency)} {word} budget)\n\n"
+        f"- Headcount: {headcount}\n- Budget for {quarter}: {money(budget, currency, locale=locale)}\n"
+        f"- Actual spend: {money(actual, currency, locale=locale)} "
+        f"({money(abs(variance), currency, locale=locale)} {word} budget)\n\n"
         f"## Highlights\n- Progress on {wins[0]}\n- Progress on {wins[-1]}\n\n"
-        f"## Next quarter\nFocus on {rng.choice(topics_for(department))} and hiring plans.\n"
+        f"## Next quarter\nFocus on {rng.choice(topics_for(department, pool))} and hiring plans.\n"
     )
 
 
-def okrs(department: str, quarter: str, owner: dict[str, Any], rng: random.Random) -> str:
+def okrs(department: str, quarter: str, owner: dict[str, Any], rng: random.Random,
+         pool: Sequence[str] | None = None) -> str:
     """A department's objectives and key results for the coming quarter."""
-    topics = rng.sample(topics_for(department), k=min(3, len(topics_for(department))))
+    topics = rng.sample(topics_for(department, pool), k=min(3, len(topics_for(department, pool))))
     body = "\n".join(
         f"## Objective {i}: Improve {t}\n- KR: cut cycle time by {rng.choice([10, 20, 30])}%\n"
         f"- KR: report weekly status to {owner['name']}"

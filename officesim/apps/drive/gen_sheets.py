@@ -38,11 +38,11 @@ class DeptBudget:
 
 
 def draw_budgets(rng: random.Random, departments: Sequence[str], headcounts: Sequence[int],
-                 quarters_done: int) -> list[DeptBudget]:
-    """Quarterly budgets scaled by headcount, actuals within about 15% of budget."""
+                 quarters_done: int, scale: int = 1) -> list[DeptBudget]:
+    """Quarterly budgets scaled by headcount (and ``scale``: 80 for rupees), actuals within about 15%."""
     out = []
     for name, heads in zip(departments, headcounts, strict=True):
-        base = max(1, heads) * rng.randrange(18_000, 36_000, 1_000)
+        base = max(1, heads) * rng.randrange(18_000, 36_000, 1_000) * scale
         budget = tuple(int(round(base * rng.uniform(0.9, 1.1), -3)) for _ in range(4))
         actual = tuple(int(round(b * rng.uniform(0.85, 1.15), -2)) for b in budget[:quarters_done])
         out.append(DeptBudget(name, budget, actual))
@@ -102,7 +102,7 @@ OFFICE_VENDORS = {
 
 def expense_tab(
     rng: random.Random, people: Sequence[dict[str, Any]], first_day: date, last_day: date,
-    policy: TravelPolicy, rows: int, *, travel_only: bool,
+    policy: TravelPolicy, rows: int, *, travel_only: bool, scale: int = 1,
 ) -> Tab:
     """Expense lines in a date range; lodging above the cap and missing receipts occur now and then."""
     tab = Tab(
@@ -117,9 +117,9 @@ def expense_tab(
     for _ in range(rows):
         category = rng.choice(categories)
         vendors, low, high = catalog[category]
-        amount = round(rng.uniform(low, high), 2)
+        amount = round(rng.uniform(low * scale, high * scale), 2)
         if category == "Lodging" and rng.random() < 0.8:
-            amount = round(rng.uniform(low, policy.hotel_cap), 2)  # most nights respect the cap
+            amount = round(rng.uniform(low * scale, policy.hotel_cap), 2)  # most nights respect the cap
         receipt = amount <= policy.receipt_threshold or rng.random() < 0.9
         status = rng.choices(["approved", "pending", "rejected"], weights=[6, 3, 1])[0]
         day = first_day + timedelta(days=rng.randint(0, span))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from officesim.apps.drive import gen_docs, gen_sheets
 from officesim.apps.drive.files import dump_cells
 from officesim.clock import format_ts
+from officesim.industries import currency_scale
 
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
@@ -67,8 +68,11 @@ class _Drive:
         self.members: dict[str, list[dict[str, Any]]] = {}
         for person in self.ctx.people:
             self.members.setdefault(person["department_id"], []).append(person)
-        self.dept_by_name = {d["name"]: d for d in self.ctx.departments}
+        # By kind ('Sales') and by the name this world uses ('Business Development').
+        self.dept_by_name = {**{d["name"]: d for d in self.ctx.departments},
+                             **{self.ctx.department_kind(d): d for d in self.ctx.departments}}
         self.ceo = self.people.get(self.ctx.roles.get("ceo", ""), self.ctx.people[0])
+        self.scale = currency_scale(self.ctx.spec.currency)  # rupee budgets and expenses in rupee sizes
 
     # ------------------------------------------------------------------ helpers
     def person(self, role: str, department: str | None = None) -> dict[str, Any]:
@@ -79,6 +83,13 @@ class _Drive:
         if dept and dept["head_id"]:
             return self.people[dept["head_id"]]
         return self.ceo
+
+    def topics(self, dept: dict[str, Any] | None) -> list[str] | None:
+        """What documents of ``dept`` talk about: the industry's topics for its kind, else the apps' own."""
+        if dept is None:
+            return None
+        kind = self.ctx.department_kind(dept)
+        return list(self.ctx.industry.doc_topics.get(kind, ())) or gen_docs.TOPICS.get(kind)
 
     def department_name(self, person: dict[str, Any]) -> str:
         return next(d["name"] for d in self.ctx.departments if d["id"] == person["department_id"])
@@ -202,8 +213,8 @@ def _facts(d: _Drive) -> _Facts:
     return _Facts(
         accounts=_rows(d.ctx, "crm_account", "id"), deals=_rows(d.ctx, "crm_deal", "id"),
         contacts=_rows(d.ctx, "crm_contact", "id"), invoices=_rows(d.ctx, "crm_invoice", "id"),
-        policy=gen_docs.TravelPolicy.draw(d.rng),
-        budgets=gen_sheets.draw_budgets(d.rng, names, counts, last[1]), quarter=last, codenames=codenames,
+        policy=gen_docs.TravelPolicy.draw(d.rng, d.scale),
+        budgets=gen_sheets.draw_budgets(d.rng, names, counts, last[1], d.scale), quarter=last, codenames=codenames,
     )
 
 
@@ -216,7 +227,7 @@ def _docs(d: _Drive, facts: _Facts) -> None:
     def policy_job(title: str, role: str) -> Callable[[], None]:
         def run() -> None:
             owner = d.person(role, "Executive")
-            text = (gen_docs.travel_policy(facts.policy, spec.company, spec.currency, owner)
+            text = (gen_docs.travel_policy(facts.policy, spec.company, spec.currency, owner, spec.locale)
                     if title.startswith("Travel") else gen_docs.simple_policy(title, owner, spec.company, rng))
             d.add_file(title, "doc", owner, d.special["policies"], text)
         return run
@@ -231,7 +242,7 @@ def _docs(d: _Drive, facts: _Facts) -> None:
         def plan(account: dict[str, Any] = account) -> None:
             owner = d.people.get(account["owner_id"]) or d.person("head_of_sales", "Sales")
             contacts = [c for c in facts.contacts if c["account_id"] == account["id"]][:4]
-            text = gen_docs.account_plan(rng, account, owner, contacts, by_account.get(account["id"], []))
+            text = gen_docs.account_plan(rng, account, owner, contacts, by_account.get(account["id"], []), spec.locale)
             d.add_file(f"Account plan: {account['name']}", "doc", owner,
                        d.special.get("account_plans") or d.home(owner), text)
         jobs.append(plan)
@@ -263,7 +274,7 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             created, modified = d.times(2, HISTORY_DAYS)
             day = datetime.fromisoformat(created.replace("Z", "+00:00")).date()
             attendees = rng.sample(team, k=min(len(team), rng.randint(2, 5)))
-            text = gen_docs.meeting_notes(rng, dname, attendees, day)
+            text = gen_docs.meeting_notes(rng, dname, attendees, day, d.topics(dept))
             personal = d.personal()
             parent = None if personal or not dept else d.notes_folder.get(dept["id"])
             file_id = d.add_file(f"{dname} weekly sync - {day.isoformat()}", "doc", owner, parent, text,
@@ -272,7 +283,8 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             codename = facts.codenames.pop() if facts.codenames else f"Initiative {len(d.files)}"
             stakeholders = rng.sample(d.ctx.people, k=min(3, len(d.ctx.people)))
             text = gen_docs.project_brief(rng, codename, dname, owner, stakeholders,
-                                          (d.start - timedelta(days=rng.randint(10, 90))).date(), spec.currency)
+                                          (d.start - timedelta(days=rng.randint(10, 90))).date(), spec.currency,
+                                          d.topics(dept), spec.locale)
             personal = d.personal()
             file_id = d.add_file(f"Project {codename}: brief", "doc", owner, None if personal else d.home(owner), text)
         elif kind == "review":
@@ -280,14 +292,16 @@ def _doc_job(d: _Drive, facts: _Facts, kind: str, dept: dict[str, Any] | None, q
             budget = next(b for b in facts.budgets if b.department == dname)
             q = facts.quarter[1] - 1
             text = gen_docs.quarterly_review(dname, qlabel, head, len(d.members.get(head["department_id"], [])),
-                                             budget.budget[q], budget.actual[q], spec.currency, rng)
+                                             budget.budget[q], budget.actual[q], spec.currency, rng,
+                                             d.topics(dept), spec.locale)
             file_id = d.add_file(f"{qlabel} {dname} quarterly review", "doc", head, d.home(head), text,
                                  when=d.times(1, 10))
         elif kind == "okrs":
             owner, personal = head, False
             year, q = facts.quarter
             nxt = f"Q1 {year + 1}" if q == 4 else f"Q{q + 1} {year}"
-            file_id = d.add_file(f"{dname} OKRs {nxt}", "doc", head, d.home(head), gen_docs.okrs(dname, nxt, head, rng))
+            file_id = d.add_file(f"{dname} OKRs {nxt}", "doc", head, d.home(head),
+                                 gen_docs.okrs(dname, nxt, head, rng, d.topics(dept)))
         else:
             personal = False
             it_contact = d.person("it_admin", "IT")
@@ -331,7 +345,7 @@ def _sheets(d: _Drive, facts: _Facts) -> None:
 
     def travel() -> None:
         owner = d.person("travel_coordinator", "Operations")
-        tab = gen_sheets.expense_tab(rng, d.ctx.people, first, last, facts.policy, rng.randint(25, 40),
+        tab = gen_sheets.expense_tab(rng, d.ctx.people, first, last, facts.policy, rng.randint(25, 40), scale=d.scale,
                                      travel_only=True)
         d.add_sheet(f"{qlabel} travel expenses", owner, d.home(owner), [tab])
 
@@ -366,7 +380,8 @@ def _sheet_job(d: _Drive, dept: dict[str, Any] | None, expenses: bool, qlabel: s
         dname = dept["name"] if dept else d.department_name(d.ceo)
         owner = rng.choice(team)
         if expenses:
-            tab = gen_sheets.expense_tab(rng, team, first, last, facts.policy, rng.randint(12, 30), travel_only=False)
+            tab = gen_sheets.expense_tab(rng, team, first, last, facts.policy, rng.randint(12, 30), travel_only=False,
+                                         scale=d.scale)
             file_id = d.add_sheet(f"{dname} expenses {qlabel}", owner, d.home(owner), [tab])
         else:
             codename = facts.codenames.pop() if facts.codenames else f"Initiative {len(d.files)}"

@@ -37,6 +37,7 @@ class Cast:
     viewable: dict[str, list[str]] = field(default_factory=dict)  # person id -> owned or granted file ids
     domain_files: list[str] = field(default_factory=list)
     by_email: dict[str, str] = field(default_factory=dict)  # employee email -> person id
+    locale: str = "en_US"  # how money is written (officesim.apps.money)
 
     def __post_init__(self) -> None:
         self.by_email = {a.email: p for p, a in self.people.items()}
@@ -85,7 +86,8 @@ def load_cast(ctx: GenContext) -> Cast:
     heads = {depts[r["id"]]: r["head_id"] for r in db.execute("SELECT id, head_id FROM directory_department")
              if r["head_id"] in people}
     roles = {r["role"]: r["id"] for r in db.execute("SELECT id, role FROM directory_person WHERE role IS NOT NULL")}
-    cast = Cast(ctx.spec.company, ctx.spec.currency, people, department_of, members, heads, manager_of, roles)
+    cast = Cast(ctx.spec.company, ctx.spec.currency, people, department_of, members, heads, manager_of, roles,
+                locale=ctx.spec.locale)
     _load_crm(ctx, cast)
     _load_drive(ctx, cast)
     return cast

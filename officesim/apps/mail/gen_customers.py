@@ -37,7 +37,7 @@ def deal_thread(room: Mailroom, cast: Cast, deal: dict[str, Any], competitors: l
     values = {
         "contact_first": contact.first, "owner_first": owner.first, "account": account["name"],
         "deal": deal["name"], "product": deal["name"].split(" - ", 1)[-1],
-        "amount": money(deal["amount"], deal["currency"]), "close_date": _day(deal["close_date"]),
+        "amount": money(deal["amount"], deal["currency"], locale=cast.locale), "close_date": _day(deal["close_date"]),
         "next_step": next_step[0].lower() + next_step[1:], "company": cast.company,
         "weekday": rng.choice(("Monday", "Tuesday", "Wednesday", "Thursday")),
         "competitor": rng.choice(competitors), "percent": rng.choice((5, 8, 10, 12, 15)),
@@ -73,7 +73,7 @@ def invoice_thread(room: Mailroom, cast: Cast, invoice: dict[str, Any], sender: 
         kind, anchor = "open", date.fromisoformat(invoice["issued_on"])
     days_back = max(0.3, (today - anchor).days - rng.uniform(0, 1.5))
     values = {
-        "number": invoice["number"], "amount": money(invoice["amount"], invoice["currency"]),
+        "number": invoice["number"], "amount": money(invoice["amount"], invoice["currency"], locale=cast.locale),
         "due_date": _day(invoice["due_on"]), "issued_date": _day(invoice["issued_on"]),
         "account": account["name"], "contact_first": contact.first, "sender_first": sender.first,
         "days": (today - date.fromisoformat(invoice["due_on"])).days, "company": cast.company,

@@ -45,6 +45,7 @@ class Mailroom:
     messages: list[dict[str, Any]] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
     received: Counter[str] = field(default_factory=Counter)
+    total_received: int = 0  # sum(received.values()), kept as it grows (the generator asks after each thread)
     threads: int = 0
 
     # ------------------------------------------------------------------ time
@@ -141,6 +142,7 @@ class Mailroom:
                 folder = "trash"
         self._entry(person_id, message, folder, is_read=is_read, labels=labels)
         self.received[person_id] += 1
+        self.total_received += 1
 
     def _entry(self, owner: str, message: dict[str, Any], folder: str, *, is_read: bool, labels: list[str]) -> None:
         self.entries.append({"owner_id": owner, "message_id": message["id"], "folder": folder,

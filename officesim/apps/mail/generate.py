@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +35,8 @@ from officesim.apps.mail.templates import (
     VENUES,
     Topic,
 )
-from officesim.apps.money import money
 from officesim.clock import parse_ts
+from officesim.industries import currency_scale
 
 if TYPE_CHECKING:
     from officesim.worldgen import GenContext
@@ -44,6 +46,21 @@ CITIES = ("New York", "London", "Austin", "Toronto", "Singapore", "Chicago", "Be
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 USER_SHARE = 5  # the acting user receives about this many times mail_per_person
 DEPARTMENT_UPDATE_SHARE = 0.1  # of internal conversations
+REF_PREFIXES = {"expenses": "EXP", "escalation": "TCK", "purchase_order": "PO", "matter": "MAT", "grant": "GR"}
+
+
+class _AllBut(Sequence[str]):
+    """``people`` without one person, without copying the list: ``rng.choice`` on it draws exactly
+    what it would draw from the copy (same length, same order), in O(1) instead of O(people)."""
+
+    def __init__(self, people: list[str], index: int) -> None:
+        self.people, self.index = people, index
+
+    def __len__(self) -> int:
+        return len(self.people) - 1
+
+    def __getitem__(self, position: int) -> str:  # type: ignore[override]
+        return self.people[position + (position >= self.index)]
 
 
 def _quarter(at: datetime, ahead: int = 0) -> str:
@@ -65,34 +82,57 @@ class _Writer:
         fake = ctx.faker("mail", "pools")
         self.rng = ctx.rng("mail", "internal")
         self.cast, self.room, self.user = cast, room, user
+        self.ctx = ctx
+        self.scale = currency_scale(cast.currency)
+        profile = ctx.industry
+        self.cost_lines = profile.cost_lines or COST_LINES
+        self.systems = profile.systems or SYSTEMS
+        self.holidays = ctx.locale.holidays or HOLIDAYS
+        self.cities = ctx.cities(CITIES)
+        # Topics name department kinds; the cast knows departments by the names this world uses.
+        self.topics = [replace(t, departments=tuple(profile.department(k) for k in t.departments))
+                       for t in (*TOPICS, *profile.mail_topics)]
+        self.everyone = list(cast.people)
+        self.position = {p: i for i, p in enumerate(self.everyone)}
+        self.team_position = {p: i for team in cast.members.values() for i, p in enumerate(team)}
+        self.titles: dict[str, list[str]] = {}
         self.candidates = [fake.name() for _ in range(40)]
         self.vendors = [fake.company() for _ in range(30)]
         self.accounts = [a["name"] for a in cast.accounts.values()] or self.vendors
         # Projects that Drive has briefs or trackers for, so mail and files talk about the same work.
         found = sorted({m.group(1).title() for name in cast.files.values() if (m := _PROJECT.match(name))})
-        self.projects = [f"Project {p}" for p in found] or list(PROJECTS)
+        self.projects = [f"Project {p}" for p in found] or list(ctx.industry.projects or PROJECTS)
+
+    def _titles(self, dept: str) -> list[str]:
+        """The job titles in ``dept``, sorted (computed once per department: mail asks thousands of times)."""
+        if dept not in self.titles:
+            members = self.cast.members.get(dept, [])
+            self.titles[dept] = sorted({self.cast.people[p].signature.split(",")[0] for p in members})
+        return self.titles[dept]
 
     def values(self, at: datetime, dept: str, topic: str = "") -> dict[str, Any]:
         """Every template key, filled for a message written at ``at`` by someone in ``dept``."""
         rng, cur = self.rng, self.cast.currency
-        plan = rng.randrange(80, 900) * 1000
+        money, scale = self.ctx.money, self.scale
+        plan = rng.randrange(80, 900) * 1000 * scale
         percent = rng.randint(62, 114) if topic == "budget_review" else rng.randint(5, 35)
-        titles = sorted({self.cast.people[p].signature.split(",")[0] for p in self.cast.members.get(dept, [])})
-        prefix = {"expenses": "EXP", "escalation": "TCK"}.get(topic, "REF")
+        titles = self._titles(dept)
+        prefix = REF_PREFIXES.get(topic, "REF")
         return {
             "first": "all", "dept": dept or "the team", "quarter": _quarter(at), "next_quarter": _quarter(at, 1),
             "month": f"{at:%B}", "amount": money(plan * percent // 100, cur), "amount2": money(plan, cur),
-            "amount3": money(rng.randrange(20, 400) * 100, cur), "percent": percent,
-            "weeks": rng.randint(2, 9), "cost_line": rng.choice(COST_LINES),
+            "amount3": money(rng.randrange(20, 400) * 100 * scale, cur), "percent": percent,
+            "weeks": rng.randint(2, 9), "cost_line": rng.choice(self.cost_lines),
             "due_date": _day(at + timedelta(days=rng.randint(3, 10))), "weekday": rng.choice(WEEKDAYS),
-            "date": _day(at + timedelta(days=rng.randint(7, 40))), "city": rng.choice(CITIES),
+            "date": _day(at + timedelta(days=rng.randint(7, 40))), "city": rng.choice(self.cities),
             "venue": rng.choice(VENUES), "n": rng.randint(3, 14), "candidate": rng.choice(self.candidates),
             "role_title": rng.choice(titles) if titles else "Analyst", "concern": rng.choice(CONCERNS),
             "project": rng.choice(self.projects), "risk": rng.choice(RISKS),
             "ref": f"{prefix}-{rng.randint(1000, 9999)}", "vendor": rng.choice(self.vendors),
-            "system": rng.choice(SYSTEMS), "campaign": rng.choice(CAMPAIGNS), "account": rng.choice(self.accounts),
+            "system": rng.choice(self.systems), "campaign": rng.choice(CAMPAIGNS), "account": rng.choice(self.accounts),
             "cfo_first": self.cast.first_name("cfo", "the CFO"), "reason": rng.choice(REASONS),
-            "company": self.cast.company, "holiday": rng.choice(HOLIDAYS),
+            "company": self.cast.company, "holiday": rng.choice(self.holidays),
+            "receipt_limit": money(25 * scale, cur),  # no draw: the announcement's fixed limit
         }
 
     # ------------------------------------------------------------------ who writes to whom
@@ -100,7 +140,7 @@ class _Writer:
         """Topics this person would plausibly start (their role's, their department's, or anyone's)."""
         role = next((r for r, p in self.cast.roles.items() if p == person), None)
         dept = self.cast.department_of[person]
-        return [t for t in TOPICS if t.sender_role == role or dept in t.departments or not t.departments]
+        return [t for t in self.topics if t.sender_role == role or dept in t.departments or not t.departments]
 
     def _sender(self, topic: Topic) -> str:
         cast, rng = self.cast, self.rng
@@ -113,8 +153,9 @@ class _Writer:
 
     def _recipients(self, sender: str) -> list[str]:
         cast, rng = self.cast, self.rng
-        colleagues = [p for p in cast.members[cast.department_of[sender]] if p != sender]
-        others = [p for p in cast.people if p != sender]
+        team = cast.members[cast.department_of[sender]]
+        colleagues = _AllBut(team, self.team_position[sender])
+        others = _AllBut(self.everyone, self.position[sender])
         chosen: list[str] = []
         for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
             pool = colleagues if colleagues and rng.random() < 0.65 else others
@@ -132,7 +173,7 @@ class _Writer:
             topic = rng.choice(self._topics_for(sender_id))
             to_ids = self._recipients(sender_id)
         else:
-            topic = rng.choice(TOPICS)
+            topic = rng.choice(self.topics)
             sender_id = self._sender(topic)
             to_ids = self._recipients(sender_id)
             if with_user and sender_id != self.user and self.user not in to_ids:
@@ -227,7 +268,7 @@ def generate(ctx: GenContext) -> None:
     user_target = USER_SHARE * size.mail_per_person
     departments = sorted(d for d, m in cast.members.items() if len(m) > 1)
     for _ in range(target * 2):  # a bound, not a count: each conversation delivers at least one message
-        if sum(room.received.values()) >= target:
+        if room.total_received >= target:
             break
         if departments and rng.random() < DEPARTMENT_UPDATE_SHARE:
             writer.department_update(rng.choice(departments))

@@ -38,7 +38,7 @@ class Topic:
 
 # Keys for internal topics: first, dept, quarter, next_quarter, month, amount, amount2, amount3, percent,
 # weeks, cost_line, due_date, weekday, date, city, venue, n, candidate, role_title, concern, project, risk,
-# ref, vendor, system, campaign, account, cfo_first, reason, company, holiday.
+# ref, vendor, system, campaign, account, cfo_first, reason, company, holiday, receipt_limit.
 TOPICS: tuple[Topic, ...] = (
     Topic("budget_review", "finance", ("Finance",), (
         Script("{dept} budget review for {next_quarter}",
@@ -261,7 +261,7 @@ ANNOUNCEMENTS: tuple[tuple[str, str, str, str], ...] = (
      "in an email. Forward anything suspicious to IT and delete it."),
     ("cfo", "finance", "Updated travel and expense policy",
      "The travel and expense policy has been updated from {date}: economy class for flights under six hours, "
-     "a hotel cap per city, and receipts required for every expense over $25. Reports must be submitted "
+     "a hotel cap per city, and receipts required for every expense over {receipt_limit}. Reports must be submitted "
      "within 30 days."),
     ("hr_lead", "hr", "Open enrolment for benefits closes {date}",
      "Benefits open enrolment is running until {date}. If you want to change your health plan or pension "
