@@ -26,9 +26,10 @@ reference solution scores 1.0 with the real grader.  Base worlds are generated o
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import itertools
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,14 @@ from officesim.seeding import derive_seed, rng_for
 from officesim.task import Task
 from officesim.taskgen import FAMILIES, Family, WorldLacks, select, world_label
 from officesim.taskgen.base import Stage
-from officesim.taskgen.writer import RenderedTask, WorldChoice, base_snapshot, render_verified, world_choice
+from officesim.taskgen.writer import (
+    RenderedTask,
+    WorldChoice,
+    base_snapshot,
+    render_verified,
+    world_choice,
+    write_task,
+)
 from officesim.world import World
 
 FIRST_INDEX = 1000  # indices below are the shipped library's instances
@@ -145,8 +153,6 @@ class SampledTask:
 
     def write(self, out_dir: str | Path) -> Path:
         """Write the instance as a task folder under ``out_dir``; returns the folder."""
-        from officesim.taskgen.writer import write_task
-
         return write_task(Path(out_dir), RenderedTask(self.task.id, self.files))
 
 
@@ -214,6 +220,7 @@ class TaskSampler:
             raise OfficesimError("the sampler has nothing to draw: every (family, world) pair is held out or "
                                  f"skipped ({'; '.join(f'{f} on {w}: {r}' for (f, w), r in self.skipped.items())})")
         self._cache: OrderedDict[int, SampledTask] = OrderedDict()
+        self._probed: set[tuple[str, str]] = set()  # pairs whose probe instance built
         self.cache_size = cache_size
 
     # ------------------------------------------------------------------ drawing
@@ -231,6 +238,11 @@ class TaskSampler:
             family = FAMILIES[ref.family]
             if self.exclude.covers(f"{family.name}/{family.variant_for(ref.index)}", world.label):
                 continue
+            if not self._viable(family, world):
+                reasons.append(self.skipped[(family.name, world.label)])
+                if all((f.name, w.label) in self.skipped for f, w in self.pairs):
+                    break
+                continue
             try:
                 drawn = build(ref, seed, world)
             except WorldLacks as exc:
@@ -242,8 +254,8 @@ class TaskSampler:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
             return drawn
-        raise OfficesimError(f"sample seed {seed}: {MAX_ATTEMPTS} draws were all held out or skipped"
-                             + (f" (e.g. {reasons[0]})" if reasons else "") + "; allow more families or worlds")
+        raise OfficesimError(f"sample seed {seed}: every draw was held out or skipped"
+                             + (f" ({reasons[0]})" if reasons else "") + "; allow more families or worlds")
 
     def locate(self, seed: int, attempt: int = 0) -> tuple[SampleRef, WorldChoice]:
         """Where attempt ``attempt`` of seed ``seed`` lands (family, world, index), without building it."""
@@ -270,6 +282,24 @@ class TaskSampler:
         return list(itertools.islice(self, n))
 
     # ------------------------------------------------------------------ internals
+    def _viable(self, family: Family, world: WorldChoice) -> bool:
+        """Whether the pair can hold instances at all: its probe instance (index 0, the library's
+        first) builds.  Checked once per pair when first drawn, so a family the world is too small
+        for is skipped (``skipped`` says why) instead of redrawn again and again.  The answer is a
+        function of the pair alone, so draws stay a pure function of the seed.
+        """
+        key = (family.name, world.label)
+        if key in self.skipped:
+            return False
+        if key not in self._probed:
+            try:
+                build(SampleRef(family.name, world.spec, world.seed, 0), world=world)
+            except WorldLacks as exc:
+                self.skipped[key] = str(exc)
+                return False
+            self._probed.add(key)
+        return True
+
     @staticmethod
     def _lacks(family: Family, world: WorldChoice) -> str | None:
         db = World.restore(base_snapshot(world))
@@ -291,3 +321,48 @@ class TaskSampler:
 
 def _no_steps(world: World, step: dict[str, Any]) -> None:
     raise OfficesimError("Family.requires only looks at the world; it cannot plant setup steps")
+
+
+def instance_key(files: dict[str, str]) -> str:
+    """What makes two instances the same: their files without the id (instruction, setup, grader, solution)."""
+    task_yaml = "\n".join(line for line in files["task.yaml"].splitlines() if not line.startswith("id: "))
+    return hashlib.sha256("\x00".join([task_yaml, files["grader.yaml"], files["solution.yaml"]]).encode()).hexdigest()
+
+
+def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str | Path] = ("acme",), *,
+                   draws: int = 20, world_seeds: Sequence[int] | None = None,
+                   progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """How many distinct instances each family yields per world, counted from ``draws`` draws.
+
+    An instance is counted by its content (``instance_key``: instruction, setup, grader and
+    solution, the id left out), so two seeds that land on the same scenario with the same numbers
+    count once.  The sampler's index space is ``LAST_INDEX - FIRST_INDEX + 1`` (about 2.1e9) per
+    world seed, an upper bound; the estimate of the real space comes from repeats among the draws:
+    with ``c`` equal pairs among ``n`` draws it is ``n(n-1)/2c`` (birthday estimate), and with no
+    repeat at least about ``n(n-1)/2``.
+    """
+    rows = []
+    for world in worlds:
+        for family in select(families):
+            try:
+                sampler = TaskSampler([family.name], [world], seed=0, world_seeds=world_seeds)
+            except OfficesimError as exc:
+                rows.append({"family": family.name, "world": str(world), "draws": 0, "distinct": 0,
+                             "distinct_instructions": 0, "groups": 0, "repeats": 0, "skipped": str(exc),
+                             "estimate": "skipped"})
+                continue
+            keys, instructions, groups = Counter(), set(), set()
+            for drawn in sampler.take(draws):
+                keys[instance_key(drawn.files)] += 1
+                instructions.add(drawn.task.instruction)
+                groups.add(drawn.group)
+            repeats = sum(n * (n - 1) // 2 for n in keys.values())
+            pairs = draws * (draws - 1) / 2
+            estimate = f"~{pairs / repeats:,.0f}" if repeats else f">= ~{pairs:,.0f}"
+            rows.append({"family": family.name, "world": sampler.worlds[0].label, "draws": draws,
+                         "distinct": len(keys), "distinct_instructions": len(instructions), "groups": len(groups),
+                         "repeats": repeats, "estimate": estimate,
+                         "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds)})
+            if progress is not None:
+                progress(f"{family.name} on {sampler.worlds[0].label}: {len(keys)} distinct of {draws}")
+    return rows

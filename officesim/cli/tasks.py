@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from officesim.cli.generate import add_generate
+from officesim.cli.sample import add_sample
 from officesim.errors import SpecError
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersActi
     schemas.add_argument("-o", "--output", default=str(SCHEMAS_DIR), help="the directory to write")
     schemas.set_defaults(func=schemas_command)
     add_generate(verbs)
+    add_sample(verbs)
     return verbs
 
 

@@ -132,7 +132,12 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
         reason = family.requires(stage)
         if reason:
             raise WorldLacks(reason)
-        draft = family.build(stage, index, rng_for(world.seed, *family_rng_labels(family, index, world)))
+        try:
+            draft = family.build(stage, index, rng_for(world.seed, *family_rng_labels(family, index, world)))
+        except (ValueError, IndexError) as exc:
+            # A pick from a pool the world has too little of (``rng.sample`` larger than the
+            # population, an empty list): the world lacks what the family assumed.
+            raise WorldLacks(f"too few of what the family picks ({type(exc).__name__}: {exc})") from None
         if not stage.steps or "clock" not in stage.steps[0]:
             raise GenerationError("setup must start by setting the clock, so the planted story has a time")
         world_db.clear_change_log()
