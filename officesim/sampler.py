@@ -36,7 +36,7 @@ from typing import Any
 
 from officesim.errors import OfficesimError
 from officesim.seeding import derive_seed, rng_for
-from officesim.task import Task
+from officesim.task import Task, world_key
 from officesim.taskgen import FAMILIES, Family, WorldLacks, select, world_label
 from officesim.taskgen.base import Stage
 from officesim.taskgen.writer import (
@@ -101,7 +101,7 @@ class HeldOut:
 
 def world_key_of(task: Task) -> str:
     """The key of a task's world (its spec's ``name``, as in ids): what held-out pairs name."""
-    return world_choice(str(task.spec_path), task.world_seed).key
+    return world_key(task.world_spec())
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import difflib
 import functools
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -150,6 +151,11 @@ def _generated_hash(spec_json: str, seed: int) -> str:
         return world.state_hash()
     finally:
         world.close()
+
+
+def world_key(spec: WorldSpec) -> str:
+    """A world's short name as task ids, samplers and splits use it: the spec's ``name``, as an id part."""
+    return re.sub(r"[^a-z0-9]+", "-", spec.name.lower()).strip("-") or "world"
 
 
 def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> bytes:

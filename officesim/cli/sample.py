@@ -26,6 +26,10 @@ def add_sample(verbs: argparse._SubParsersAction) -> None:
     sample.add_argument("--world-seed", type=int, metavar="N", help="the world's generation seed (default: the spec's)")
     sample.add_argument("--seed", type=int, default=0, help="the sample seed (default 0): same seed, same task")
     sample.add_argument("-o", "--output", default=".", help="the directory to write the task folder into (default .)")
+    sample.add_argument("--exclude", action="append", metavar="GROUP@WORLD", default=[],
+                        help="never draw this held-out pair (repeatable; e.g. inbox_triage/urgent@acme, *@nordwerk)")
+    sample.add_argument("--exclude-file", metavar="FILE",
+                        help="held-out pairs, one a line (officesim split make --pairs FILE writes one)")
     sample.add_argument("--stats", action="store_true", help="count distinct instances per family instead")
     sample.add_argument("--draws", type=int, default=20, help="instances drawn per family and world for --stats")
     sample.add_argument("--json", dest="json_out", metavar="FILE", help="with --stats: also write the counts as JSON")
@@ -55,12 +59,22 @@ def sample_command(args: argparse.Namespace) -> int:
     if len(worlds) > 1:
         raise SpecError("one instance lives on one world: pass --world once (several only with --stats)")
     started = time.perf_counter()
-    sampler = TaskSampler([args.family], worlds, world_seeds=seeds)
+    sampler = TaskSampler([args.family], worlds, world_seeds=seeds, exclude=_excluded(args))
     drawn = sampler.sample(args.seed)
     folder = drawn.write(args.output)
     print(f"wrote {folder} ({drawn.group} on {drawn.world}, sample seed {args.seed}, "
           f"{time.perf_counter() - started:.1f}s)")
     return 0
+
+
+def _excluded(args: argparse.Namespace) -> list[str]:
+    pairs = list(args.exclude)
+    if args.exclude_file:
+        path = Path(args.exclude_file)
+        if not path.is_file():
+            raise SpecError(f"--exclude-file {path} does not exist (officesim split make --pairs FILE writes one)")
+        pairs += [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return pairs
 
 
 def _stats_table(rows: list[dict]) -> str:

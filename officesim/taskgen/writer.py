@@ -12,7 +12,6 @@ and ``tools.json``.
 from __future__ import annotations
 
 import math
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from officesim.resources import world_spec_path
 from officesim.seeding import rng_for
 from officesim.setup import SetupStep, apply_setup
 from officesim.spec import load_spec
-from officesim.task import SUBMIT_TOOL, Task, load_task_files, world_snapshot
+from officesim.task import SUBMIT_TOOL, Task, load_task_files, world_key, world_snapshot
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.common import weigh_penalties
 from officesim.taskgen.yamlout import dump_yaml
@@ -90,7 +89,7 @@ def world_choice(spec: str | Path = WORLD_SPEC, seed: int | None = None) -> Worl
     path = world_spec_path(ref)
     named = len(Path(ref).parts) == 1 and not Path(ref).suffix and not Path(ref).exists()
     loaded = load_spec(path)
-    key = re.sub(r"[^a-z0-9]+", "-", loaded.name.lower()).strip("-") or "world"
+    key = world_key(loaded)
     chosen = loaded.seed if seed is None else int(seed)
     return WorldChoice(ref if named else str(path), chosen, key, key if chosen == loaded.seed else f"{key}@{chosen}")
 
