@@ -51,6 +51,7 @@ from officesim.world import World
 
 FIRST_INDEX = 1000  # indices below are the shipped library's instances
 LAST_INDEX = 2**31 - 1
+PROBES = 3  # instances tried before a (family, world) pair is declared unable to hold any
 MAX_ATTEMPTS = 64  # redraws of one seed before the sampler says its configuration leaves nothing
 REF_PREFIX = "officesim-sample:"
 
@@ -283,8 +284,8 @@ class TaskSampler:
 
     # ------------------------------------------------------------------ internals
     def _viable(self, family: Family, world: WorldChoice) -> bool:
-        """Whether the pair can hold instances at all: its probe instance (index 0, the library's
-        first) builds.  Checked once per pair when first drawn, so a family the world is too small
+        """Whether the pair can hold instances at all: one of its probe instances (indices below
+        ``PROBES``, the library's first) builds.  Checked once per pair when first drawn, so a family the world is too small
         for is skipped (``skipped`` says why) instead of redrawn again and again.  The answer is a
         function of the pair alone, so draws stay a pure function of the seed.
         """
@@ -292,10 +293,15 @@ class TaskSampler:
         if key in self.skipped:
             return False
         if key not in self._probed:
-            try:
-                build(SampleRef(family.name, world.spec, world.seed, 0), world=world)
-            except WorldLacks as exc:
-                self.skipped[key] = str(exc)
+            reasons = []
+            for index in range(PROBES):
+                try:
+                    build(SampleRef(family.name, world.spec, world.seed, index), world=world)
+                    break
+                except WorldLacks as exc:
+                    reasons.append(str(exc))
+            if len(reasons) == PROBES:
+                self.skipped[key] = reasons[0]
                 return False
             self._probed.add(key)
         return True

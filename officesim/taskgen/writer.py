@@ -137,6 +137,13 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             # A pick from a pool the world has too little of (``rng.sample`` larger than the
             # population, an empty list): the world lacks what the family assumed.
             raise WorldLacks(f"too few of what the family picks ({type(exc).__name__}: {exc})") from None
+        except WorldLacks:
+            raise
+        except GenerationError as exc:
+            # While planting, a family refuses a scenario this world makes ambiguous (its own mail
+            # already mentions the topic) or cannot hold: an assumption about the world, not a bug
+            # in the oracle (those surface below, after ``build``).
+            raise WorldLacks(str(exc)) from None
         if not stage.steps or "clock" not in stage.steps[0]:
             raise GenerationError("setup must start by setting the clock, so the planted story has a time")
         world_db.clear_change_log()

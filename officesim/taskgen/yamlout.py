@@ -38,18 +38,37 @@ def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.SequenceN
     return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
 
 
-_TaskDumper.add_representer(str, _represent_str)
-_TaskDumper.add_representer(list, _represent_list)
-_TaskDumper.add_representer(tuple, _represent_list)
+_CDumper = getattr(yaml, "CSafeDumper", None)
+
+
+class _FastTaskDumper(_CDumper or yaml.SafeDumper):  # type: ignore[misc]
+    """The same dumper over libyaml's C emitter (about 4x faster; a sampler renders every draw)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+for _dumper in (_TaskDumper, _FastTaskDumper):
+    _dumper.add_representer(str, _represent_str)
+    _dumper.add_representer(list, _represent_list)
+    _dumper.add_representer(tuple, _represent_list)
+
+
+def _dump(data: Any, dumper: type[yaml.SafeDumper]) -> str:
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100_000,
+                     default_flow_style=False)
 
 
 def dump_yaml(data: Any) -> str:
-    """The canonical text of one task file."""
-    return yaml.dump(
-        data,
-        Dumper=_TaskDumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=100_000,
-        default_flow_style=False,
-    )
+    """The canonical text of one task file.
+
+    The canonical text is the pure-Python emitter's.  The C emitter writes the same bytes except
+    where it escapes a character (it quotes emoji outside the BMP as ``"\\U0001F44D"``, PyYAML
+    writes them as they are), so any backslash in its output sends the data to the Python emitter;
+    regenerating the library checks that the two agree everywhere else.
+    """
+    if _CDumper is not None:
+        text = _dump(data, _FastTaskDumper)
+        if "\\" not in text:
+            return text
+    return _dump(data, _TaskDumper)
