@@ -64,14 +64,15 @@ def main() -> None:
         base_wall, base_cpu = baseline(name)
         rows.append((name, wall, cpu, base_wall, base_cpu))
         print(f"  {name:28s} draw {fmt_ms(wall):>11s} wall {fmt_ms(cpu):>11s} CPU   "
-              f"load+start {fmt_ms(base_wall):>10s}   x{wall / base_wall:.1f}", flush=True)
+              f"load+start {fmt_ms(base_wall):>10s} wall {fmt_ms(base_cpu):>10s} CPU   x{cpu / base_cpu:.1f} CPU",
+              flush=True)
     walls = [r[1] for r in rows]
     cpus = [r[2] for r in rows]
-    ratios = [r[1] / r[3] for r in rows]
+    ratios = [r[2] / r[4] for r in rows]  # CPU over CPU: the wall clock also counts other jobs
     worst = max(rows, key=lambda r: r[2])
     median_wall, median_cpu = statistics.median(walls), statistics.median(cpus)
     print(f"median draw: {fmt_ms(median_wall)} wall, {fmt_ms(median_cpu)} CPU "
-          f"(x{statistics.median(ratios):.1f} a folder's load and start state); "
+          f"(x{statistics.median(ratios):.1f} the CPU of a folder's load and start state); "
           f"costliest: {worst[0]} {fmt_ms(worst[1])} wall, {fmt_ms(worst[2])} CPU")
     ok_median = median_cpu < TARGET_MEDIAN
     ok_worst = worst[2] < TARGET_WORST
@@ -84,7 +85,7 @@ def main() -> None:
     figures.add("draw_worst_cpu", worst[2], unit="s", what=f"the costliest family's draw ({worst[0]}, CPU)",
                 target=f"< {TARGET_WORST} s", ok=ok_worst)
     figures.add("draw_vs_folder", statistics.median(ratios), unit="x",
-                what="median draw / loading a task folder and building its start state")
+                what="median draw / loading a task folder and building its start state (CPU)")
     if args.stats:
         print(f"distinct instances per family among {args.stats} draws on acme:")
         for row in instance_stats(names, draws=args.stats):

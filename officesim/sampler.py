@@ -285,9 +285,10 @@ class TaskSampler:
     # ------------------------------------------------------------------ internals
     def _viable(self, family: Family, world: WorldChoice) -> bool:
         """Whether the pair can hold instances at all: one of its probe instances (indices below
-        ``PROBES``, the library's first) builds.  Checked once per pair when first drawn, so a family the world is too small
-        for is skipped (``skipped`` says why) instead of redrawn again and again.  The answer is a
-        function of the pair alone, so draws stay a pure function of the seed.
+        ``PROBES``, the library's first) builds.  Checked once per pair when first drawn, so a
+        family the world is too small for is skipped (``skipped`` says why) instead of redrawn
+        again and again.  The answer is a function of the pair alone, so draws stay a pure
+        function of the seed.
         """
         key = (family.name, world.label)
         if key in self.skipped:
