@@ -90,7 +90,8 @@ def main() -> None:
         print(f"distinct instances per family among {args.stats} draws on acme:")
         for row in instance_stats(names, draws=args.stats):
             print(f"  {row['family']:28s} {row['distinct']:>4d} distinct of {row['draws']} "
-                  f"({row['distinct_instructions']} instructions, {row['groups']} groups), space {row['estimate']}")
+                  f"({row['distinct_instructions']} instructions, {row['distinct_solutions']} solutions, "
+                  f"{row['groups']} groups), space {row['estimate']}")
             figures.add(f"distinct_{row['family']}", row["distinct"], what=f"distinct of {args.stats} draws",
                         shown=f"{row['distinct']}/{row['draws']}")
     figures.write(args.json)

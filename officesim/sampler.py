@@ -343,8 +343,10 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
 
     An instance is counted by its content (``instance_key``: instruction, setup, grader and
     solution, the id left out), so two seeds that land on the same scenario with the same numbers
-    count once.  The sampler's index space is ``LAST_INDEX - FIRST_INDEX + 1`` (about 2.1e9) per
-    world seed, an upper bound; the estimate of the real space comes from repeats among the draws:
+    count once; distinct instructions (what the model reads) and distinct reference solutions
+    (what it must do and answer: a repeat there is what blind answers live on) are counted too.
+    The sampler's index space is ``LAST_INDEX - FIRST_INDEX + 1`` (about 2.1e9) per world seed,
+    an upper bound; the estimate of the real space comes from repeats among the draws:
     with ``c`` equal pairs among ``n`` draws it is ``n(n-1)/2c`` (birthday estimate), and with no
     repeat at least about ``n(n-1)/2``.
     """
@@ -355,19 +357,21 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
                 sampler = TaskSampler([family.name], [world], seed=0, world_seeds=world_seeds)
             except OfficesimError as exc:
                 rows.append({"family": family.name, "world": str(world), "draws": 0, "distinct": 0,
-                             "distinct_instructions": 0, "groups": 0, "repeats": 0, "skipped": str(exc),
-                             "estimate": "skipped"})
+                             "distinct_instructions": 0, "distinct_solutions": 0, "groups": 0, "repeats": 0,
+                             "skipped": str(exc), "estimate": "skipped"})
                 continue
-            keys, instructions, groups = Counter(), set(), set()
+            keys, instructions, solutions, groups = Counter(), set(), set(), set()
             for drawn in sampler.take(draws):
                 keys[instance_key(drawn.files)] += 1
                 instructions.add(drawn.task.instruction)
+                solutions.add(drawn.files["solution.yaml"])
                 groups.add(drawn.group)
             repeats = sum(n * (n - 1) // 2 for n in keys.values())
             pairs = draws * (draws - 1) / 2
             estimate = f"~{pairs / repeats:,.0f}" if repeats else f">= ~{pairs:,.0f}"
             rows.append({"family": family.name, "world": sampler.worlds[0].label, "draws": draws,
-                         "distinct": len(keys), "distinct_instructions": len(instructions), "groups": len(groups),
+                         "distinct": len(keys), "distinct_instructions": len(instructions),
+                         "distinct_solutions": len(solutions), "groups": len(groups),
                          "repeats": repeats, "estimate": estimate,
                          "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds)})
             if progress is not None:
