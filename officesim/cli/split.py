@@ -17,7 +17,7 @@ from officesim.twins import content_of, find_twins
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("split", help="check a delivery's held-out split")
+    parser = subparsers.add_parser("split", help="make a held-out split (by group or world) or check a delivery's")
     verbs = parser.add_subparsers(dest="split_verb", required=True)
     audit = verbs.add_parser("audit", help="near twins (instruction, facts, solution shape) across tasks/ and heldout/")
     audit.add_argument("delivery", help="a delivery folder (with tasks/ and heldout/)")
