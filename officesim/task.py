@@ -139,12 +139,12 @@ def resolve_spec_path(spec: str, base: Path) -> Path:
     return world_spec_path(spec, base)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)  # a sampler over many worlds and world seeds keeps them warm
 def _generated(spec_json: str, seed: int) -> bytes:
     return World.generate(WorldSpec.model_validate_json(spec_json), seed).snapshot()
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)  # a sampler over many worlds and world seeds keeps them warm
 def _generated_hash(spec_json: str, seed: int) -> str:
     world = World.restore(_generated(spec_json, seed))
     try:

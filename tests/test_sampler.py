@@ -293,6 +293,9 @@ def test_gymnasium_env_over_a_sampler() -> None:
     assert clone.reset(seed=4)[0] == gym_env.reset(seed=4)[0]
     with pytest.raises(OfficesimError, match="over a sampler"):
         gym_env.reset(options={"task": "x"})
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(OfficeGymEnv(TaskSampler(QUICK)), skip_render_check=True)  # seeding: same seed, same observation
 
 
 def test_dataset_records_of_a_sampler_are_scored_from_their_reference() -> None:
