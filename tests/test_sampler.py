@@ -259,13 +259,16 @@ def test_office_env_over_a_sampler_draws_the_instance_of_the_seed() -> None:
 
 @pytest.mark.slow
 def test_two_hundred_sampled_episodes_with_the_reference_agent_score_one() -> None:
-    env = OfficeEnv(TaskSampler(seed=200))
-    families = set()
+    sampler = TaskSampler(worlds=["acme", "tiny"], seed=200)
+    env = OfficeEnv(sampler)
+    families, worlds = set(), set()
     for seed in range(200):
         reward, info = play_oracle(env, seed)
         assert reward == 1.0, (seed, env.task.id, env.grade.summary() if env.grade else None)
         families.add(info["sample"]["family"])
-    assert len(families) >= 20
+        worlds.add(info["sample"]["world"])
+    assert len(families) >= 20 and worlds == {"acme", "tiny"}
+    assert {family for family, world in sampler.skipped if world == "acme"} == set()  # every family runs on acme
 
 
 def test_gymnasium_env_over_a_sampler() -> None:
