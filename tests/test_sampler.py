@@ -183,10 +183,17 @@ def test_held_out_pairs_are_never_drawn(beta_spec: Path) -> None:
         HeldOut.parse(["@acme"])
 
 
-def test_a_library_spans_worlds_and_splits_by_world(tmp_path: Path, beta_spec: Path) -> None:
-    out = tmp_path / "lib"
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory, beta_spec: Path) -> tuple[Path, list[Path], list[str]]:
+    """share_doc_exact generated on acme, tiny and beta: (folder, task folders, progress lines)."""
+    out = tmp_path_factory.mktemp("lib")
     lines: list[str] = []
     written = generate_all(out, ["share_doc_exact"], progress=lines.append, worlds=["acme", "tiny", str(beta_spec)])
+    return out, written, lines
+
+
+def test_a_library_spans_worlds_and_splits_by_world(library: tuple[Path, list[Path], list[str]]) -> None:
+    out, written, lines = library
     names = sorted(p.name for p in written)
     assert names[:14] == [f"share-doc-exact-{i:03d}" for i in range(1, 15)]
     assert [n for n in names if "-beta-" in n] == [f"share-doc-exact-beta-{i:03d}" for i in range(1, 6)]
@@ -213,6 +220,23 @@ def test_a_library_spans_worlds_and_splits_by_world(tmp_path: Path, beta_spec: P
     assert not train_groups & held_groups_off_tiny
     with pytest.raises(ValueError, match="every world"):
         split_tasks(tasks, 0.2, by="world", worlds=["acme", "tiny", "beta"])
+
+
+def test_split_make_writes_the_held_out_pairs_a_sampler_excludes(
+        library: tuple[Path, list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _, _ = library
+    pairs = tmp_path / "pairs.txt"
+    assert main(["split", "make", str(out), "--by", "world", "--world", "acme", "--pairs", str(pairs)]) == 0
+    printed = capsys.readouterr().out
+    assert "by world" in printed and "held-out worlds: acme" in printed
+    lines = pairs.read_text(encoding="utf-8").splitlines()
+    assert "*@acme" in lines and all(line.endswith("@acme") for line in lines)
+    sample_dir = tmp_path / "drawn"
+    assert main(["tasks", "sample", "share_doc_exact", "--world", "acme", "--exclude-file", str(pairs),
+                 "-o", str(sample_dir)]) == 2  # acme is held out: nothing left to draw there
+    assert "nothing to draw" in capsys.readouterr().err
+    assert main(["split", "make", str(out), "--world", "acme"]) == 2
+    assert "--by world" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------- self-tests on sampled tasks
