@@ -139,7 +139,7 @@ class SampledTask:
         group: its near-twin group (``family/variant``), the unit of held-out splits.
         family: the family name.
         world: the world's label (``acme``, or ``acme@3`` at another generation seed).
-        seed: the sample seed it was drawn for.
+        seed: the sample seed it was drawn for (``None`` when rebuilt from its reference).
         ref: the coordinates that rebuild it (``rebuild``), e.g. a dataset's ``task_dir``.
         files: the rendered files (``task.yaml``, ``grader.yaml``, ``solution.yaml``, ``tools.json``).
     """
@@ -148,7 +148,7 @@ class SampledTask:
     group: str
     family: str
     world: str
-    seed: int
+    seed: int | None
     ref: SampleRef
     files: dict[str, str]
 
@@ -164,8 +164,7 @@ def build(ref: SampleRef, seed: int | None = None, world: WorldChoice | None = N
     label = world_label(world)
     task_id = f"{family.slug}-{label}-i{ref.index}"
     rendered, task = render_verified(family, ref.index, base_snapshot(world), world, task_id)
-    return SampledTask(task, task.group, family.name, world.label, ref.index if seed is None else seed, ref,
-                       rendered.files)
+    return SampledTask(task, task.group, family.name, world.label, seed, ref, rendered.files)
 
 
 def rebuild(ref: str | SampleRef) -> SampledTask:

@@ -139,6 +139,8 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             raise WorldLacks(f"too few of what the family picks ({type(exc).__name__}: {exc})") from None
         except WorldLacks:
             raise
+        except SpecError as exc:  # a planted row clashes with the world's own (a name already taken)
+            raise WorldLacks(f"planting clashes with this world: {exc}") from None
         except GenerationError as exc:
             # While planting, a family refuses a scenario this world makes ambiguous (its own mail
             # already mentions the topic) or cannot hold: an assumption about the world, not a bug
