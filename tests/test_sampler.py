@@ -155,17 +155,37 @@ class _LooksUpNothing(Family):
         return Draft("x", ["mail_list_messages"], [], [], solve, "only")
 
 
-@pytest.mark.parametrize("family", [_NeedsLegal(), _LooksUpNothing()])
-def test_a_family_the_world_lacks_something_for_is_skipped_with_the_reason(family: Family) -> None:
-    with pytest.raises(WorldLacks, match=r"skipped for world acme: (no general counsel|the world has no row)"):
+class _Clashes(Family):
+    """Plants a person the world already has (as a faker name collision would)."""
+
+    name = "clashes"
+    category = "test"
+    difficulty = "easy"
+    apps = ("mail",)
+    variants = ("only",)
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        stage.clock("2026-10-05T09:00:00Z")
+        stage.insert("directory_person", [stage.one("SELECT * FROM directory_person LIMIT 1")])
+        raise AssertionError("the insert fails first")
+
+
+@pytest.mark.parametrize(("family", "reason"), [
+    (_NeedsLegal(), "no general counsel"), (_LooksUpNothing(), "the world has no row"),
+    (_Clashes(), "planting clashes with this world"),
+])
+def test_a_family_the_world_lacks_something_for_is_skipped_with_the_reason(family: Family, reason: str,
+                                                                           tmp_path: Path) -> None:
+    with pytest.raises(WorldLacks, match=f"skipped for world acme: {reason}"):
         render_instance(family, 0, None)
     FAMILIES[family.name] = family
     try:
         sampler = TaskSampler([family.name, "share_doc_exact"])
         drawn = [sampler.sample(seed) for seed in range(4)]
         assert {d.family for d in drawn} == {"share_doc_exact"}
-        assert "no general counsel" in sampler.skipped[(family.name, "acme")] or \
-            "no row" in sampler.skipped[(family.name, "acme")]
+        assert reason in sampler.skipped[(family.name, "acme")]
+        with pytest.raises(OfficesimError, match=reason):  # acme ids are fixtures: a skip there is an error
+            generate_all(tmp_path, [family.name])
     finally:
         del FAMILIES[family.name]
 
