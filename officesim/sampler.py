@@ -347,7 +347,7 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
     The sampler's index space is ``LAST_INDEX - FIRST_INDEX + 1`` (about 2.1e9) per world seed,
     an upper bound; the estimate of the real space comes from repeats among the draws:
     with ``c`` equal pairs among ``n`` draws it is ``n(n-1)/2c`` (birthday estimate), and with no
-    repeat at least about ``n(n-1)/2``.
+    repeat at least about ``n(n-1)/2``; ``solution_estimate`` is the same for reference solutions.
     """
     rows = []
     for world in worlds:
@@ -357,22 +357,31 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
             except OfficesimError as exc:
                 rows.append({"family": family.name, "world": str(world), "draws": 0, "distinct": 0,
                              "distinct_instructions": 0, "distinct_solutions": 0, "groups": 0, "repeats": 0,
-                             "skipped": str(exc), "estimate": "skipped"})
+                             "skipped": str(exc), "estimate": "skipped", "solution_estimate": "skipped"})
                 continue
-            keys, instructions, solutions, groups = Counter(), set(), set(), set()
+            keys, instructions, solutions, groups = Counter(), set(), Counter(), set()
             for drawn in sampler.take(draws):
                 keys[instance_key(drawn.files)] += 1
                 instructions.add(drawn.task.instruction)
-                solutions.add(drawn.files["solution.yaml"])
+                solutions[drawn.files["solution.yaml"]] += 1
                 groups.add(drawn.group)
-            repeats = sum(n * (n - 1) // 2 for n in keys.values())
-            pairs = draws * (draws - 1) / 2
-            estimate = f"~{pairs / repeats:,.0f}" if repeats else f">= ~{pairs:,.0f}"
+            repeats = _repeated_pairs(keys)
             rows.append({"family": family.name, "world": sampler.worlds[0].label, "draws": draws,
                          "distinct": len(keys), "distinct_instructions": len(instructions),
                          "distinct_solutions": len(solutions), "groups": len(groups),
-                         "repeats": repeats, "estimate": estimate,
+                         "repeats": repeats, "estimate": _birthday(draws, repeats),
+                         "solution_estimate": _birthday(draws, _repeated_pairs(solutions)),
                          "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds)})
             if progress is not None:
                 progress(f"{family.name} on {sampler.worlds[0].label}: {len(keys)} distinct of {draws}")
     return rows
+
+
+def _repeated_pairs(counts: Counter[str]) -> int:
+    return sum(n * (n - 1) // 2 for n in counts.values())
+
+
+def _birthday(draws: int, repeats: int) -> str:
+    """The birthday estimate of a space from ``repeats`` equal pairs among ``draws`` uniform draws."""
+    pairs = draws * (draws - 1) / 2
+    return f"~{pairs / repeats:,.0f}" if repeats else f">= ~{pairs:,.0f}"

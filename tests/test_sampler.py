@@ -383,7 +383,9 @@ def test_tasks_sample_writes_one_valid_instance(tmp_path: Path, capsys: pytest.C
 def test_instance_stats_count_distinct_instances(capsys: pytest.CaptureFixture[str]) -> None:
     (row,) = instance_stats(["headcount_answer"], draws=4)
     assert row["family"] == "headcount_answer" and row["draws"] == 4
-    assert 1 <= row["distinct"] <= 4 and row["estimate"]
+    assert 1 <= row["distinct"] <= 4 and row["distinct_solutions"] <= row["distinct"]
+    expected = ">= ~6" if row["repeats"] == 0 else f"~{6 / row['repeats']:,.0f}"  # 4 draws: 6 pairs
+    assert row["estimate"] == expected and row["solution_estimate"].startswith((">= ~", "~"))
     assert main(["tasks", "sample", "headcount_answer", "--stats", "--draws", "3"]) == 0
     out = capsys.readouterr().out
     assert "distinct instances" in out and "headcount_answer" in out
