@@ -154,3 +154,26 @@ def test_streamable_http_plays_and_grades_an_episode(tmp_path: Path) -> None:
         server.wait(timeout=30)
     assert body["status"] == "submitted" and body["grade"]["passed"] is True
     assert json.loads(record.read_text())["grade"]["score"] == 1.0
+
+
+def test_revision_mode_over_mcp_feedback_then_a_passing_resubmit() -> None:
+    host = TaskHost(load_task(TASKS / "lookup-cfo-email"), revisions=2, revision_discount=0.5)
+    assert "submit again (up to 2 times)" in host.instructions
+
+    async def scenario() -> None:
+        async with Client(build_server(host)) as client:
+            first = (await client.call_tool("submit", {"answer": "ceo@tinyco.test"})).structured_content
+            assert first["status"] == "not accepted" and first["revisions_left"] == 1 and first["still_wrong"]
+            assert CFO not in json.dumps(first)  # what is wrong, never the expected value
+            await client.call_tool("directory_search_people", {"query": "Chief Financial Officer"})
+            final = (await client.call_tool("submit", {"answer": CFO})).structured_content
+            assert final["status"] == "submitted" and final["grade"]["passed"] is True
+            assert final["attempts"] == 2 and final["reward"] == 0.5  # one revision used, discounted once
+
+    anyio.run(scenario)
+
+
+def test_revisions_over_mcp_cli_are_checked(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "officesim", "serve", "mcp", "--world", "tiny", "--revisions", "2"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode != 0 and "--revisions applies to --task" in done.stderr

@@ -65,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mcp.add_argument("--full-grades", action="store_true",
                      help="return every gate and criterion in submit's result (they quote expected values: "
                           "for trusted harnesses only)")
+    mcp.add_argument("--revisions", type=int, default=0, metavar="K",
+                     help="revision mode (--task): a submit that does not pass says what is still wrong and the "
+                          "agent may submit again, up to K times (default 0)")
+    mcp.add_argument("--revision-discount", type=float, default=1.0, metavar="D",
+                     help="reward factor per revision used, in (0, 1] (default 1)")
     mcp.add_argument("--schema", choices=SCHEMA_MODES, default="relaxed",
                      help="tool schemas: relaxed (default; optional arguments not required) or strict")
     mcp.add_argument("--transport", choices=("stdio", "http"), default="stdio",
@@ -125,9 +130,11 @@ def mcp_command(args: argparse.Namespace) -> int:
         if args.seed is not None:
             raise OfficesimError("--seed applies to --world; a task fixes its own world")
         host = TaskHost(load_task(args.task, args.tasks), judge=_judge(args), full_grades=args.full_grades,
-                        schema=args.schema, on_end=_report(Path(args.record) if args.record else None))
+                        schema=args.schema, on_end=_report(Path(args.record) if args.record else None),
+                        revisions=args.revisions, revision_discount=args.revision_discount)
     else:
-        for flag, given in (("--record", args.record), ("--full-grades", args.full_grades), ("--tasks", args.tasks)):
+        for flag, given in (("--record", args.record), ("--full-grades", args.full_grades), ("--tasks", args.tasks),
+                            ("--revisions", args.revisions)):
             if given:
                 raise OfficesimError(f"{flag} applies to --task; a world has no episode")
         host = WorldHost(_open_world(args.world, args.seed), Path(args.world).stem, schema=args.schema)

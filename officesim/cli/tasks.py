@@ -1,4 +1,4 @@
-"""``officesim tasks validate|schemas``: check task folders, publish the task-file JSON Schemas.
+"""``officesim tasks validate|schemas|stats``: check task folders, publish their JSON Schemas, measure them.
 
 ``validate`` loads every task folder under the given paths (strict models: file and field of any
 error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic,
@@ -46,9 +46,35 @@ def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersActi
     schemas.add_argument("--check", action="store_true", help="fail if the published schemas are stale")
     schemas.add_argument("-o", "--output", default=str(SCHEMAS_DIR), help="the directory to write")
     schemas.set_defaults(func=schemas_command)
+    stats = verbs.add_parser("stats", help="per family and difficulty: reference calls, bytes read, apps, traps, ...")
+    stats.add_argument("paths", nargs="*", default=["tasks"], help="task folders or directories (default: tasks)")
+    stats.add_argument("--json", dest="json_out", metavar="FILE", help="also write every task's figures as JSON")
+    stats.set_defaults(func=stats_command)
     add_generate(verbs)
     add_sample(verbs)
     return verbs
+
+
+def stats_command(args: argparse.Namespace) -> int:
+    """Play every reference solution once and print the per-family difficulty table."""
+    from dataclasses import asdict
+
+    from officesim.task import find_tasks, load_task
+    from officesim.taskstats import HEADER, measure, rows, summary
+
+    folders = find_tasks(args.paths)
+    if not folders:
+        raise SpecError(f"no task folders (with task.yaml) under {', '.join(args.paths)}")
+    stats = [measure(load_task(folder)) for folder in folders]
+    print(_table(rows(stats), HEADER))
+    total = summary(stats)
+    print(f"\n{total['tasks']} tasks, {total['families']} families, {total['groups']} groups; median reference calls "
+          f"{total['median_reference_calls']:g} (hard: {total['hard_median_reference_calls']:g}, with a median of "
+          f"{total['hard_median_traps']:g} traps)")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps({"summary": total, "tasks": [asdict(s) for s in stats]}, indent=1),
+                                       encoding="utf-8")
+    return 0
 
 
 def _table(rows: list[list[str]], header: list[str]) -> str:

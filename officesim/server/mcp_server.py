@@ -8,8 +8,10 @@ plus the same object as ``structuredContent``; a result that is ``{"error": ...}
 ``isError``.  Clients such as MCP Inspector type every field as text, so a string that spells a
 number or boolean where the schema wants one (``"2"``) is converted before validation.
 
-In task mode the server plays one episode.  When it ends (``submit``, the last allowed step, or
-the client disconnecting without submitting) the grade is computed, returned in the result of
+In task mode the server plays one episode (in revision mode, ``revisions=k``, a submit that does not
+pass answers with the public descriptions of what is still wrong and the episode goes on, up to k
+times; the final result carries the attempts and the discounted reward).  When it ends (``submit``,
+the last allowed step, or the client disconnecting without submitting) the grade is computed, returned in the result of
 the call that ended it (``{"status": "submitted", "grade": {...}}``: score, passed and totals;
 every check with ``full_grades``, which quotes expected values, so only for trusted harnesses)
 and reported through ``on_end``; every further call is an error.
@@ -67,12 +69,15 @@ class TaskHost:
 
     def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
                  on_end: Callable[[OfficeEnv], None] | None = None, full_grades: bool = False,
-                 schema: SchemaMode = "relaxed") -> None:
+                 schema: SchemaMode = "relaxed", revisions: int = 0, revision_discount: float = 1.0) -> None:
         self.env = OfficeEnv(task, judge=judge)
-        self.env.reset(seed=0)
+        self.env.reset(seed=0, options={"revisions": revisions, "revision_discount": revision_discount})
         self.name = f"officesim-{task.id}"
+        again = (f" A submit that does not pass is answered with what is still wrong, and you may keep working "
+                 f"and submit again (up to {revisions} times)." if revisions
+                 else " Call submit once when you are done.")
         self.instructions = (f"{task.instruction.strip()}\n\n{_who(task.user_info())} You may make at most "
-                             f"{task.max_steps} tool calls; call submit once when you are done.")
+                             f"{task.max_steps} tool calls.{again}")
         self._tools = task.tools_json("mcp", schema)
         self._on_end = on_end
         self._full_grades = full_grades
@@ -89,14 +94,15 @@ class TaskHost:
         if self.env.done:
             return Conflict(f"the episode is over after {self.env.steps} calls (submit was called or the step "
                             "limit reached); no more tools can be called").to_result()
-        obs, _, terminated, truncated, info = self.env.step({"name": name, "arguments": arguments})
+        obs, reward, terminated, truncated, info = self.env.step({"name": name, "arguments": arguments})
         if not (terminated or truncated):
-            return obs["result"]
+            return obs["result"]  # in revision mode, a submit that did not pass: what is still wrong
         self._ended()
         ending = {"status": "submitted"} if terminated else {
             **obs["result"], "status": "step_limit",
             "message": f"that was the last of {self.env.task.max_steps} allowed calls; the episode is graded"}
-        return {**ending, "grade": self.grade_view(info["grade"])}
+        return {**ending, "grade": self.grade_view(info["grade"]), "attempts": len(info.get("attempts", [])) or 1,
+                "reward": reward}
 
     def close(self) -> None:
         """The client went away: an episode it did not finish is graded as it stands (answer ``None``)."""

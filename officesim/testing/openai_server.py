@@ -31,7 +31,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -39,7 +39,7 @@ from typing import Any, TypeAlias
 import uvicorn
 import yaml
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 DEFAULT_MODEL = "scripted"
 
@@ -244,7 +244,7 @@ class ScriptedServer:
                     "data": [{"id": self.model, "object": "model", "created": 0, "owned_by": "officesim"}]}
 
         @app.post("/v1/chat/completions")
-        async def chat_completions(request: Request) -> JSONResponse:
+        async def chat_completions(request: Request) -> Response:
             try:
                 body = await request.json()
             except ValueError:
@@ -255,9 +255,7 @@ class ScriptedServer:
 
         return app
 
-    async def _answer(self, body: dict[str, Any]) -> JSONResponse:
-        if body.get("stream"):
-            return JSONResponse(_error_body("the scripted server does not stream", "invalid_request_error"), 400)
+    async def _answer(self, body: dict[str, Any]) -> Response:
         messages = body.get("messages") or []
         if self.context_limit is not None and len(json.dumps(messages)) > self.context_limit:
             return self._context_error(self.context_limit)
@@ -277,7 +275,12 @@ class ScriptedServer:
             return JSONResponse(_error_body(reply.message, "server_error"), reply.status)
         if isinstance(reply, ContextLengthExceeded):
             return self._context_error(reply.limit)
-        return JSONResponse(self._completion(body, reply))
+        completion = self._completion(body, reply)
+        if body.get("stream"):
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            return StreamingResponse(_sse(_stream_chunks(completion, include_usage=include_usage)),
+                                     media_type="text/event-stream")
+        return JSONResponse(completion)
 
     @staticmethod
     def _context_error(limit: int) -> JSONResponse:
@@ -325,6 +328,47 @@ class ScriptedServer:
     def close(self) -> None:
         """Wake any scripted delay so the server can stop at once."""
         self._closing.set()
+
+
+def _stream_chunks(completion: dict[str, Any], *, include_usage: bool) -> list[dict[str, Any]]:
+    """A finished completion as the ``chat.completion.chunk`` objects a streaming server sends.
+
+    Harnesses that only stream (verifiers' chat program, for one) must see the same reply a
+    non-streaming client gets: the role first, the content in pieces, each tool call as a header
+    (id, name) followed by its arguments in pieces, then the finish reason and, when asked, usage.
+    """
+    message = completion["choices"][0]["message"]
+    base = {"id": completion["id"], "object": "chat.completion.chunk", "created": completion["created"],
+            "model": completion["model"]}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    content = message.get("content") or ""
+    for start in range(0, len(content), 16):
+        chunks.append(chunk({"content": content[start:start + 16]}))
+    if message.get("refusal"):
+        chunks.append(chunk({"refusal": message["refusal"]}))
+    for index, call in enumerate(message.get("tool_calls") or []):
+        function = call["function"]
+        chunks.append(chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                             "function": {"name": function["name"], "arguments": ""}}]}))
+        arguments = function["arguments"]
+        for start in range(0, len(arguments), 32):
+            chunks.append(chunk({"tool_calls": [{"index": index,
+                                                 "function": {"arguments": arguments[start:start + 32]}}]}))
+    chunks.append(chunk({}, completion["choices"][0]["finish_reason"]))
+    if include_usage:
+        chunks.append({**base, "choices": [], "usage": completion["usage"]})
+    return chunks
+
+
+async def _sse(chunks: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """Server-sent events as OpenAI sends them, ending with ``data: [DONE]``."""
+    for item in chunks:
+        yield f"data: {json.dumps(item)}\n\n".encode()
+    yield b"data: [DONE]\n\n"
 
 
 def _free_socket(host: str, port: int) -> socket.socket:
