@@ -28,6 +28,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import itertools
+import warnings
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from typing import Any
 from officesim.errors import OfficesimError
 from officesim.seeding import derive_seed, rng_for
 from officesim.task import Task, world_key
-from officesim.taskgen import FAMILIES, Family, WorldLacks, select, world_label
+from officesim.taskgen import FAMILIES, Family, GenerationError, WorldLacks, select, world_label
 from officesim.taskgen.base import Stage
 from officesim.taskgen.writer import (
     RenderedTask,
@@ -181,15 +182,21 @@ class TaskSampler:
         seed: the seed of the stream ``iter(sampler)`` walks (``sample(s)`` ignores it).
         world_seeds: generation seeds each world is drawn at (default: each spec's own seed).
         exclude: held-out pairs never drawn (a ``HeldOut``, or what ``HeldOut.parse`` takes).
+        strict: raise when a drawn instance fails its verification (its reference solution does
+            not pass, its setup does not rebuild: a bug in the family).  Default: draw again from
+            the same seed, warn once per family and list it in ``rejected``, so a trainer's stream
+            never stops on one bad instance and the bug is still reported.
 
     Attributes:
         pairs: the (family, world label) pairs the sampler draws from.
         skipped: (family, world label) -> why that family cannot run on that world.
+        rejected: (reference, reason) of every drawn instance that failed its verification.
     """
 
     def __init__(self, families: Iterable[str] | None = None, worlds: Sequence[str | Path] | None = None,
                  seed: int = 0, *, world_seeds: Sequence[int] | None = None,
-                 exclude: HeldOut | Iterable[str | tuple[str, str]] = (), cache_size: int = 4) -> None:
+                 exclude: HeldOut | Iterable[str | tuple[str, str]] = (), strict: bool = False,
+                 cache_size: int = 4) -> None:
         if isinstance(families, str):
             families = [families]
         if isinstance(worlds, str | Path):
@@ -197,6 +204,8 @@ class TaskSampler:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise OfficesimError(f"seed must be a non-negative whole number, not {seed!r}")
         self.seed = seed
+        self.strict = strict
+        self.rejected: list[tuple[SampleRef, str]] = []
         self.families: list[Family] = select(families)
         refs = list(worlds) if worlds is not None else ["acme"]
         if not refs:
@@ -248,6 +257,12 @@ class TaskSampler:
             except WorldLacks as exc:
                 reasons.append(str(exc))
                 continue
+            except GenerationError as exc:  # the instance failed its verification: a family bug
+                if self.strict:
+                    raise
+                self._reject(ref, str(exc))
+                reasons.append(str(exc))
+                continue
             if self.exclude.covers(drawn.group, world.label):  # a family whose groups do not follow the index
                 continue
             self._cache[seed] = drawn
@@ -282,6 +297,14 @@ class TaskSampler:
         return list(itertools.islice(self, n))
 
     # ------------------------------------------------------------------ internals
+    def _reject(self, ref: SampleRef, reason: str) -> None:
+        """Record an instance that failed verification and warn (once per family): never hidden."""
+        if not any(r.family == ref.family for r, _ in self.rejected):
+            warnings.warn(f"{ref.family}: a drawn instance failed its verification and was drawn again "
+                          f"(TaskSampler.rejected lists them; reproduce with officesim.sampler.rebuild({str(ref)!r})): "
+                          f"{reason.splitlines()[0]}", RuntimeWarning, stacklevel=3)
+        self.rejected.append((ref, reason))
+
     def _viable(self, family: Family, world: WorldChoice) -> bool:
         """Whether the pair can hold instances at all: one of its probe instances (indices below
         ``PROBES``, the library's first) builds.  Checked once per pair when first drawn, so a
@@ -295,10 +318,16 @@ class TaskSampler:
         if key not in self._probed:
             reasons = []
             for index in range(PROBES):
+                probe = SampleRef(family.name, world.spec, world.seed, index)
                 try:
-                    build(SampleRef(family.name, world.spec, world.seed, index), world=world)
+                    build(probe, world=world)
                     break
                 except WorldLacks as exc:
+                    reasons.append(str(exc))
+                except GenerationError as exc:
+                    if self.strict:
+                        raise
+                    self._reject(probe, str(exc))
                     reasons.append(str(exc))
             if len(reasons) == PROBES:
                 self.skipped[key] = reasons[0]
@@ -357,19 +386,24 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
             except OfficesimError as exc:
                 rows.append({"family": family.name, "world": str(world), "draws": 0, "distinct": 0,
                              "distinct_instructions": 0, "distinct_solutions": 0, "groups": 0, "repeats": 0,
+                             "rejected": 0,
                              "skipped": str(exc), "estimate": "skipped", "solution_estimate": "skipped"})
                 continue
             keys, instructions, solutions, groups = Counter(), set(), Counter(), set()
-            for drawn in sampler.take(draws):
+            with warnings.catch_warnings():  # rejects are counted in the row instead
+                warnings.simplefilter("ignore", RuntimeWarning)
+                taken = sampler.take(draws)
+            for drawn in taken:
                 keys[instance_key(drawn.files)] += 1
                 instructions.add(drawn.task.instruction)
                 solutions[drawn.files["solution.yaml"]] += 1
                 groups.add(drawn.group)
             repeats = _repeated_pairs(keys)
+            rejected = len(sampler.rejected)
             rows.append({"family": family.name, "world": sampler.worlds[0].label, "draws": draws,
                          "distinct": len(keys), "distinct_instructions": len(instructions),
                          "distinct_solutions": len(solutions), "groups": len(groups),
-                         "repeats": repeats, "estimate": _birthday(draws, repeats),
+                         "repeats": repeats, "rejected": rejected, "estimate": _birthday(draws, repeats),
                          "solution_estimate": _birthday(draws, _repeated_pairs(solutions)),
                          "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds)})
             if progress is not None:

@@ -26,7 +26,7 @@ from officesim.selftest_variants.gaps import is_known, known_gaps
 from officesim.split import heldout_pairs, split_tasks
 from officesim.task import load_task, load_task_files
 from officesim.taskgen import FAMILIES, generate_all
-from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.writer import render_instance, world_choice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,6 +190,43 @@ def test_a_family_the_world_lacks_something_for_is_skipped_with_the_reason(famil
         del FAMILIES[family.name]
 
 
+class _OracleFailsOnOddIndices(Family):
+    """A family bug: the reference answer is wrong on odd indices (the first probe, index 0, is fine)."""
+
+    name = "odd_bug"
+    category = "test"
+    difficulty = "easy"
+    apps = ("crm",)
+    variants = ("only",)
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        stage.clock("2026-10-05T09:00:00Z")
+        account = stage.one("SELECT id, name FROM crm_account ORDER BY id LIMIT 1")
+
+        def solve(solver: Solver) -> None:
+            solver.call("crm_get_account", account_id=account["id"])
+            solver.submit("wrong" if index % 2 else account["name"])
+
+        return Draft(f"What is the name of account {account['id']}?", ["crm_get_account"], [],
+                     [{"id": "name", "check": "answer", "points": 1, "contains": [account["name"]]}], solve, "only")
+
+
+def test_an_instance_that_fails_its_verification_is_drawn_again_and_reported() -> None:
+    FAMILIES["odd_bug"] = _OracleFailsOnOddIndices()
+    try:
+        lenient = TaskSampler(["odd_bug"])
+        with pytest.warns(RuntimeWarning, match="odd_bug: a drawn instance failed its verification"):
+            drawn = [lenient.sample(seed) for seed in range(6)]
+        assert all(d.ref.index % 2 == 0 for d in drawn)
+        assert lenient.rejected and all(ref.index % 2 for ref, _ in lenient.rejected)
+        assert all("does not pass" in reason for _, reason in lenient.rejected)
+        odd_seed = next(s for s in range(50) if TaskSampler(["odd_bug"]).locate(s)[0].index % 2)
+        with pytest.raises(GenerationError, match="does not pass"):
+            TaskSampler(["odd_bug"], strict=True).sample(odd_seed)
+    finally:
+        del FAMILIES["odd_bug"]
+
+
 # ---------------------------------------------------------------------------- held-out pairs
 def test_held_out_pairs_are_never_drawn(beta_spec: Path) -> None:
     held = HeldOut.parse(["share_doc_exact/fresh@acme", "*@beta", ("headcount_answer", "*")])
@@ -272,14 +309,14 @@ def _unexplained_failures(drawn) -> list[str]:
 
 
 def test_sampled_instances_pass_their_self_tests() -> None:
-    for drawn in TaskSampler(QUICK, seed=1).take(3):
+    for drawn in TaskSampler(QUICK, seed=1, strict=True).take(3):
         assert _unexplained_failures(drawn) == [], drawn.task.id
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_family_samples_instances_that_pass_their_self_tests(family: str) -> None:
-    drawn = TaskSampler([family], seed=7).sample(7)
+    drawn = TaskSampler([family], seed=7, strict=True).sample(7)
     assert _unexplained_failures(drawn) == [], drawn.task.id
 
 
@@ -303,7 +340,7 @@ def test_office_env_over_a_sampler_draws_the_instance_of_the_seed() -> None:
 
 @pytest.mark.slow
 def test_two_hundred_sampled_episodes_with_the_reference_agent_score_one() -> None:
-    sampler = TaskSampler(worlds=["acme", "tiny"], seed=200)
+    sampler = TaskSampler(worlds=["acme", "tiny"], seed=200, strict=True)
     env = OfficeEnv(sampler)
     families, worlds = set(), set()
     for seed in range(200):

@@ -79,9 +79,10 @@ def _excluded(args: argparse.Namespace) -> list[str]:
 
 def _stats_table(rows: list[dict]) -> str:
     header = ["family", "world", "draws", "distinct instances", "instructions", "solutions", "groups",
-              "instances (est.)", "solutions (est.)"]
+              "instances (est.)", "solutions (est.)", "rejected"]
     body = [[r["family"], r["world"], str(r["draws"]), str(r["distinct"]), str(r["distinct_instructions"]),
-             str(r["distinct_solutions"]), str(r["groups"]), r["estimate"], r["solution_estimate"]] for r in rows]
+             str(r["distinct_solutions"]), str(r["groups"]), r["estimate"], r["solution_estimate"], str(r["rejected"])]
+            for r in rows]
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) for line in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
