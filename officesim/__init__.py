@@ -2,7 +2,8 @@
 
 The public names are imported on first use (PEP 562), so ``import officesim`` costs nothing and
 the CLI answers ``--help`` at once: ``officesim.World`` brings in the world and its tools,
-``officesim.OfficeEnv`` the episode and grading as well, and nothing here imports the pipeline
+``officesim.OfficeEnv`` the episode and grading as well, ``officesim.TaskSampler`` the task
+families, and nothing here imports the pipeline
 (runner, agents, servers, reports).
 """
 
@@ -13,14 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from officesim.env import OfficeEnv
+    from officesim.sampler import TaskSampler
     from officesim.task import load_task
     from officesim.world import World, WorldDiff
 
-__all__ = ["OfficeEnv", "World", "WorldDiff", "load_task"]
+__all__ = ["OfficeEnv", "TaskSampler", "World", "WorldDiff", "load_task"]
 __version__ = "0.1.0"
 
 _LAZY = {"OfficeEnv": "officesim.env", "World": "officesim.world", "WorldDiff": "officesim.world",
-         "load_task": "officesim.task"}
+         "load_task": "officesim.task", "TaskSampler": "officesim.sampler"}
 
 
 def __getattr__(name: str) -> Any:

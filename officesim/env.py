@@ -6,6 +6,10 @@ task's tools plus the built-in ``submit``.  The reward is 0 until the episode en
 grade's score (or ``passed`` as 0/1 with ``options={"reward": "binary"}``).  The model only ever
 sees the instruction, the tool list, its own identity and tool results: never metadata, the
 grader or the solution.
+
+Over a ``TaskSampler`` (``OfficeEnv(sampler)``) every ``reset(seed=s)`` draws the instance for
+``s`` (the same task for the same seed: the Gymnasium meaning of the seed) and plays it;
+``reset()`` without a seed takes the next instance of the sampler's own seeded stream.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import copy
 import json
 import warnings
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from officesim.colleagues import Office
 from officesim.errors import InvalidArgument, OfficesimError
@@ -26,6 +30,9 @@ from officesim.toolapi.drift import Drift, make_drift
 from officesim.toolexport import MAX_ANSWER, MAX_WAIT_MINUTES, WAIT
 from officesim.tools import dispatch, parse_arguments
 from officesim.world import World
+
+if TYPE_CHECKING:
+    from officesim.sampler import SampledTask, TaskSampler
 
 RewardMode = Literal["score", "binary"]
 
@@ -95,7 +102,8 @@ class OfficeEnv:
     """A task as an episode: ``reset`` then ``step`` until ``terminated`` (submit) or ``truncated``.
 
     Args:
-        task: a loaded task (``officesim.load_task``).
+        task: a loaded task (``officesim.load_task``), or a ``TaskSampler``: each reset then draws
+            the instance of its seed (``self.task`` is ``None`` until the first reset).
         judge: a ``JudgeConfig`` or ``Judge`` for judge criteria; ``None`` leaves them unjudged.
         stop_after_repeats: end the episode after this many identical failing calls in a row
             (same tool, same arguments, an error each time); ``None`` plays the whole step budget.
@@ -109,9 +117,10 @@ class OfficeEnv:
         transcript: the episode as OpenAI chat messages (user instruction, assistant tool calls,
             tool results).
         grade: the final ``Grade`` once the episode ended, else ``None``.
+        sampled: the ``SampledTask`` of the current episode over a sampler, else ``None``.
     """
 
-    def __init__(self, task: Task, *, judge: Judge | JudgeConfig | None = None,
+    def __init__(self, task: Task | TaskSampler, *, judge: Judge | JudgeConfig | None = None,
                  stop_after_repeats: int | None = None, drift: Any = None,
                  reward_on_incomplete: float | None = None) -> None:
         """See the class docstring; ``reward_on_incomplete`` is the final reward of an ``incomplete``
@@ -122,7 +131,10 @@ class OfficeEnv:
                                                not isinstance(stop_after_repeats, int) or stop_after_repeats < 2):
             raise OfficesimError(f"stop_after_repeats must be a whole number of at least 2 (or None), "
                                  f"not {stop_after_repeats!r}")
-        self.task = task
+        self.sampler: TaskSampler | None = None if isinstance(task, Task) else task
+        self.sampled: SampledTask | None = None
+        self._draws = 0  # instances taken from the sampler's stream by resets without a seed
+        self.task: Task = task if isinstance(task, Task) else None  # type: ignore[assignment]
         self.stop_after_repeats = stop_after_repeats
         self.stopped: dict[str, Any] | None = None
         self._failing: tuple[str, str] | None = None  # the last failing call, and how often in a row
@@ -132,7 +144,7 @@ class OfficeEnv:
         self.drift: Drift | None = None
         self.reward_on_incomplete = reward_on_incomplete
         self._warned_incomplete = False
-        self._allowed = frozenset(task.tools)
+        self._allowed = frozenset(self.task.tools) if self.task is not None else frozenset()
         self.world: World | None = None
         self.transcript: list[dict[str, Any]] = []
         self.grade: Grade | None = None
@@ -149,8 +161,11 @@ class OfficeEnv:
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode from the task's start state.
 
-        ``seed`` is accepted for Gymnasium compatibility and recorded in ``info``; the world is
-        fixed by the task (its solution's ids are literal), so it does not change the episode.
+        For one task ``seed`` is accepted for Gymnasium compatibility and recorded in ``info``; the
+        world is fixed by the task (its solution's ids are literal), so it does not change the
+        episode.  Over a sampler, ``seed`` picks the instance (``TaskSampler.sample(seed)``) and
+        ``info`` names it (``sample``: family, world, group, reference); ``None`` takes the next
+        instance of the sampler's stream.
         ``options={"reward": "binary"}`` makes the final reward 1.0/0.0 for passed/not.
         ``options={"revisions": k}`` is revision mode: a submit that does not pass answers with what
         is still wrong (``officesim.revisions``, never expected values) and the episode goes on, up
@@ -166,6 +181,8 @@ class OfficeEnv:
             raise OfficesimError(str(exc)) from None
         self.attempts = []
         self.reward_mode = mode
+        if self.sampler is not None:
+            self._draw(seed)
         self.drift = make_drift((options or {}).get("drift", self.drift_option), self.task)
         # The world is rolled back in place: SQLite keeps its parsed schema and the prepared
         # statements stay warm, which makes a reset ~10x cheaper than a fresh connection.  Inspect
@@ -188,7 +205,21 @@ class OfficeEnv:
                 "seed": seed}
         if self.drift is not None:
             info["drift"] = self.drift.changes
+        if self.sampled is not None:
+            info["sample"] = {"seed": self.sampled.seed, "family": self.sampled.family, "world": self.sampled.world,
+                              "group": self.sampled.group, "ref": str(self.sampled.ref)}
         return self._obs(None), info
+
+    def _draw(self, seed: int | None) -> None:
+        """Take this episode's instance from the sampler: the one of ``seed``, else the stream's next."""
+        if self.sampler is None:
+            raise OfficesimError("only an OfficeEnv over a TaskSampler draws instances")
+        if seed is None:
+            seed = self.sampler.seed_of(self._draws)
+            self._draws += 1
+        self.sampled = self.sampler.sample(seed)
+        self.task = self.sampled.task
+        self._allowed = frozenset(self.task.tools)
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         """Run one tool call (or ``submit``); returns ``(obs, reward, terminated, truncated, info)``."""

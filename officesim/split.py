@@ -27,8 +27,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from officesim.task import Task
+from officesim.task import Task, world_key
 from officesim.twins import TwinPair, content_of, find_twins
 
 
@@ -56,6 +57,8 @@ class Split:
     units: tuple[tuple[str, ...], ...] = ()
     stratified: bool = False
     uncovered: tuple[tuple[str, str], ...] = ()  # ("family:x", why) for each value with no held-out task
+    by: str = "group"  # "group", "world" (whole companies held out) or "both"
+    heldout_worlds: tuple[str, ...] = ()  # the worlds (spec names) held out whole, by world or both
 
     @property
     def realised(self) -> float:
@@ -195,19 +198,113 @@ def world_name(task: Task) -> str:
     return f"{task.spec_path.stem}@{task.spec.world.seed if task.spec.world.seed is not None else 'spec'}"
 
 
-def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0) -> tuple[Split, list[TwinPair]]:
+SplitBy = Literal["group", "world", "both"]
+
+
+def world_of(task: Task) -> str:
+    """The company a task runs in: its world spec's key (every seed of a spec is one company)."""
+    return world_key(task.world_spec())
+
+
+def pick_worlds(counts: Mapping[str, int], fraction: float, seed: int) -> tuple[str, ...]:
+    """Whole worlds to hold out, about ``fraction`` of the tasks: in sha256 order (with the seed),
+    each world goes in when it brings the held-out count nearer the budget; at least one world
+    when ``fraction`` > 0, never every world."""
+    if len(counts) < 2:
+        raise ValueError(f"a split by world needs tasks on two worlds or more, not {len(counts)} "
+                         f"({', '.join(counts) or 'none'})")
+    budget = fraction * sum(counts.values())
+    order = sorted(counts, key=lambda w: group_position(f"world:{w}", seed))
+    held: list[str] = []
+    for world in order:
+        total = sum(counts[w] for w in held)
+        if len(held) < len(counts) - 1 and abs(total + counts[world] - budget) < abs(total - budget):
+            held.append(world)
+    if not held and fraction > 0:  # every world overshoots: the one nearest the budget
+        held.append(min(order, key=lambda w: abs(counts[w] - budget)))
+    return tuple(sorted(held))
+
+
+def split_by_world(tasks: Iterable[Task], fraction: float, seed: int = 0,
+                   worlds: Sequence[str] | None = None) -> Split:
+    """Hold out whole worlds (companies never seen in training): every task on them, none elsewhere.
+
+    ``worlds`` names them (spec names); default ``pick_worlds``.  Groups do straddle such a split
+    on purpose: the kind of scenario is seen in training, the company is not.
+    """
+    tasks = list(tasks)
+    if not 0 <= fraction < 1:
+        raise ValueError(f"the held-out fraction must be in [0, 1), not {fraction}")
+    key = {t.id: world_of(t) for t in tasks}
+    counts: dict[str, int] = {}
+    for world in key.values():
+        counts[world] = counts.get(world, 0) + 1
+    if worlds is not None:
+        unknown = sorted(set(worlds) - set(counts))
+        if unknown:
+            raise ValueError(f"no task runs on {', '.join(unknown)}; the worlds here are {', '.join(sorted(counts))}")
+        if set(worlds) >= set(counts):
+            raise ValueError("holding out every world leaves nothing to train on")
+    held = tuple(sorted(worlds)) if worlds is not None else pick_worlds(counts, fraction, seed)
+    heldout = tuple(sorted(t for t, w in key.items() if w in held))
+    train = tuple(sorted(t for t, w in key.items() if w not in held))
+    groups = {t.id: t.group for t in tasks}
+    return Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
+                 heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
+                 by="world", heldout_worlds=held)
+
+
+def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0, *, by: SplitBy = "group",
+                worlds: Sequence[str] | None = None) -> tuple[Split, list[TwinPair]]:
     """The split ``officesim deliver`` makes of loaded tasks: by group and near twin, covering families,
     categories and worlds.
 
+    ``by="world"`` holds out whole worlds instead (``split_by_world``; ``worlds`` names them);
+    ``by="both"`` holds out worlds for about half the share and then, on the other worlds, groups
+    for the rest: a group held out there is held out on every world, so training sees neither
+    the held-out companies nor the held-out scenarios.
+
     Returns the split and every near-twin pair found by content (in one group or across groups;
-    those across groups joined units).  None straddles the split, by construction.
+    those across groups joined units).  None straddles a group split, by construction.
     """
     tasks = list(tasks)
+    if by not in ("group", "world", "both"):
+        raise ValueError(f"a split is by 'group', 'world' or 'both', not {by!r}")
+    if by == "world":
+        return split_by_world(tasks, fraction, seed, worlds), []
+    if by == "both":
+        return _split_both(tasks, fraction, seed, worlds)
     twins = find_twins([content_of(t) for t in tasks], skip_same_group=False)
     split = split_by_group({t.id: t.group for t in tasks}, fraction, seed, strata={t.id: t.family for t in tasks},
                            links=[(p.a, p.b) for p in twins],
                            cover={t.id: (f"category:{t.category}", f"world:{world_name(t)}") for t in tasks})
     return split, twins
+
+
+def _split_both(tasks: list[Task], fraction: float, seed: int,
+                worlds: Sequence[str] | None) -> tuple[Split, list[TwinPair]]:
+    by_world = split_by_world(tasks, fraction / 2, seed, worlds)
+    rest = [t for t in tasks if t.id in set(by_world.train)]
+    remaining = max(0.0, fraction - by_world.realised) / max(1e-9, 1 - by_world.realised)
+    by_group, twins = split_tasks(rest, min(remaining, 0.95), seed)
+    held_groups = set(by_group.heldout_groups)
+    heldout = tuple(sorted({*by_world.heldout, *(t.id for t in tasks if t.group in held_groups)}))
+    train = tuple(sorted(t.id for t in tasks if t.id not in set(heldout)))
+    groups = {t.id: t.group for t in tasks}
+    return Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
+                 heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
+                 units=by_group.units, stratified=True, uncovered=by_group.uncovered, by="both",
+                 heldout_worlds=by_world.heldout_worlds), twins
+
+
+def heldout_pairs(split: Split, tasks: Iterable[Task]) -> list[str]:
+    """The held-out side as ``group@world`` pairs for ``TaskSampler(exclude=...)``: a sampler that
+    excludes them never draws a scenario of a held-out group on its world (and nothing on a
+    held-out world)."""
+    held = set(split.heldout)
+    pairs = {f"{t.group}@{world_of(t)}" for t in tasks if t.id in held}
+    pairs |= {f"*@{world}" for world in split.heldout_worlds}
+    return sorted(pairs)
 
 
 def cut_groups(split: Split, groups: Mapping[str, str]) -> list[str]:

@@ -16,7 +16,9 @@ import difflib
 import functools
 import hashlib
 import json
+import re
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -55,10 +57,11 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-def read_yaml(path: Path) -> Any:
-    """Parse a YAML file with dates kept as strings; ``SpecError`` naming the file on failure."""
-    try:
-        return yaml.load(path.read_bytes(), Loader=_Loader)  # a SafeLoader subclass: no arbitrary objects
+def read_yaml(path: Path, text: str | bytes | None = None) -> Any:
+    """Parse a YAML file (or ``text``, named ``path`` in errors) with dates kept as strings;
+    ``SpecError`` naming the file on failure."""
+    try:  # a SafeLoader subclass: no arbitrary objects
+        return yaml.load(path.read_bytes() if text is None else text, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise SpecError(f"{path} is not valid YAML: {exc}") from exc
 
@@ -136,18 +139,23 @@ def resolve_spec_path(spec: str, base: Path) -> Path:
     return world_spec_path(spec, base)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)  # a sampler over many worlds and world seeds keeps them warm
 def _generated(spec_json: str, seed: int) -> bytes:
     return World.generate(WorldSpec.model_validate_json(spec_json), seed).snapshot()
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)  # a sampler over many worlds and world seeds keeps them warm
 def _generated_hash(spec_json: str, seed: int) -> str:
     world = World.restore(_generated(spec_json, seed))
     try:
         return world.state_hash()
     finally:
         world.close()
+
+
+def world_key(spec: WorldSpec) -> str:
+    """A world's short name as task ids, samplers and splits use it: the spec's ``name``, as an id part."""
+    return re.sub(r"[^a-z0-9]+", "-", spec.name.lower()).strip("-") or "world"
 
 
 def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> bytes:
@@ -205,7 +213,7 @@ class Task:
         spec: the validated ``task.yaml``.
         grader: the validated ``grader.yaml`` (sealed: never passed through the tool layer).
         solution: the validated ``solution.yaml``, or ``None`` when the folder has none.
-        dir: the task folder.
+        dir: the task folder (for a task built in memory, a placeholder path that does not exist).
         task_hash: sha256 of ``task.yaml``'s bytes.
         grader_hash: sha256 of ``grader.yaml``'s bytes followed by those of every rubric it names.
         spec_path: the world spec file.
@@ -214,7 +222,7 @@ class Task:
 
     def __init__(self, spec: TaskSpec, grader: GraderSpec, solution: SolutionSpec | None, directory: Path,
                  *, task_hash: str, grader_hash: str, spec_path: Path,
-                 rubrics: dict[str, Rubric] | None = None) -> None:
+                 rubrics: dict[str, Rubric] | None = None, files: dict[str, str] | None = None) -> None:
         self.spec = spec
         self.grader = grader
         self.solution = solution
@@ -223,6 +231,7 @@ class Task:
         self.grader_hash = grader_hash
         self.spec_path = spec_path
         self.rubrics = rubrics or {}
+        self.files = files  # the file texts of a task built in memory (a sampled one), else None
         self._lock = threading.Lock()
         self._snapshot: bytes | None = None
         self._start_world: World | None = None
@@ -234,8 +243,11 @@ class Task:
     def __repr__(self) -> str:
         return f"Task({self.id!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
-        """A task pickles as its folder and hashes; unpickling loads it again (worlds stay behind)."""
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """A task pickles as its folder and hashes (an in-memory task as its file texts);
+        unpickling loads it again (worlds stay behind)."""
+        if self.files is not None:
+            return load_task_files, (self.files,)
         return _reload, (str(self.dir.resolve()), self.task_hash, self.grader_hash)
 
     # ----------------------------------------------------------------- fields
@@ -386,7 +398,7 @@ def _check_tools(spec: TaskSpec, path: Path) -> None:
             raise SpecError(f"{path} is invalid:\n  tools.{index}: no tool {name!r} is registered{hint}")
 
 
-def _check_grader(grader: GraderSpec, path: Path) -> tuple[dict[str, Rubric], list[bytes]]:
+def _check_grader(grader: GraderSpec, path: Path, near: Path | None) -> tuple[dict[str, Rubric], list[bytes]]:
     """Tables, columns and rubric names exist; returns the rubrics used and their bytes (for the hash)."""
     rubrics: dict[str, Rubric] = {}
     rubric_bytes: list[bytes] = []
@@ -411,7 +423,7 @@ def _check_grader(grader: GraderSpec, path: Path) -> tuple[dict[str, Rubric], li
                             raise SpecError(f"{where}: {form}: {problem}")
                 if check.rubric is not None:
                     try:
-                        rubric_file = rubric_path(check.rubric, path.parent)
+                        rubric_file = rubric_path(check.rubric, near)
                         rubric = load_rubric_file(rubric_file)
                     except SpecError as exc:
                         raise SpecError(f"{where}.rubric: {exc}") from None
@@ -448,8 +460,44 @@ def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
         raise SpecError(f"{directory} is not a task folder: it has no task.yaml")
     if not grader_file.is_file():
         raise SpecError(f"{directory} has no grader.yaml; every task needs a grader")
-    spec: TaskSpec = _validate(TaskSpec, read_yaml(task_file), task_file)
-    if spec.id != directory.resolve().name:
+    texts = {"task.yaml": task_file.read_bytes(), "grader.yaml": grader_file.read_bytes()}
+    if solution_file.is_file():
+        texts["solution.yaml"] = solution_file.read_bytes()
+    return _from_texts(texts, directory, folder=True)
+
+
+IN_MEMORY = Path("<in-memory>")  # the parent of an in-memory task's placeholder folder
+
+
+def load_task_files(files: Mapping[str, str]) -> Task:
+    """A task from its file texts (``task.yaml``, ``grader.yaml``, optional ``solution.yaml``), no folder.
+
+    Validated exactly like ``load_task``; errors name ``<in-memory>/<id>/<file>``.  This is how a
+    sampler hands out fresh instances without writing folders; the texts are kept on
+    ``Task.files`` (so the task pickles as them).  A world spec named in the task is looked up
+    from the cwd, ``$OFFICESIM_WORLDS`` and the packaged specs; rubrics likewise.
+    """
+    for name in ("task.yaml", "grader.yaml"):
+        if name not in files:
+            raise SpecError(f"an in-memory task needs {name} (got {', '.join(sorted(files)) or 'no files'})")
+    texts = {name: text.encode("utf-8") for name, text in files.items() if name in _TASK_FILES}
+    spec = read_yaml(IN_MEMORY / "task.yaml", texts["task.yaml"])
+    name = spec.get("id") if isinstance(spec, dict) and isinstance(spec.get("id"), str) else "task"
+    task = _from_texts(texts, IN_MEMORY / name, folder=False)
+    task.files = dict(files)
+    return task
+
+
+_TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
+
+
+def _from_texts(texts: Mapping[str, bytes], directory: Path, *, folder: bool) -> Task:
+    """Validate a task's file bytes; ``directory`` names the files in errors (and, for a real
+    ``folder``, is where world specs and rubrics are looked up first and must match the id)."""
+    task_file, grader_file, solution_file = (directory / n for n in _TASK_FILES)
+    near = directory if folder else None
+    spec: TaskSpec = _validate(TaskSpec, read_yaml(task_file, texts["task.yaml"]), task_file)
+    if folder and spec.id != directory.resolve().name:
         raise SpecError(f"{task_file} is invalid:\n  id: {spec.id!r} must equal the folder name "
                         f"{directory.resolve().name!r}")
     _check_tools(spec, task_file)
@@ -468,17 +516,17 @@ def load_task(path: str | Path, tasks: str | Path | None = None) -> Task:
         call = getattr(step, "call", None)
         if call is not None and call not in registry():
             raise SpecError(f"{task_file} is invalid:\n  {where}.call: no tool {call!r} is registered")
-    spec_path = resolve_spec_path(spec.world.spec, directory)
-    grader: GraderSpec = _validate(GraderSpec, read_yaml(grader_file), grader_file)
-    rubrics, rubric_bytes = _check_grader(grader, grader_file)
+    spec_path = resolve_spec_path(spec.world.spec, directory) if folder else world_spec_path(spec.world.spec)
+    grader: GraderSpec = _validate(GraderSpec, read_yaml(grader_file, texts["grader.yaml"]), grader_file)
+    rubrics, rubric_bytes = _check_grader(grader, grader_file, near)
     solution: SolutionSpec | None = None
-    if solution_file.is_file():
-        solution = _validate(SolutionSpec, read_yaml(solution_file) or {}, solution_file)
+    if "solution.yaml" in texts:
+        solution = _validate(SolutionSpec, read_yaml(solution_file, texts["solution.yaml"]) or {}, solution_file)
         _check_solution(spec, solution, solution_file)
     return Task(
         spec, grader, solution, directory,
-        task_hash=_sha256(task_file.read_bytes()),
-        grader_hash=_sha256(grader_file.read_bytes(), *rubric_bytes),
+        task_hash=_sha256(texts["task.yaml"]),
+        grader_hash=_sha256(texts["grader.yaml"], *rubric_bytes),
         spec_path=spec_path, rubrics=rubrics,
     )
 

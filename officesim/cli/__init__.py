@@ -32,7 +32,7 @@ VERBS: dict[str, tuple[str, str]] = {
                "re-execute recorded tool calls with this code (or a revision) and report what changed"),
     "regress": ("officesim.cli.regress", "the same agent on the same tasks under two tool-surface versions, compared"),
     "compare": ("officesim.cli.compare", "uplift between two runs: pass@1, pass@k, pass^k, score per category"),
-    "split": ("officesim.cli.split", "check a delivery's held-out split"),
+    "split": ("officesim.cli.split", "make a held-out split (by group or world) or check a delivery's"),
     "view": ("officesim.cli.view", "browse a world, an episode, a run or a delivery in a local web page"),
 }
 

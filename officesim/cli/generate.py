@@ -17,6 +17,9 @@ def add_generate(verbs: argparse._SubParsersAction) -> None:
     generate.add_argument("-o", "--output", default="tasks", help="the tasks directory to write (default: tasks)")
     generate.add_argument("--family", action="append", metavar="NAME",
                           help="only this family (repeatable; an unknown name lists the families)")
+    generate.add_argument("--world", action="append", metavar="SPEC",
+                          help="generate on this world instead of each family's own list (repeatable; a spec "
+                               "name or path); ids on a world other than acme are <slug>-<world>-NNN")
     generate.set_defaults(func=generate_command)
 
 
@@ -24,7 +27,7 @@ def generate_command(args: argparse.Namespace) -> int:
     from officesim.taskgen import generate_all
 
     started = time.perf_counter()
-    written = generate_all(args.output, args.family, progress=lambda line: print(f"  {line}"))
+    written = generate_all(args.output, args.family, progress=lambda line: print(f"  {line}"), worlds=args.world)
     elapsed = time.perf_counter() - started
     print(f"wrote {len(written)} task folders to {args.output} in {elapsed:.1f}s")
     return 0

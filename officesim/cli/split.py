@@ -1,4 +1,10 @@
-"""``officesim split audit DELIVERY``: look for near twins, by content, across a delivery's split."""
+"""``officesim split audit DELIVERY``: look for near twins, by content, across a delivery's split.
+
+``officesim split make TASKS [--by group|world|both]`` prints the held-out split of a task library
+(``officesim.split.split_tasks``): by group (near twins never straddle it), by world (whole
+companies never seen in training) or both; ``--pairs FILE`` writes the held-out side as
+``group@world`` lines for ``officesim tasks sample --exclude-file`` / ``TaskSampler(exclude=...)``.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +17,51 @@ from officesim.twins import content_of, find_twins
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("split", help="check a delivery's held-out split")
+    parser = subparsers.add_parser("split", help="make a held-out split (by group or world) or check a delivery's")
     verbs = parser.add_subparsers(dest="split_verb", required=True)
     audit = verbs.add_parser("audit", help="near twins (instruction, facts, solution shape) across tasks/ and heldout/")
     audit.add_argument("delivery", help="a delivery folder (with tasks/ and heldout/)")
     audit.add_argument("--limit", type=int, default=50, help="pairs to print at most (default 50)")
     audit.set_defaults(func=audit_command)
+    make = verbs.add_parser("make", help="split a task library by group, by world or both; print the sides")
+    make.add_argument("tasks", help="a directory of task folders")
+    make.add_argument("--by", choices=("group", "world", "both"), default="group",
+                      help="hold out groups (default), whole worlds, or both")
+    make.add_argument("--heldout", type=float, default=0.2, help="the share of tasks held out (default 0.2)")
+    make.add_argument("--seed", type=int, default=0, help="the split seed (default 0)")
+    make.add_argument("--world", action="append", metavar="NAME",
+                      help="with --by world/both: hold out this world (repeatable; default: chosen by share)")
+    make.add_argument("--pairs", metavar="FILE", help="write the held-out (group@world) pairs, one a line")
+    make.set_defaults(func=make_command)
+
+
+def make_command(args: argparse.Namespace) -> int:
+    """Print the split's sides (tasks, groups, worlds held out); ``--pairs`` writes the held-out pairs."""
+    from officesim.split import heldout_pairs, split_tasks, world_of
+
+    tasks = [load_task(path) for path in find_tasks([args.tasks])]
+    if not tasks:
+        raise OfficesimError(f"no task folders under {args.tasks}")
+    if args.world and args.by == "group":
+        raise OfficesimError("--world names held-out worlds: use it with --by world or --by both")
+    try:
+        split, _ = split_tasks(tasks, args.heldout, args.seed, by=args.by, worlds=args.world)
+    except ValueError as exc:
+        raise OfficesimError(str(exc)) from None
+    worlds = sorted({world_of(t) for t in tasks})
+    print(f"split of {len(tasks)} tasks on {len(worlds)} world(s) ({', '.join(worlds)}) by {split.by}, "
+          f"seed {split.seed}: {len(split.train)} train, {len(split.heldout)} held out ({split.realised:.1%} of "
+          f"{split.fraction:.0%} asked)")
+    if split.heldout_worlds:
+        print(f"  held-out worlds: {', '.join(split.heldout_worlds)}")
+    print(f"  groups with held-out tasks: {len(split.heldout_groups)} of {len({t.group for t in tasks})}")
+    for value, why in split.uncovered:
+        print(f"  not covered: {value}: {why}")
+    if args.pairs:
+        pairs = heldout_pairs(split, tasks)
+        Path(args.pairs).write_text("".join(f"{pair}\n" for pair in pairs), encoding="utf-8")
+        print(f"wrote {len(pairs)} held-out pair(s) to {args.pairs}")
+    return 0
 
 
 def audit_command(args: argparse.Namespace) -> int:

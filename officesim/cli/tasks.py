@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from officesim.cli.generate import add_generate
+from officesim.cli.sample import add_sample
 from officesim.errors import SpecError
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse._SubParsersActi
     stats.add_argument("--json", dest="json_out", metavar="FILE", help="also write every task's figures as JSON")
     stats.set_defaults(func=stats_command)
     add_generate(verbs)
+    add_sample(verbs)
     return verbs
 
 

@@ -7,6 +7,10 @@ from the grader or the solution is in them.  ``datasets.Dataset.from_list(record
 verifiers / TRL dataset) takes them as they are; ``tools`` is JSON text because tool schemas
 differ from task to task, which column stores such as Arrow cannot hold as one nested type.
 
+Over a ``TaskSampler`` (``task_records(sampler, draws=N)``) the records are the sampler's first
+``N`` instances, and their ``task_dir`` is the instance's sample reference
+(``officesim-sample:...``), which ``TranscriptScorer`` rebuilds byte for byte: no folders anywhere.
+
 ``score_transcript`` is the reward of a finished rollout: it replays the transcript's assistant
 tool calls on the task's start state (``officesim.replay``) and grades the world they reach, so the
 reward comes from the world, never from what the transcript claims the tools returned.
@@ -29,6 +33,7 @@ from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.rubric import Grade
 from officesim.replay import replay, tool_calls
+from officesim.sampler import REF_PREFIX, TaskSampler, rebuild
 from officesim.split import split_tasks
 from officesim.task import Task, find_tasks, load_task
 
@@ -36,13 +41,16 @@ SplitName = Literal["all", "train", "heldout"]
 Messages = Sequence[Mapping[str, Any]]
 
 
-def task_record(task: Task, *, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT) -> dict[str, Any]:
+def task_record(task: Task, *, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
+                task_dir: str | None = None) -> dict[str, Any]:
     """One task as a plain dict: prompt messages, tools JSON, and metadata the model is not shown.
 
     Args:
         task: a loaded task.
         system_prompt: a template whose ``{user}`` becomes the acting employee; ``None`` leaves
             the system message out (the prompt is then the instruction alone, as in ``OfficeEnv``).
+        task_dir: what the ``task_dir`` column holds (default: the task's folder; a sampled
+            instance's sample reference).
     """
     prompt: list[dict[str, str]] = []
     if system_prompt is not None:
@@ -50,7 +58,7 @@ def task_record(task: Task, *, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
     prompt.append({"role": "user", "content": task.instruction})
     return {
         "task_id": task.id,
-        "task_dir": str(task.dir.resolve()),
+        "task_dir": task_dir if task_dir is not None else str(task.dir.resolve()),
         "prompt": prompt,
         "tools": json.dumps(task.tools_json(), ensure_ascii=False),
         "max_steps": task.max_steps,
@@ -61,12 +69,15 @@ def task_record(task: Task, *, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT
     }
 
 
-def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: float = 0.2, split_seed: int = 0,
-                 system_prompt: str | None = DEFAULT_SYSTEM_PROMPT) -> list[dict[str, Any]]:
+def task_records(tasks_dir: str | Path | TaskSampler, *, split: SplitName = "all", heldout: float = 0.2,
+                 split_seed: int = 0, system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
+                 draws: int | None = None) -> list[dict[str, Any]]:
     """A record (``task_record``) for every task folder at or under ``tasks_dir``, sorted by folder.
 
     Args:
-        tasks_dir: a task folder or a directory of them (the library, or a delivery's ``tasks/``).
+        tasks_dir: a task folder or a directory of them (the library, or a delivery's ``tasks/``);
+            or a ``TaskSampler``: the records of its stream's first ``draws`` instances (held-out
+            pairs are the sampler's ``exclude``, so ``split`` must be ``"all"``).
         split: ``"all"``, or one side of the split ``officesim deliver`` makes (``split_tasks``:
             by group and near twin found by content, sized to the request, covering families and
             categories first), so near twins never straddle it.
@@ -74,9 +85,20 @@ def task_records(tasks_dir: str | Path, *, split: SplitName = "all", heldout: fl
         heldout: the share of tasks held out (``officesim deliver --heldout``).
         split_seed: the split seed (``officesim deliver --split-seed``).
         system_prompt: see ``task_record``.
+        draws: how many instances to take from a sampler (required with one, not allowed without).
     """
     if split not in ("all", "train", "heldout"):
         raise OfficesimError(f"split must be 'all', 'train' or 'heldout', not {split!r}")
+    if isinstance(tasks_dir, TaskSampler):
+        if draws is None or isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
+            raise OfficesimError(f"task_records(sampler, draws=N) needs a positive whole number, not {draws!r}")
+        if split != "all":
+            raise OfficesimError("a sampler is not split: hold pairs out with TaskSampler(exclude=...) and use "
+                                 "split='all'")
+        return [task_record(drawn.task, system_prompt=system_prompt, task_dir=str(drawn.ref))
+                for drawn in tasks_dir.take(draws)]
+    if draws is not None:
+        raise OfficesimError("draws= is for a TaskSampler; a folder's records are all its tasks")
     tasks = [load_task(path) for path in find_tasks([tasks_dir])]
     if split != "all":
         sides, _ = split_tasks(tasks, heldout, split_seed)
@@ -110,10 +132,11 @@ class TranscriptScorer:
         self.reward_mode: RewardMode = reward
         self.cache_size = max(1, cache_size)
         self.__name__ = "officesim"  # trainers log reward functions by name
-        self._envs: OrderedDict[Path, tuple[OfficeEnv, bool]] = OrderedDict()
+        self._envs: OrderedDict[Path | str, tuple[OfficeEnv, bool]] = OrderedDict()
 
     def grade(self, task: Task | str | Path, messages: Messages) -> Grade:
-        """The grade of replaying ``messages``' assistant tool calls on ``task`` (a ``Task`` or its folder).
+        """The grade of replaying ``messages``' assistant tool calls on ``task`` (a ``Task``, its folder, or
+        a sampled instance's reference, ``officesim-sample:...``).
 
         Tool results in ``messages`` are ignored; calls after the episode ended (a submit, the
         step budget) are too.  A transcript that never submits is graded as ended there, with no
@@ -152,21 +175,23 @@ class TranscriptScorer:
             self._drop(key)
 
     def _env(self, task: Task | str | Path) -> OfficeEnv:
-        key = (task.dir if isinstance(task, Task) else Path(task)).resolve()
+        sampled = isinstance(task, str) and task.startswith(REF_PREFIX)
+        key = task if sampled else (task.dir if isinstance(task, Task) else Path(task)).resolve()
         cached = self._envs.get(key)
         if cached is not None and (not isinstance(task, Task) or cached[0].task is task):
             self._envs.move_to_end(key)
             return cached[0]
         if cached is not None:  # another Task object for the same folder: play the one given
             self._drop(key)
-        loaded = task if isinstance(task, Task) else load_task(key)
+        # a sampled instance is rebuilt from its reference, byte for byte
+        loaded = task if isinstance(task, Task) else rebuild(str(task)).task if sampled else load_task(key)
         env = OfficeEnv(loaded, judge=self.judge)
         self._envs[key] = (env, not isinstance(task, Task))
         while len(self._envs) > self.cache_size:
             self._drop(next(iter(self._envs)))
         return env
 
-    def _drop(self, key: Path) -> None:
+    def _drop(self, key: Path | str) -> None:
         env, owned = self._envs.pop(key)
         if env.world is not None:
             env.world.close()

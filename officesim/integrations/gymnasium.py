@@ -13,6 +13,8 @@ An LLM policy reads text and writes text, so both spaces are ``gymnasium.spaces.
 Rewards, termination, truncation and ``info`` (``info["grade"]`` at the end) are ``OfficeEnv``'s.
 Given several tasks, ``reset`` picks one with ``self.np_random``, so ``reset(seed=s)`` picks the
 same task for the same ``s`` (Gymnasium-style seeding); ``options={"task": id}`` picks one by id.
+Given a ``TaskSampler`` instead, ``reset(seed=s)`` plays the sampler's instance for ``s`` and
+``reset()`` one drawn with ``self.np_random``: a fresh instance every episode.
 
 ``register_tasks("tasks/")`` registers ``officesim/<task-id>`` for ``gymnasium.make`` with the
 task's own step budget as ``max_episode_steps``, so Gymnasium's ``TimeLimit`` cuts exactly where
@@ -38,6 +40,7 @@ from typing import Any
 from officesim.env import OfficeEnv, RewardMode, parse_action
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
+from officesim.sampler import TaskSampler
 from officesim.task import Task, find_tasks, load_task, read_yaml
 
 try:
@@ -98,7 +101,7 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
 
     Args:
         tasks: a ``Task``, a task folder, a directory of task folders, or a list of those; each
-            ``reset`` plays one of them.
+            ``reset`` plays one of them.  Or a ``TaskSampler``: each reset draws an instance.
         judge: a ``JudgeConfig`` or ``Judge`` for judge criteria; ``None`` leaves them unjudged.
         reward: ``"score"`` (the rubric score at the end) or ``"binary"`` (1.0 when passed); a
             reset's ``options={"reward": ...}`` overrides it for that episode.
@@ -107,12 +110,14 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
         max_steps: a step budget below the task's own; reaching it truncates and grades the episode.
 
     Attributes:
-        tasks: the loaded tasks, in the order given (directories sorted by folder).
+        tasks: the loaded tasks, in the order given (directories sorted by folder); empty over a sampler.
+        sampler: the ``TaskSampler`` given, else ``None``.
         env: the ``OfficeEnv`` of the current episode (its ``world``, ``transcript`` and ``grade``),
             or ``None`` before the first reset.
     """
 
-    def __init__(self, tasks: TaskSource | Sequence[TaskSource], *, judge: Judge | JudgeConfig | None = None,
+    def __init__(self, tasks: TaskSource | Sequence[TaskSource] | TaskSampler, *,
+                 judge: Judge | JudgeConfig | None = None,
                  reward: RewardMode = "score", max_observation_chars: int = MAX_OBSERVATION_CHARS,
                  max_action_chars: int = MAX_ACTION_CHARS, max_steps: int | None = None) -> None:
         if reward not in ("score", "binary"):
@@ -120,7 +125,8 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
             raise OfficesimError(f"max_steps must be a positive integer, not {max_steps!r}")
         self.max_steps = max_steps
-        self.tasks = load_tasks(tasks)
+        self.sampler = tasks if isinstance(tasks, TaskSampler) else None
+        self.tasks = [] if self.sampler is not None else load_tasks(tasks)  # type: ignore[arg-type]
         self._index = {task.id: index for index, task in enumerate(self.tasks)}
         self._judge_source = judge
         self._judge = make_judge(judge)  # one judge (and its cache) for every task's episodes
@@ -141,6 +147,8 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
         """
         super().reset(seed=seed)
         options = dict(options or {})
+        if self.sampler is not None:
+            return self._reset_sampled(seed, options)
         # Drawn on every reset, even with one task or a task named in options, so that the
         # sequence of tasks after a seeded reset does not depend on anything else.
         index = int(self.np_random.integers(len(self.tasks)))
@@ -156,6 +164,17 @@ class OfficeGymEnv(gymnasium.Env[str, str]):
             self.close()
             self.env = OfficeEnv(task, judge=self._judge)
         obs, info = self.env.reset(seed=seed, options=options)
+        return self._encode(obs), info
+
+    def _reset_sampled(self, seed: int | None, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Over a sampler: the instance of ``seed``, or of a seed drawn with ``np_random``."""
+        if "task" in options:
+            raise OfficesimError("options['task'] names a task of a folder library; over a sampler pass seed=")
+        draw = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
+        options.setdefault("reward", self.reward_mode)
+        if self.env is None:
+            self.env = OfficeEnv(self.sampler, judge=self._judge)  # type: ignore[arg-type]
+        obs, info = self.env.reset(seed=draw, options=options)
         return self._encode(obs), info
 
     def step(self, action: str | Any) -> tuple[str, float, bool, bool, dict[str, Any]]:

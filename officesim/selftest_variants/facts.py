@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from officesim.resources import tasks_dir
 from officesim.task import read_yaml
 
 if TYPE_CHECKING:
@@ -136,7 +137,12 @@ def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
 
 @lru_cache(maxsize=1024)
 def _facts_of_file(path: Path, mtime: float) -> Facts:
-    grader = read_yaml(path) or {}
+    return _facts_of_text(path, path.read_bytes())
+
+
+@lru_cache(maxsize=256)
+def _facts_of_text(path: Path, text: bytes) -> Facts:
+    grader = read_yaml(path, text) or {}
     facts = Facts()
     checks = [*(grader.get("gates") or []), *(grader.get("criteria") or [])]
     for check in checks:
@@ -150,15 +156,18 @@ def _facts_of_file(path: Path, mtime: float) -> Facts:
 
 
 def facts_for(task: Task) -> Facts:
-    """The facts of ``task`` (cached per grader file)."""
+    """The facts of ``task`` (cached per grader file; an in-memory task's from its text)."""
     path = task.dir / "grader.yaml"
+    if task.files is not None:
+        return _facts_of_text(path, task.files["grader.yaml"].encode("utf-8"))
     return _facts_of_file(path, path.stat().st_mtime)
 
 
 def family_facts(task: Task) -> list[Facts]:
-    """The facts of every task of ``task``'s family found next to it (for blind-answer probes)."""
+    """The facts of every task of ``task``'s family found next to it (for blind-answer probes);
+    for an in-memory (sampled) task, those of the task library's instances of its family."""
     siblings = []
-    for folder in sorted(task.dir.parent.iterdir()):
+    for folder in sorted((task.dir.parent if task.dir.parent.is_dir() else tasks_dir()).iterdir()):
         spec = folder / "task.yaml"
         if folder == task.dir or not spec.is_file():
             continue

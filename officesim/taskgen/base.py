@@ -1,4 +1,4 @@
-"""The family contract: a generator that turns (acme world, index, seeded rng) into one task.
+"""The family contract: a generator that turns (a world, index, seeded rng) into one task.
 
 A family plants the facts its task needs through a ``Stage`` (every step runs live on the world
 and is recorded as a ``setup`` step, so later steps can use the ids earlier ones created), then
@@ -30,6 +30,15 @@ StepRunner = Callable[["World", dict[str, Any]], Any]
 
 class GenerationError(OfficesimError):
     """A family produced a task that cannot be written (a setup call failed, the oracle fails)."""
+
+
+class WorldLacks(GenerationError):
+    """The world lacks what a family needs (a role, a kind of account, a row it looks up).
+
+    Not a bug in the family: it is skipped for that world, and the reason is reported.  Raised by
+    ``Family.requires`` answers and by the stage's lookups (``Stage.one``), so a family's
+    assumptions about a world are checked where it makes them.
+    """
 
 
 @dataclass
@@ -124,7 +133,7 @@ class Stage:
         """The single row a query must return (a family's assumption about the world)."""
         row = self.world.db.execute(sql, params).fetchone()
         if row is None:
-            raise GenerationError(f"the world has no row for {sql!r} {params!r}")
+            raise WorldLacks(f"the world has no row for {sql!r} {params!r}")
         return dict(row)
 
     def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
@@ -202,6 +211,11 @@ class Family(ABC):
     apps: ClassVar[tuple[str, ...]]
     variants: ClassVar[tuple[str, ...]]
     count: ClassVar[int] = 14
+    # The worlds the shipped library holds instances on (spec names; acme first), and how many
+    # instances each world other than acme gets (acme gets ``count``).  Ids on acme are
+    # ``<slug>-NNN``; on another world ``<slug>-<world>-NNN``.
+    worlds: ClassVar[tuple[str, ...]] = ("acme",)
+    count_per_world: ClassVar[int] = 5
     # 2: penalties weigh all positive points; answers, phones and names checked as people write them
     version: ClassVar[int] = 2
 
@@ -210,13 +224,28 @@ class Family(ABC):
         """The id prefix of the family's tasks (``travel-expense-report``)."""
         return self.name.replace("_", "-")
 
-    def task_id(self, index: int) -> str:
-        """The id (and folder name) of instance ``index`` (0-based): ``<slug>-001``."""
-        return f"{self.slug}-{index + 1:03d}"
+    def task_id(self, index: int, world: str | None = None) -> str:
+        """The id (and folder name) of instance ``index`` (0-based): ``<slug>-001`` on acme,
+        ``<slug>-<world>-001`` on another world (``world`` is its id label)."""
+        middle = "" if world in (None, "acme") else f"{world}-"
+        return f"{self.slug}-{middle}{index + 1:03d}"
+
+    def count_on(self, world: str) -> int:
+        """How many instances the library holds on ``world`` (a spec name or id label)."""
+        return self.count if world == "acme" else self.count_per_world
 
     def variant_for(self, index: int) -> str:
         """The near-twin group of instance ``index``: instances cycle through the variants."""
         return self.variants[index % len(self.variants)]
+
+    def requires(self, stage: Stage) -> str | None:
+        """Why this family cannot run on the stage's world (``None`` when it can).
+
+        Checked before ``build`` on the freshly restored world; a family that needs, say, a legal
+        department or open invoices says so here and is skipped for worlds without them.  The
+        default asks nothing: lookups in ``build`` still raise ``WorldLacks`` when they find nothing.
+        """
+        return None
 
     @abstractmethod
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:

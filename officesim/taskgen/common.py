@@ -17,7 +17,7 @@ from typing import Any
 
 from officesim.apps import apps
 from officesim.seeding import rng_for
-from officesim.taskgen.base import Stage
+from officesim.taskgen.base import Stage, WorldLacks
 
 # Read tools of each app (a task allows the reads of every app it involves) and the writes that
 # careless agents and hack probes reach for (graders must catch what they do): from the apps.
@@ -327,7 +327,7 @@ def nth(pool: Sequence[Any], index: int, family: str, *, salt: str = "") -> Any:
     the pool in a random-looking order, so consecutive instances never reuse an item until every
     item has been used once."""
     if not pool:
-        raise ValueError(f"{family}: empty pool to pick from")
+        raise WorldLacks(f"{family}: empty pool to pick from (this world has none of what it picks)")
     order = list(pool)
     rng_for(0, family, "pool", salt).shuffle(order)
     return order[index % len(order)]

@@ -1,6 +1,8 @@
 """Turn a family's draft into a verified, byte-stable task folder.
 
-For one instance: restore the acme world, let the family plant its facts (recorded as setup),
+For one instance: restore its world (acme, or any spec: ``WorldChoice``), let the family check that
+the world has what it needs (``Family.requires``; else ``WorldLacks``: skipped for that world), plant
+its facts (recorded as setup),
 play the reference solution on the resulting world, grade the oracle with the real grader (it
 must pass with score 1.0), rebuild the start state from the rendered ``task.yaml`` (it must equal
 what the family planted), and only then render ``task.yaml``, ``grader.yaml``, ``solution.yaml``
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import math
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +22,12 @@ from pydantic import TypeAdapter
 from officesim.errors import SpecError
 from officesim.grading.rubric import grade
 from officesim.people import person_id, resolve_arguments
+from officesim.resources import world_spec_path
 from officesim.seeding import rng_for
 from officesim.setup import SetupStep, apply_setup
-from officesim.task import SUBMIT_TOOL, load_task, resolve_spec_path, world_snapshot
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
+from officesim.spec import load_spec
+from officesim.task import SUBMIT_TOOL, Task, load_task_files, world_key, world_snapshot
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.common import weigh_penalties
 from officesim.taskgen.yamlout import dump_yaml
 from officesim.toolexport import dumps, export_tools
@@ -61,25 +64,95 @@ class RenderedTask:
     files: dict[str, str]
 
 
-def base_snapshot() -> bytes:
-    """The acme world every instance starts from (the task module's own memoised generation)."""
-    return world_snapshot(resolve_spec_path(WORLD_SPEC, Path.cwd()), WORLD_SEED)
+@dataclass(frozen=True)
+class WorldChoice:
+    """The world an instance is rendered on, as its ``task.yaml`` records it.
+
+    Attributes:
+        spec: how ``task.yaml`` names the spec: a bare name (``acme``) for a known spec, else the
+            spec file's absolute path.
+        seed: the generation seed.
+        key: the spec's own ``name`` as an id part (``acme``, ``nordwerk``): in task ids
+            (``<slug>-<key>-NNN``) and in the family's rng labels.
+        label: ``key`` at the spec's own seed, else ``key@seed`` (how reports name the world).
+    """
+
+    spec: str
+    seed: int
+    key: str
+    label: str  # ``key`` at the spec's own seed, else ``key@seed``
 
 
-def render_instance(family: Family, index: int, base: bytes) -> RenderedTask:
-    """Build, solve, verify and render instance ``index`` of ``family``."""
-    task_id = family.task_id(index)
-    world = World.restore(base)
-    stage = Stage(world, _run_step)
+def world_choice(spec: str | Path = WORLD_SPEC, seed: int | None = None) -> WorldChoice:
+    """Resolve a world given by name (``acme``) or spec path, with its seed (default: the spec's)."""
+    ref = str(spec)
+    path = world_spec_path(ref)
+    named = len(Path(ref).parts) == 1 and not Path(ref).suffix and not Path(ref).exists()
+    loaded = load_spec(path)
+    key = world_key(loaded)
+    chosen = loaded.seed if seed is None else int(seed)
+    return WorldChoice(ref if named else str(path), chosen, key, key if chosen == loaded.seed else f"{key}@{chosen}")
+
+
+ACME = WorldChoice(WORLD_SPEC, WORLD_SEED, WORLD_SPEC, WORLD_SPEC)
+
+
+def base_snapshot(world: WorldChoice = ACME) -> bytes:
+    """The world every instance on ``world`` starts from (memoised per spec and seed by the task module)."""
+    return world_snapshot(world_spec_path(world.spec), world.seed)
+
+
+def family_rng_labels(family: Family, index: int, world: WorldChoice) -> tuple[object, ...]:
+    """The labels of the family's rng for instance ``index`` on ``world`` (seeded with the world seed).
+
+    Acme at seed 0 keeps the labels it had before worlds varied, so the shipped ids stay byte for
+    byte; every other world adds its key, so two worlds never draw the same amounts.
+    """
+    return (family.name, index) if world == ACME else (family.name, index, world.key)
+
+
+def render_instance(family: Family, index: int, base: bytes | None = None, world: WorldChoice = ACME,
+                    task_id: str | None = None) -> RenderedTask:
+    """Build, solve, verify and render instance ``index`` of ``family`` on ``world``.
+
+    Raises ``WorldLacks`` (a ``GenerationError``) saying the family is skipped for this world when
+    it lacks what the family needs, and ``GenerationError`` for any other failure.
+    """
+    return render_verified(family, index, base, world, task_id)[0]
+
+
+def render_verified(family: Family, index: int, base: bytes | None = None, world: WorldChoice = ACME,
+                    task_id: str | None = None) -> tuple[RenderedTask, Task]:
+    """``render_instance`` plus the verified in-memory ``Task`` (its start state already built)."""
+    task_id = task_id or family.task_id(index)
+    world_db = World.restore(base_snapshot(world) if base is None else base)
+    stage = Stage(world_db, _run_step)
     try:
-        draft = family.build(stage, index, rng_for(WORLD_SEED, family.name, index))
+        reason = family.requires(stage)
+        if reason:
+            raise WorldLacks(reason)
+        try:
+            draft = family.build(stage, index, rng_for(world.seed, *family_rng_labels(family, index, world)))
+        except (ValueError, IndexError) as exc:
+            # A pick from a pool the world has too little of (``rng.sample`` larger than the
+            # population, an empty list): the world lacks what the family assumed.
+            raise WorldLacks(f"too few of what the family picks ({type(exc).__name__}: {exc})") from None
+        except WorldLacks:
+            raise
+        except SpecError as exc:  # a planted row clashes with the world's own (a name already taken)
+            raise WorldLacks(f"planting clashes with this world: {exc}") from None
+        except GenerationError as exc:
+            # While planting, a family refuses a scenario this world makes ambiguous (its own mail
+            # already mentions the topic) or cannot hold: an assumption about the world, not a bug
+            # in the oracle (those surface below, after ``build``).
+            raise WorldLacks(str(exc)) from None
         if not stage.steps or "clock" not in stage.steps[0]:
             raise GenerationError("setup must start by setting the clock, so the planted story has a time")
-        world.clear_change_log()
-        start = World.restore(world.snapshot())
-        solver = Solver(world, frozenset(draft.tools))
+        world_db.clear_change_log()
+        start = World.restore(world_db.snapshot())
+        solver = Solver(world_db, frozenset(draft.tools))
         draft.solve(solver)
-        task = _task_dict(family, index, draft, stage, len(solver.steps))
+        task = _task_dict(family, task_id, draft, stage, len(solver.steps), world)
         grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
         if draft.facts is not None:
             if draft.facts.locale == "en_US":  # dates in facts texts are read in the world's locale (10/03/2026)
@@ -92,33 +165,34 @@ def render_instance(family: Family, index: int, base: bytes) -> RenderedTask:
             "solution.yaml": dump_yaml(solution),
             "tools.json": dumps([*export_tools(task["tools"]), SUBMIT_TOOL]),
         })
-        verify(rendered, start, world, solver.answer)
+        loaded = verify(rendered, start, world_db, solver.answer)
+    except WorldLacks as exc:
+        raise WorldLacks(f"{task_id}: {family.name} skipped for world {world.label}: {exc}") from None
     except GenerationError as exc:
         raise GenerationError(f"{task_id}: {exc}") from None
     except SpecError as exc:
         raise GenerationError(f"{task_id}: the rendered task does not load: {exc}") from None
     finally:
-        world.close()
-    return rendered
+        world_db.close()
+    return rendered, loaded
 
 
-def verify(rendered: RenderedTask, start: World, final: World, answer: str | None) -> None:
-    """Load the rendered folder like any task; its setup must rebuild ``start`` and the oracle pass.
+def verify(rendered: RenderedTask, start: World, final: World, answer: str | None) -> Task:
+    """Load the rendered files like any task; its setup must rebuild ``start`` and the oracle pass.
 
-    Going through ``load_task`` and ``grade`` means the checked-in files, not the family's
-    in-memory objects, are what was verified.
+    Going through the task loader and ``grade`` means the rendered files, not the family's
+    in-memory objects, are what was verified.  Returns the loaded task (start state built).
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = write_task(Path(tmp), rendered)
-        task = load_task(folder)
-        rebuilt = task.start_snapshot()
-        # Same base bytes and the same statements in the same order give the same bytes; only when
-        # they differ is the (slower) content hash asked whether the difference is physical only.
-        if rebuilt != start.snapshot() and _content_hash(rebuilt) != start.state_hash():
-            raise GenerationError("replaying the rendered setup does not rebuild the planted world")
-        result = grade(task, start, final, answer)
+    task = load_task_files(rendered.files)
+    rebuilt = task.start_snapshot()
+    # Same base bytes and the same statements in the same order give the same bytes; only when
+    # they differ is the (slower) content hash asked whether the difference is physical only.
+    if rebuilt != start.snapshot() and _content_hash(rebuilt) != start.state_hash():
+        raise GenerationError("replaying the rendered setup does not rebuild the planted world")
+    result = grade(task, start, final, answer)
     if not result.passed or result.score < 1.0:
         raise GenerationError(f"the reference solution does not pass:\n{result.summary()}")
+    return task
 
 
 def _content_hash(snapshot: bytes) -> str:
@@ -129,11 +203,12 @@ def _content_hash(snapshot: bytes) -> str:
         world.close()
 
 
-def _task_dict(family: Family, index: int, draft: Draft, stage: Stage, solution_steps: int) -> dict[str, Any]:
+def _task_dict(family: Family, task_id: str, draft: Draft, stage: Stage, solution_steps: int,
+               world: WorldChoice) -> dict[str, Any]:
     task: dict[str, Any] = {
-        "id": family.task_id(index),
+        "id": task_id,
         "instruction": draft.instruction.strip() + "\n",
-        "world": {"spec": WORLD_SPEC, "seed": WORLD_SEED},
+        "world": {"spec": world.spec, "seed": world.seed},
     }
     if stage.acting_user is not None:
         task["acting_user"] = stage.acting_user

@@ -38,18 +38,51 @@ def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.SequenceN
     return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
 
 
-_TaskDumper.add_representer(str, _represent_str)
-_TaskDumper.add_representer(list, _represent_list)
-_TaskDumper.add_representer(tuple, _represent_list)
+_CDumper = getattr(yaml, "CSafeDumper", None)
+
+
+class _FastTaskDumper(_CDumper or yaml.SafeDumper):  # type: ignore[misc]
+    """The same dumper over libyaml's C emitter (about 4x faster; a sampler renders every draw)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+for _dumper in (_TaskDumper, _FastTaskDumper):
+    _dumper.add_representer(str, _represent_str)
+    _dumper.add_representer(list, _represent_list)
+    _dumper.add_representer(tuple, _represent_list)
+
+
+def _dump(data: Any, dumper: type[yaml.SafeDumper]) -> str:
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100_000,
+                     default_flow_style=False)
+
+
+def _c_safe(data: Any) -> bool:
+    """Whether libyaml writes ``data`` exactly as PyYAML does: unless a string holds a character
+    the two emitters judge printable differently (outside the BMP, tab, CR, BOM, the C1 controls
+    and the line separators), which one escapes and the other writes as it is."""
+    if isinstance(data, str):
+        return not any(ord(c) > 0xFFFF or c in _DIFFERENT or 0x7F <= ord(c) <= 0x9F for c in data)
+    if isinstance(data, dict):
+        return all(_c_safe(k) and _c_safe(v) for k, v in data.items())
+    if isinstance(data, list | tuple):
+        return all(_c_safe(item) for item in data)
+    return True
+
+
+_DIFFERENT = frozenset("\t\r\ufeff\u2028\u2029")
 
 
 def dump_yaml(data: Any) -> str:
-    """The canonical text of one task file."""
-    return yaml.dump(
-        data,
-        Dumper=_TaskDumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=100_000,
-        default_flow_style=False,
-    )
+    """The canonical text of one task file.
+
+    The canonical text is the pure-Python emitter's.  libyaml's C emitter (about 4x faster: a
+    sampler renders every draw) writes the same bytes except for the characters ``_c_safe`` names
+    (it quotes emoji as ``"\\U0001F44D"``, PyYAML writes them as they are), so data holding one
+    goes to the Python emitter; regenerating the library byte for byte checks the two agree.
+    """
+    if _CDumper is not None and _c_safe(data):
+        return _dump(data, _FastTaskDumper)
+    return _dump(data, _TaskDumper)
