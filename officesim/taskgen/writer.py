@@ -156,7 +156,7 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
         grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
         if draft.facts is not None:
             if draft.facts.locale == "en_US":  # dates in facts texts are read in the world's locale (10/03/2026)
-                draft.facts.locale = world.meta("locale") or "en_US"
+                draft.facts.locale = world_db.meta("locale") or "en_US"
             grader["facts"] = draft.facts.render()
         solution = {"steps": solver.steps, "answer": solver.answer}
         rendered = RenderedTask(task_id, {
