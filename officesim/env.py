@@ -184,6 +184,7 @@ class OfficeEnv:
         self.stopped = None
         self._failing, self._failing_count = None, 0
         self._done = False
+        info: dict[str, Any]
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
         if self.drift is not None:
@@ -366,10 +367,11 @@ class OfficeEnv:
                     else json.dumps(arguments, default=str))
         if not _encodable(name):
             name = name.encode("utf-8", "backslashreplace").decode("utf-8")
-        call = {"role": "assistant", "content": None,
-                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
-        answer = {"role": "tool", "tool_call_id": call_id,
-                  "content": json.dumps(result, ensure_ascii=False, default=str)}
+        call: dict[str, Any] = {
+            "role": "assistant", "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
+        answer: dict[str, Any] = {"role": "tool", "tool_call_id": call_id,
+                                  "content": json.dumps(result, ensure_ascii=False, default=str)}
         if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
             call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
         self.transcript += [call, answer]

@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from officesim.agents.base import Agent
 from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.env import OfficeEnv, play
 from officesim.grading.judge import Judge, JudgeConfig
@@ -128,7 +129,8 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways:
     report = SelfTestReport(task.id)
     env = OfficeEnv(task, judge=judge)
     reference = _oracle(task, env, report)
-    for agent in [NullAgent(), *(probe(task=task) for probe in PROBES)]:
+    agents: list[Agent] = [NullAgent(), *(probe(task=task) for probe in PROBES)]
+    for agent in agents:
         result = play(env, agent)
         ok = not would_pass(result) and result.score <= HACK_BOUND
         reason = "fails, as it must" if ok else (

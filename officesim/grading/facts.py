@@ -225,8 +225,8 @@ class Reader:
             if entity.person is not None:
                 people[key] = self.ctx.person(entity.person)
         firsts: dict[str, int] = {}
-        for row in people.values():
-            first = _first(row["name"]).casefold()
+        for person in people.values():
+            first = _first(person["name"]).casefold()
             firsts[first] = firsts.get(first, 0) + 1
         pairs: list[tuple[str, str]] = []
         for key, entity in self.spec.entities.items():

@@ -67,7 +67,7 @@ class ExpenseAudit(Family):
                 cap = meals[city] * units
             else:
                 cap = None
-            if kind in ("hotel_over", "meals_over"):
+            if kind in ("hotel_over", "meals_over") and cap is not None:
                 amount = float(cap + rng.randrange(15, 160, 5))
             elif cap is not None:
                 amount = float(cap - rng.randrange(0, 40, 5))
@@ -77,7 +77,8 @@ class ExpenseAudit(Family):
             claims.append({"id": f"EC-{ids[n]}", "date": day(-rng.randint(5, 34)).isoformat(),
                            "employee": rng.choice(people)["name"], "city": city, "category": category,
                            "units": units if category != "Airfare" else 1, "amount": amount, "receipt": receipt,
-                           "kind": kind, "over": round(amount - cap, 2) if kind in ("hotel_over", "meals_over")
+                           "kind": kind, "over": round(amount - cap, 2)
+                           if kind in ("hotel_over", "meals_over") and cap is not None
                            else None})
         claims.sort(key=lambda c: (c["date"], c["id"]))
         sheet = f"{department} expense claims - September 2026"
@@ -202,13 +203,13 @@ class RenewalRiskDigest(Family):
         ])
 
         sheet = FactSheet()
-        keys = []
+        keys: list[str] = []
         for row in qualifying:
             keys.append(sheet.entity(row["name"], key=f"account_{len(keys) + 1}", kind="account"))
             sheet.fact(keys[-1], "overdue", row["overdue"])
             for i, deal in enumerate(row["renewals"], start=1):
                 sheet.fact(keys[-1], f"renewal_{i}", deal["amount"])
-        miss_keys = []
+        miss_keys: list[str] = []
         for account in planted[3:]:
             if account["name"] in {r["name"] for r in qualifying}:
                 continue

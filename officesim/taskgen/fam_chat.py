@@ -173,6 +173,7 @@ def _bookings(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[s
 def _vendor_spend(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], dict[str, Any]]:
     vendors = ["Northwind Cleaning", "Globex Security", "Initech Catering", "Umbrella Logistics", "Hooli Cloud",
                "Stark Facilities", "Wayne Printing", "Acme Coffee Co"]
+    rows: list[list[Any]]
     rows = [[v, rng.choice(["Facilities", "IT", "Operations", "Marketing"]), float(rng.randrange(1_200, 48_000, 50)),
              rng.choice(["paid", "approved"])] for v in rng.sample(vendors, rng.randint(5, 7))]
     biggest = max(rows, key=lambda r: r[2])

@@ -176,7 +176,7 @@ class TravelExpenseReport(Family):
             facts.fact(flagged_keys[-1], "amount", r["amount"])
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
-        cfo_attachment = {"text": "attachments", "to": ["role:cfo"]}
+        cfo_attachment: dict[str, Any] = {"text": "attachments", "to": ["role:cfo"]}
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "chat", "mail"], writes=["drive_create_doc", "drive_update_doc",

@@ -33,7 +33,7 @@ from officesim.world import World
 WORLD_SPEC = "acme"
 WORLD_SEED = 0
 FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.json")
-_STEP = TypeAdapter(SetupStep)
+_STEP: TypeAdapter[Any] = TypeAdapter(SetupStep)
 
 
 def _run_step(world: World, step: dict[str, Any]) -> dict[str, Any] | None:
@@ -80,6 +80,7 @@ def render_instance(family: Family, index: int, base: bytes) -> RenderedTask:
         solver = Solver(world, frozenset(draft.tools))
         draft.solve(solver)
         task = _task_dict(family, index, draft, stage, len(solver.steps))
+        grader: dict[str, Any]
         grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
         if draft.facts is not None:
             grader["facts"] = draft.facts.render()

@@ -6,7 +6,7 @@ depending on faker's names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from officesim.errors import SpecError
 
@@ -62,6 +62,7 @@ def generate(ctx: GenContext) -> None:
     fake = ctx.faker("directory")
     size = ctx.spec.size
     names = [*DEPARTMENTS, *(f"Special Projects {i}" for i in range(1, 41))][: size.departments]
+    departments: list[dict[str, Any]]
     departments = [{"id": f"dept_{i}", "name": n, "head_id": None} for i, n in enumerate(names, 1)]
     dept_by_name = {d["name"]: d for d in departments}
 
@@ -76,8 +77,9 @@ def generate(ctx: GenContext) -> None:
             email, n = f"{local}{n}@{ctx.spec.domain}", n + 1
         taken.add(email)
         if index < len(role_keys):
-            role: str | None = role_keys[index]
-            dept_name, title = ROLES[role]
+            key = role_keys[index]
+            role: str | None = key
+            dept_name, title = ROLES[key]
             dept = dept_by_name.get(dept_name, departments[0])
         else:
             role = None
