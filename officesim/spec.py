@@ -185,6 +185,10 @@ class WorldSpec(BaseModel):
             raise ValueError(problem)
         return value
 
+    def seed_for(self, override: int | None = None) -> int:
+        """The generation seed: ``override`` (a task's or a caller's own) when given, else the spec's."""
+        return self.seed if override is None else override
+
     def fingerprint(self) -> str:
         """A stable hash of the spec's content (for caches and version records)."""
         text = json.dumps(self.model_dump(mode="json"), sort_keys=True)

@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from officesim.colleagues import Colleague, TimedEvent
+from officesim.episode_tools import SUBMIT
 from officesim.errors import InvalidArgument, OfficesimError, SpecError
 from officesim.grading.rubrics import Rubric, load_rubric_file
 from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
@@ -32,7 +33,7 @@ from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, worl
 from officesim.schema_sql import META_TABLE
 from officesim.setup import SetupStep, apply_setup, check_table_fields
 from officesim.spec import WorldSpec, format_validation_error, load_spec
-from officesim.toolexport import SUBMIT, WAIT, ExportFormat, SchemaMode, export_tools
+from officesim.toolexport import WAIT, ExportFormat, SchemaMode, export_tools
 from officesim.tools import registry
 from officesim.world import World
 
@@ -157,7 +158,7 @@ def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> byt
     them cannot couple two worlds; it saves ~1 s per task on acme.
     """
     loaded = load_spec(spec)
-    return _generated(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+    return _generated(loaded.model_dump_json(), loaded.seed_for(seed))
 
 
 def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) -> str:
@@ -167,7 +168,7 @@ def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) ->
     process, never per task.
     """
     loaded = load_spec(spec)
-    return _generated_hash(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+    return _generated_hash(loaded.model_dump_json(), loaded.seed_for(seed))
 
 
 def _setup_hash(base_hash: str, world: World) -> str:
@@ -324,7 +325,11 @@ class Task:
         return self._start_state_hash
 
     def world_spec(self) -> WorldSpec:
-        """The task's world spec, parsed once per Task (the runner and the build both need it)."""
+        """The task's world spec, parsed once per Task: the one place anything reads it from.
+
+        The build, the runner's version record and the delivery all take the spec (and the
+        effective seed, ``world_seed``) from here, never by loading ``spec_path`` again.
+        """
         if self._world_spec is None:
             self._world_spec = load_spec(self.spec_path)
         return self._world_spec
@@ -332,7 +337,7 @@ class Task:
     @property
     def world_seed(self) -> int:
         """The generation seed: the task's own, else its spec's."""
-        return self.world_spec().seed if self.spec.world.seed is None else self.spec.world.seed
+        return self.world_spec().seed_for(self.spec.world.seed)
 
     def release(self) -> None:
         """Drop the cached start state (about twice the world's size); it is rebuilt on next use.
