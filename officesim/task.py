@@ -27,7 +27,8 @@ from officesim.colleagues import Colleague, TimedEvent
 from officesim.episode_tools import SUBMIT
 from officesim.errors import InvalidArgument, OfficesimError, SpecError
 from officesim.grading.rubrics import Rubric, load_rubric_file
-from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
+from officesim.grading.spec import GraderSpec
+from officesim.grading.spec_base import CheckBase
 from officesim.people import check_ref_syntax, person_id
 from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, world_spec_path
 from officesim.schema_sql import META_TABLE
@@ -395,34 +396,23 @@ def _check_grader(grader: GraderSpec, path: Path) -> tuple[dict[str, Rubric], li
     """Tables, columns and rubric names exist; returns the rubrics used and their bytes (for the hash)."""
     rubrics: dict[str, Rubric] = {}
     rubric_bytes: list[bytes] = []
-    for section in ("gates", "criteria"):
-        for index, check in enumerate(getattr(grader, section)):
+    sections: tuple[tuple[str, list[CheckBase]], ...] = (("gates", list(grader.gates)),
+                                                         ("criteria", list(grader.criteria)))
+    for section, checks in sections:
+        for index, check in enumerate(checks):
             where = f"{path} is invalid:\n  {section}.{index} ({check.id})"
-            if isinstance(check, TABLE_CHECKS):
-                fields = [*check.match, *getattr(check, "expect", {}), *(getattr(check, "fields", None) or [])]
-                problem = check_table_fields(check.table, fields)
-                if problem:
-                    raise SpecError(f"{where}: {problem}")
-            elif check.check == "allowed_changes":
-                for table, columns in check.allowed().items():
-                    problem = check_table_fields(table, columns or [])
-                    if problem:
-                        raise SpecError(f"{where}.tables: {problem}")
-            elif isinstance(check, JudgeCheck):
-                for form in [*check.evidence, *check.source]:
-                    if form.startswith("crm:"):
-                        problem = check_table_fields(crm_table(form), [])
-                        if problem:
-                            raise SpecError(f"{where}: {form}: {problem}")
-                if check.rubric is not None:
-                    try:
-                        rubric_file = rubric_path(check.rubric, path.parent)
-                        rubric = load_rubric_file(rubric_file)
-                    except SpecError as exc:
-                        raise SpecError(f"{where}.rubric: {exc}") from None
-                    rubrics[rubric.name] = rubric
-                    rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
-                    rubric_bytes.append(rubric_file.read_bytes())
+            problems = check.world_problems()
+            if problems:
+                raise SpecError(f"{where}{problems[0]}")
+            for name in check.references().rubrics:
+                try:
+                    rubric_file = rubric_path(name, path.parent)
+                    rubric = load_rubric_file(rubric_file)
+                except SpecError as exc:
+                    raise SpecError(f"{where}.rubric: {exc}") from None
+                rubrics[rubric.name] = rubric
+                rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
+                rubric_bytes.append(rubric_file.read_bytes())
     return rubrics, rubric_bytes
 
 
