@@ -6,11 +6,11 @@ evaluated against an episode.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
+from officesim.apps.drive.reading import find_files, sheet_tabs
 from officesim.grading.normalize import contains_phrase, matches, normalize_text, text_has_number
 from officesim.grading.spec_base import (
     CheckBase,
@@ -62,33 +62,19 @@ class DocContainsCheck(CheckBase):
         return _doc_contains(self, ctx)
 
 
-def _files(ctx: GradeContext, ref: str, kind: str) -> list[dict[str, Any]]:
-    rows = ctx.final.db.execute(
-        "SELECT id, name, content FROM drive_file "
-        "WHERE kind = ? AND trashed = 0 AND (id = ? OR name = ? COLLATE NOCASE)",
-        (kind, ref, ref),
-    ).fetchall()
-    if not rows:
-        rows = [r for r in ctx.final.db.execute(
-            "SELECT id, name, content FROM drive_file WHERE kind = ? AND trashed = 0", (kind,)
-        ) if texts_match(r["name"], ref)]
-    return [dict(r) for r in rows]
-
-
 def _sheet_rows(ctx: GradeContext, file_id: str, tab: str | None) -> list[dict[str, Any]]:
     """Every data row of the file's tabs as {normalised header: cell}."""
     out = []
-    for sheet in ctx.final.db.execute("SELECT id, name, columns FROM drive_sheet WHERE file_id = ?", (file_id,)):
-        if tab is not None and not texts_match(sheet["name"], tab):
+    for sheet in sheet_tabs(ctx.final, file_id):
+        if tab is not None and not texts_match(sheet.name, tab):
             continue
-        headers = [normalize_text(h) for h in json.loads(sheet["columns"])]
-        data = ctx.final.db.execute("SELECT cells FROM drive_row WHERE sheet_id = ? ORDER BY position", (sheet["id"],))
-        out += [dict(zip(headers, json.loads(row["cells"]), strict=False)) for row in data]
+        headers = [normalize_text(h) for h in sheet.columns]
+        out += [dict(zip(headers, cells, strict=False)) for cells in sheet.rows]
     return out
 
 
 def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
-    files = _files(ctx, check.file, "sheet")
+    files = find_files(ctx.final, check.file, "sheet")
     if not files:
         return Outcome(False, f"no spreadsheet named {check.file!r} exists", {})
     best: list[str] = []
@@ -108,7 +94,7 @@ def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
 
 
 def _doc_contains(check: DocContainsCheck, ctx: GradeContext) -> Outcome:
-    docs = _files(ctx, check.file, "doc")
+    docs = find_files(ctx.final, check.file, "doc")
     if not docs:
         return Outcome(False, f"no document named {check.file!r} exists", {})
     best: list[str] = []

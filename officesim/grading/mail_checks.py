@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, field_validator
 
+from officesim.apps.drive.reading import files_by_id
 from officesim.grading.normalize import contains_phrase, normalize_text, text_has_number
 from officesim.grading.spec_base import (
     MAX_LISTED,
@@ -93,11 +94,7 @@ def _set_problem(field: str, actual: tuple[str, ...], wanted: set[str] | None, m
 
 
 def _attachment_names(ctx: GradeContext, ids: tuple[str, ...]) -> dict[str, str]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    rows = ctx.final.db.execute(f"SELECT id, name FROM drive_file WHERE id IN ({marks})", ids).fetchall()
-    return {r["id"]: r["name"] for r in rows}
+    return {file_id: row["name"] for file_id, row in files_by_id(ctx.final, ids).items()}
 
 
 def _reply_targets(ctx: GradeContext, ref: str) -> tuple[set[str], set[str]]:
