@@ -24,6 +24,7 @@ from officesim.grading.judge import Judge, JudgeConfig
 from officesim.grading.rubric import Grade, grade
 from officesim.selftest_variants import Reference, play_kinds
 from officesim.task import Task
+from officesim.toolapi.pin import pin_problems
 
 
 @dataclass
@@ -148,4 +149,5 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways:
             report.problems.append(f"{tools_file} is not JSON: {exc}")
         if published is not None and published != task.tools_json():
             report.problems.append(f"{tools_file} is stale: it differs from the task's tools (regenerate it)")
+    report.problems.extend(pin_problems(task))
     return report
