@@ -254,7 +254,8 @@ def _row(name: str, ids: Sequence[str], paired: Mapping[str, tuple[dict[str, flo
         row.delta[metric] = statistics.fmean(deltas)
         row.ci[metric], row.degenerate[metric] = paired_bootstrap(deltas)
         if metric == "pass@1" and row.degenerate[metric]:
-            pooled = [int(sum(paired[t][side][key] for t in ids)) for side in (0, 1) for key in ("_passed", "_n")]
+            pooled = [int(sum((paired[t][0], paired[t][1])[side][key] for t in ids))
+                      for side in (0, 1) for key in ("_passed", "_n")]
             row.ci[metric] = newcombe_interval(*pooled)
         if metric == "pass@1":
             row.improved = sum(d > 0 for d in deltas)

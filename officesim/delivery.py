@@ -52,12 +52,10 @@ from officesim.grading.judge import JudgeConfig
 from officesim.metrics import Summary, summarize
 from officesim.resources import rubric_path
 from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
-from officesim.spec import load_spec
 from officesim.split import cut_groups, split_tasks, world_name
-from officesim.task import Task, find_tasks, world_snapshot
+from officesim.task import Task, find_tasks, world_content_hash
 from officesim.toolapi.lock import surface_stamp
 from officesim.toolexport import dumps, export_tools, tools_version
-from officesim.world import World
 
 TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml")
 MANIFEST = "manifest.json"
@@ -341,11 +339,10 @@ def _versions(tasks: Mapping[str, Task]) -> dict[str, Any]:
     """officesim, the tool surface, and each world as its spec fingerprint and generated content hash."""
     worlds: dict[str, dict[str, str]] = {}
     for task in tasks.values():
-        spec = load_spec(task.spec_path)
-        seed = spec.seed if task.spec.world.seed is None else task.spec.world.seed
-        key = f"{task.spec_path.stem}@{seed}"
+        key = world_name(task)
         if key not in worlds:
-            state = World.restore(world_snapshot(task.spec_path, seed)).state_hash()
+            spec = task.world_spec()
+            state = world_content_hash(spec, task.world_seed)  # memoised: once per world and process
             worlds[key] = {"spec": spec.fingerprint(), "state": state}
     return {"officesim": __version__, "tools": tools_version(), "worlds": dict(sorted(worlds.items())),
             "tool_surface": {k: v for k, v in surface_stamp().items() if k in ("version", "hash")}}

@@ -41,7 +41,7 @@ class ReportInputs:
     name: str
     source: str
     found: int
-    delivered: dict[str, Mapping[str, Any]]   # task id -> {category, difficulty, family, group, world}
+    delivered: Mapping[str, Mapping[str, Any]]   # task id -> {category, difficulty, family, group, world}
     split: Split
     calibration: Calibration
     summary: Summary

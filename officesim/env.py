@@ -27,8 +27,8 @@ from officesim.grading.rubric import Grade, grade
 from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
 from officesim.toolapi.drift import Drift, make_drift
-from officesim.toolexport import MAX_ANSWER, MAX_WAIT_MINUTES, WAIT
-from officesim.tools import dispatch, parse_arguments
+from officesim.toolexport import MAX_WAIT_MINUTES, WAIT
+from officesim.tools import dispatch, episode_registry, parse_arguments, validate_call
 from officesim.world import World
 
 if TYPE_CHECKING:
@@ -201,6 +201,7 @@ class OfficeEnv:
         self.stopped = None
         self._failing, self._failing_count = None, 0
         self._done = False
+        info: dict[str, Any]
         info = {"task_id": self.task.id, "task_hash": self.task.task_hash, "grader_hash": self.task.grader_hash,
                 "seed": seed}
         if self.drift is not None:
@@ -342,28 +343,20 @@ class OfficeEnv:
                 "steps_left": self.task.max_steps - self.steps}
 
     def _submit(self, raw_arguments: Any) -> tuple[dict[str, Any], bool]:
+        """``submit``, checked by the registry like any tool call (a bare number is a fine answer)."""
+        spec = episode_registry()[SUBMIT]
         try:
             arguments = parse_arguments(raw_arguments)
+            value = arguments.get("answer")
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                arguments = {**arguments, "answer": str(value)}
+            kwargs = validate_call(spec, arguments)
         except InvalidArgument as err:
             return err.to_result(), False
-        extra = sorted(set(arguments) - {"answer"})
-        if extra:
-            return InvalidArgument(
-                f"submit takes only 'answer' (got {', '.join(map(repr, extra))}); call submit(answer=...)"
-            ).to_result(), False
-        value = arguments.get("answer")
-        if value is not None and not isinstance(value, str):
-            if isinstance(value, bool | dict | list):
-                return InvalidArgument("answer must be a string or null; put lists and tables in text").to_result(), \
-                    False
-            value = str(value)  # a bare number is a fine answer
-        if value is not None and not _encodable(value):
-            return InvalidArgument("answer contains an unpaired surrogate; send valid UTF-8 text").to_result(), False
-        if value is not None and len(value) > MAX_ANSWER:
-            return InvalidArgument(f"answer is {len(value):,} characters; an answer holds at most {MAX_ANSWER:,}. "
-                                   "Give the result itself, and put long material in a doc").to_result(), False
-        self.answer = None if value is None or _means_no_answer(value) else value
-        return {"status": "submitted"}, True
+        result = spec.func(self.world, **kwargs)
+        answer = kwargs.get("answer")
+        self.answer = None if answer is None or _means_no_answer(answer) else answer
+        return result, True
 
     def _repeated_failure(self, name: str, raw_arguments: Any, result: dict[str, Any]) -> bool:
         """Count identical failing calls in a row; True (and ``self.stopped`` set) when the limit is hit."""
@@ -397,10 +390,11 @@ class OfficeEnv:
                     else json.dumps(arguments, default=str))
         if not _encodable(name):
             name = name.encode("utf-8", "backslashreplace").decode("utf-8")
-        call = {"role": "assistant", "content": None,
-                "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
-        answer = {"role": "tool", "tool_call_id": call_id,
-                  "content": json.dumps(result, ensure_ascii=False, default=str)}
+        call: dict[str, Any] = {
+            "role": "assistant", "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
+        answer: dict[str, Any] = {"role": "tool", "tool_call_id": call_id,
+                                  "content": json.dumps(result, ensure_ascii=False, default=str)}
         if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
             call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
         self.transcript += [call, answer]

@@ -104,11 +104,12 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
         if status == "error" or not getattr(verdict, "incomplete", False) or not hasattr(env, "regrade"):
             break
         verdict = env.regrade()
+    usage = getattr(agent, "usage", None)
     if status != "error" and getattr(verdict, "incomplete", False):
         reasons = "; ".join(r.reason for r in verdict.results() if r.status == "error")
         status, error = "error", f"incomplete grade: {reasons}"[:500]
         return EpisodeResult(score=None, passed=None, status=status, grade=_grade_dict(verdict), steps=steps,
-                             tokens=dict(agent.usage) if getattr(agent, "usage", None) else None,
+                             tokens=dict(usage) if usage else None,
                              wall_time=time.perf_counter() - started,
                              transcript=list(getattr(env, "transcript", []) or []), error=error)
     info = {**info, "grade": verdict}
@@ -118,7 +119,6 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
     if status != "error" and grade is None:
         # The env ended without a verdict (e.g. truncated before grading): nothing passed.
         score, passed = 0.0, False
-    usage = getattr(agent, "usage", None)
     return EpisodeResult(
         score=score,
         passed=passed,

@@ -93,7 +93,7 @@ def judge_criteria(tasks: Mapping[str, Task]) -> list[JudgeCriterion]:
     """Every judge check of ``tasks`` (gates and criteria), with its share of the task's points."""
     found = []
     for task_id, task in sorted(tasks.items()):
-        positive = sum(c.points for c in task.grader.criteria if (c.points or 0) > 0)
+        positive = sum(c.points or 0.0 for c in task.grader.criteria if (c.points or 0) > 0)
         for role, checks in (("gate", task.grader.gates), ("criterion", task.grader.criteria)):
             for check in checks:
                 if check.check != "judge":
@@ -122,7 +122,7 @@ def tally_judge(criteria: Sequence[JudgeCriterion], records: Sequence[Mapping[st
 
 def judge_summary(criteria: Sequence[JudgeCriterion], judge: Mapping[str, Any] | None) -> dict[str, Any]:
     """Totals for the manifest and the report's first line on the judge."""
-    verdicts = Counter()
+    verdicts: Counter[str] = Counter()
     for c in criteria:
         verdicts.update(c.verdicts)
     return {

@@ -125,10 +125,12 @@ def calibration_per_family(path: Path, decisions: Mapping[str, str], families: M
 
 def histogram_by_difficulty(path: Path, summary: Summary, meta: Mapping[str, Mapping[str, Any]], title: str) -> None:
     """A stacked histogram of per-task pass@1 by difficulty."""
-    series, labels = [], []
+    series: list[list[float]] = []
+    labels: list[str] = []
     for difficulty in DIFFICULTIES:
-        values = [summary.tasks[t].pass1 for t, m in sorted(meta.items())
-                  if m.get("difficulty") == difficulty and t in summary.tasks and summary.tasks[t].pass1 is not None]
+        rates = [summary.tasks[t].pass1 for t, m in sorted(meta.items())
+                 if m.get("difficulty") == difficulty and t in summary.tasks]
+        values = [rate for rate in rates if rate is not None]
         series.append(values)
         labels.append(f"{difficulty} ({len(values)})")
     figure = Figure(figsize=(7, 3.6), dpi=100)

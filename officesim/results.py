@@ -42,7 +42,7 @@ def paged(
     cursor: str | None,
     limit: int,
     key: str,
-    render: Callable[[sqlite3.Row], dict[str, Any]],
+    render: Callable[[sqlite3.Row], Any],
 ) -> dict[str, Any]:
     """Run ``sql`` (without LIMIT) one page at a time: ``{key: [...], "next_cursor": ...}``."""
     offset = decode_cursor(cursor)

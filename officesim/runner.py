@@ -23,10 +23,12 @@ import hashlib
 import json
 import math
 import multiprocessing
-import queue
+import multiprocessing.context
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,12 +255,21 @@ def _play_job(player: Player, job: Job, plans: Sequence[tuple[AgentSpec, int]]) 
             yield (index, *player.play(task_dir, attempt, agent, base_seed))
 
 
-def _worker(jobs: Any, results: Any, plans: list[tuple[AgentSpec, int]], env_options: dict[str, Any]) -> None:
-    """Process entry: play jobs until the ``None`` sentinel, sending each outcome back."""
-    player = Player(env_options)
-    while (job := jobs.get()) is not None:
-        for outcome in _play_job(player, job, plans):
-            results.put(outcome)
+# The worker process's own Player (its task cache lives across the jobs that process plays).
+_worker_player: Player | None = None
+
+
+def _start_worker(env_options: dict[str, Any]) -> None:
+    """Pool initializer: one Player per worker process."""
+    global _worker_player
+    _worker_player = Player(env_options)
+
+
+def _play_in_worker(job: Job, plans: list[tuple[AgentSpec, int]]) -> list[Outcome]:
+    """A pool task: one job's outcomes, played by this worker's Player."""
+    if _worker_player is None:
+        raise RunError("a worker was started without its player (the pool initializer did not run)")
+    return list(_play_job(_worker_player, job, plans))
 
 
 def _jobs(pending: dict[Path, list[tuple[int, list[int]]]], workers: int) -> list[Job]:
@@ -274,43 +285,29 @@ def _jobs(pending: dict[Path, list[tuple[int, list[int]]]], workers: int) -> lis
     return jobs
 
 
-def _play_parallel(jobs: list[Job], total: int, workers: int, plans: list[tuple[AgentSpec, int]],
+def _play_parallel(jobs: list[Job], workers: int, plans: list[tuple[AgentSpec, int]],
                    env_options: dict[str, Any]) -> Iterator[Outcome]:
+    """Play ``jobs`` on a pool of ``workers`` processes; each job's outcomes as soon as it is done."""
     # forkserver: workers fork from a clean server process that imported officesim once (fast
     # start, no inherited threads or sockets); spawn where there is no forkserver.
+    context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["officesim.runner"])
     else:
         context = multiprocessing.get_context("spawn")
-    job_queue = context.Queue()
-    result_queue = context.Queue()
-    for job in jobs:
-        job_queue.put(job)
-    procs = [context.Process(target=_worker, args=(job_queue, result_queue, plans, env_options), daemon=True)
-             for _ in range(workers)]
-    for proc in procs:
-        job_queue.put(None)
-        proc.start()
-    received = 0
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(env_options,))
     try:
-        while received < total:
+        futures = [pool.submit(_play_in_worker, job, plans) for job in jobs]
+        for future in as_completed(futures):
             try:
-                item = result_queue.get(timeout=0.5)
-            except queue.Empty:
-                crashed = any(p.exitcode not in (None, 0) for p in procs)
-                if crashed or all(not p.is_alive() for p in procs):
-                    codes = ", ".join(str(p.exitcode) for p in procs)
-                    raise RunError(f"a worker process stopped early (exit codes {codes}); finished attempts "
-                                   "are saved, run the same command again to resume") from None
-                continue
-            received += 1
-            yield item
-    finally:
-        for proc in procs:
-            if proc.is_alive() and received < total:
-                proc.terminate()
-            proc.join(timeout=5)
+                outcomes = future.result()
+            except BrokenProcessPool:
+                raise RunError("a worker process stopped early; finished attempts are saved, run the same "
+                               "command again to resume") from None
+            yield from outcomes
+    finally:  # done, failed or interrupted: drop what has not started, never wait on a stuck worker
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def current_hashes(task_dirs: Sequence[Path]) -> dict[str, tuple[str, str]]:
@@ -433,7 +430,7 @@ def run_plans(
         player = Player(env_options)
         stream = (o for job in pending.items() for o in _play_job(player, job, specs))
     else:
-        stream = _play_parallel(_jobs(pending, workers), total, workers, specs, env_options)
+        stream = _play_parallel(_jobs(pending, workers), workers, specs, env_options)
     bar = Progress(total, label=label or "+".join(p.agent.name for p in plans), enabled=progress)
     files = [(p.out / RESULTS).open("a", encoding="utf-8") for p in plans]
     made: set[Path] = set()

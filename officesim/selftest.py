@@ -17,12 +17,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from officesim.agents.base import Agent
 from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.env import OfficeEnv, play
 from officesim.grading.judge import Judge, JudgeConfig
 from officesim.grading.rubric import Grade, grade
 from officesim.selftest_variants import Reference, play_kinds
 from officesim.task import Task
+from officesim.toolapi.pin import pin_problems
 
 
 @dataclass
@@ -128,7 +130,8 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways:
     report = SelfTestReport(task.id)
     env = OfficeEnv(task, judge=judge)
     reference = _oracle(task, env, report)
-    for agent in [NullAgent(), *(probe(task=task) for probe in PROBES)]:
+    agents: list[Agent] = [NullAgent(), *(probe(task=task) for probe in PROBES)]
+    for agent in agents:
         result = play(env, agent)
         ok = not would_pass(result) and result.score <= HACK_BOUND
         reason = "fails, as it must" if ok else (
@@ -146,4 +149,5 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways:
             report.problems.append(f"{tools_file} is not JSON: {exc}")
         if published is not None and published != task.tools_json():
             report.problems.append(f"{tools_file} is stale: it differs from the task's tools (regenerate it)")
+    report.problems.extend(pin_problems(task))
     return report

@@ -14,7 +14,8 @@ import sqlite3
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
 from officesim.apps.registry import id_prefixes
 from officesim.clock import format_ts
@@ -41,14 +42,7 @@ class _Step(BaseModel):
 class ClockStep(_Step):
     """Set the simulated clock (later steps and the episode start from here)."""
 
-    clock: datetime = Field(description="An ISO datetime with a timezone, e.g. 2026-10-05T08:00:00Z.")
-
-    @field_validator("clock")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        if value.tzinfo is None:
-            raise ValueError("the clock needs a timezone, e.g. '2026-10-05T08:00:00Z'")
-        return value
+    clock: AwareDatetime = Field(description="An ISO datetime with a timezone, e.g. 2026-10-05T08:00:00Z.")
 
 
 class CallStep(_Step):
@@ -88,7 +82,8 @@ def _step_kind(value: Any) -> str | None:
             if key in value:
                 return key
         return None
-    return {ClockStep: "clock", CallStep: "call", InsertStep: "insert", UpdateStep: "update"}.get(type(value))
+    kinds: dict[type, str] = {ClockStep: "clock", CallStep: "call", InsertStep: "insert", UpdateStep: "update"}
+    return kinds.get(type(value))
 
 
 SetupStep = Annotated[
@@ -177,7 +172,7 @@ def _insert(world: World, step: InsertStep, where: str) -> None:
                 values["id"] = world.new_id(_prefix(world, step.insert, where))
             elif column.name == "thread_id" and step.insert == "mail_message":
                 values["thread_id"] = world.new_id("thr")
-            elif column.default is not None and not callable(column.default.arg):
+            elif isinstance(column.default, ScalarElementColumnDefault):
                 values[column.name] = column.default.arg
             elif column.name in _CLOCK_COLUMNS and not column.nullable:
                 values[column.name] = world.now_ts()

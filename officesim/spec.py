@@ -19,6 +19,7 @@ import yaml
 from faker.config import AVAILABLE_LOCALES
 from faker.providers.currency import Provider as CurrencyProvider
 from pydantic import (
+    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
@@ -163,7 +164,8 @@ class WorldSpec(BaseModel):
     domain: str = Field(description="Mail domain; must end in '.test' so no real address is used.")
     seed: int = Field(0, ge=0, lt=2**63, description="Default seed for generation (0 to 2**63-1); "
                       "World.generate(seed=...) overrides.")
-    start: datetime = Field(description="The simulated clock at the start, with a timezone (years 1970-2200).")
+    start: AwareDatetime = Field(description="The simulated clock at the start, with a timezone, e.g. "
+                                             "2026-10-05T09:00:00Z (years 1970-2200).")
     locale: str = Field("en_US", description="Faker locale for names and text, e.g. en_US, de_DE, ja_JP.")
     currency: str = Field("USD", description="Home currency for deals and expenses: an ISO 4217 code (USD, EUR).")
     industry: str = Field("software", description="The industry profile that shapes the content: software "
@@ -193,9 +195,7 @@ class WorldSpec(BaseModel):
 
     @field_validator("start")
     @classmethod
-    def _start_is_aware(cls, value: datetime) -> datetime:
-        if value.tzinfo is None:
-            raise ValueError("start needs a timezone, e.g. '2026-10-05T09:00:00Z'")
+    def _start_in_range(cls, value: datetime) -> datetime:
         if not MIN_YEAR <= value.year <= MAX_YEAR:
             raise ValueError(f"start must fall in the years {MIN_YEAR}-{MAX_YEAR}, not {value.year}")
         return value
@@ -249,6 +249,10 @@ class WorldSpec(BaseModel):
             raise ValueError(problem)
         return value
 
+    def seed_for(self, override: int | None = None) -> int:
+        """The generation seed: ``override`` (a task's or a caller's own) when given, else the spec's."""
+        return self.seed if override is None else override
+
     def fingerprint(self) -> str:
         """A stable hash of the spec's content (for caches and version records)."""
         data = self.model_dump(mode="json")
@@ -279,13 +283,14 @@ def format_validation_error(source: str, error: ValidationError, model: type[Bas
 def _field_description(model: type[BaseModel], loc: tuple[int | str, ...]) -> str | None:
     """The description of the field at ``loc`` in ``model`` (nested models followed), if any."""
     description = None
+    current: type[BaseModel] | None = model
     for part in loc:
-        info = model.model_fields.get(str(part)) if model is not None else None
+        info = current.model_fields.get(str(part)) if current is not None else None
         if info is None:
             return None
         description = info.description
         annotation = info.annotation
-        model = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+        current = annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
     return description
 
 

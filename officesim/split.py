@@ -194,8 +194,8 @@ def split_by_group(groups: Mapping[str, str], fraction: float, seed: int = 0, *,
 
 
 def world_name(task: Task) -> str:
-    """The world a task runs in, as the delivery names it: ``spec@seed``."""
-    return f"{task.spec_path.stem}@{task.spec.world.seed if task.spec.world.seed is not None else 'spec'}"
+    """The world a task runs in, as the delivery names it: ``spec@seed`` (the effective seed)."""
+    return f"{task.spec_path.stem}@{task.world_seed}"
 
 
 SplitBy = Literal["group", "world", "both"]

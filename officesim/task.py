@@ -26,15 +26,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from officesim.colleagues import Colleague, TimedEvent
+from officesim.episode_tools import SUBMIT
 from officesim.errors import InvalidArgument, OfficesimError, SpecError
 from officesim.grading.rubrics import Rubric, load_rubric_file
-from officesim.grading.spec import TABLE_CHECKS, GraderSpec, JudgeCheck, crm_table
+from officesim.grading.spec import GraderSpec
+from officesim.grading.spec_base import CheckBase
 from officesim.people import check_ref_syntax, person_id
 from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, world_spec_path
 from officesim.schema_sql import META_TABLE
 from officesim.setup import SetupStep, apply_setup, check_table_fields
 from officesim.spec import WorldSpec, format_validation_error, load_spec
-from officesim.toolexport import SUBMIT, WAIT, ExportFormat, SchemaMode, export_tools
+from officesim.toolexport import WAIT, ExportFormat, SchemaMode, export_tools
 from officesim.tools import registry
 from officesim.world import World
 
@@ -165,7 +167,7 @@ def world_snapshot(spec: WorldSpec | str | Path, seed: int | None = None) -> byt
     them cannot couple two worlds; it saves ~1 s per task on acme.
     """
     loaded = load_spec(spec)
-    return _generated(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+    return _generated(loaded.model_dump_json(), loaded.seed_for(seed))
 
 
 def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) -> str:
@@ -175,7 +177,7 @@ def world_content_hash(spec: WorldSpec | str | Path, seed: int | None = None) ->
     process, never per task.
     """
     loaded = load_spec(spec)
-    return _generated_hash(loaded.model_dump_json(), loaded.seed if seed is None else seed)
+    return _generated_hash(loaded.model_dump_json(), loaded.seed_for(seed))
 
 
 def _setup_hash(base_hash: str, world: World) -> str:
@@ -336,7 +338,11 @@ class Task:
         return self._start_state_hash
 
     def world_spec(self) -> WorldSpec:
-        """The task's world spec, parsed once per Task (the runner and the build both need it)."""
+        """The task's world spec, parsed once per Task: the one place anything reads it from.
+
+        The build, the runner's version record and the delivery all take the spec (and the
+        effective seed, ``world_seed``) from here, never by loading ``spec_path`` again.
+        """
         if self._world_spec is None:
             self._world_spec = load_spec(self.spec_path)
         return self._world_spec
@@ -344,7 +350,7 @@ class Task:
     @property
     def world_seed(self) -> int:
         """The generation seed: the task's own, else its spec's."""
-        return self.world_spec().seed if self.spec.world.seed is None else self.spec.world.seed
+        return self.world_spec().seed_for(self.spec.world.seed)
 
     def release(self) -> None:
         """Drop the cached start state (about twice the world's size); it is rebuilt on next use.
@@ -402,34 +408,23 @@ def _check_grader(grader: GraderSpec, path: Path, near: Path | None) -> tuple[di
     """Tables, columns and rubric names exist; returns the rubrics used and their bytes (for the hash)."""
     rubrics: dict[str, Rubric] = {}
     rubric_bytes: list[bytes] = []
-    for section in ("gates", "criteria"):
-        for index, check in enumerate(getattr(grader, section)):
+    sections: tuple[tuple[str, list[CheckBase]], ...] = (("gates", list(grader.gates)),
+                                                         ("criteria", list(grader.criteria)))
+    for section, checks in sections:
+        for index, check in enumerate(checks):
             where = f"{path} is invalid:\n  {section}.{index} ({check.id})"
-            if isinstance(check, TABLE_CHECKS):
-                fields = [*check.match, *getattr(check, "expect", {}), *(getattr(check, "fields", None) or [])]
-                problem = check_table_fields(check.table, fields)
-                if problem:
-                    raise SpecError(f"{where}: {problem}")
-            elif check.check == "allowed_changes":
-                for table, columns in check.allowed().items():
-                    problem = check_table_fields(table, columns or [])
-                    if problem:
-                        raise SpecError(f"{where}.tables: {problem}")
-            elif isinstance(check, JudgeCheck):
-                for form in [*check.evidence, *check.source]:
-                    if form.startswith("crm:"):
-                        problem = check_table_fields(crm_table(form), [])
-                        if problem:
-                            raise SpecError(f"{where}: {form}: {problem}")
-                if check.rubric is not None:
-                    try:
-                        rubric_file = rubric_path(check.rubric, near)
-                        rubric = load_rubric_file(rubric_file)
-                    except SpecError as exc:
-                        raise SpecError(f"{where}.rubric: {exc}") from None
-                    rubrics[rubric.name] = rubric
-                    rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
-                    rubric_bytes.append(rubric_file.read_bytes())
+            problems = check.world_problems()
+            if problems:
+                raise SpecError(f"{where}{problems[0]}")
+            for name in check.references().rubrics:
+                try:
+                    rubric_file = rubric_path(name, near)
+                    rubric = load_rubric_file(rubric_file)
+                except SpecError as exc:
+                    raise SpecError(f"{where}.rubric: {exc}") from None
+                rubrics[rubric.name] = rubric
+                rubric_bytes.append(f"\x00rubric:{rubric.name}\x00".encode())
+                rubric_bytes.append(rubric_file.read_bytes())
     return rubrics, rubric_bytes
 
 

@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
-from officesim.tools import Tool, registry
+from officesim.episode_tools import SUBMIT
+from officesim.tools import Tool, episode_registry, registry
 from officesim.toolschema import strict_schema
 
 ExportFormat = Literal["openai", "responses", "anthropic", "mcp"]
@@ -29,30 +30,6 @@ SCHEMA_MODES: tuple[str, ...] = ("strict", "relaxed")
 # that are simply not required.
 DEFAULT_SCHEMA: dict[str, SchemaMode] = {"openai": "strict", "responses": "strict", "anthropic": "relaxed",
                                          "mcp": "relaxed"}
-SUBMIT = "submit"
-MAX_ANSWER = 20_000  # characters of the submitted answer
-
-
-class SubmitArgs(BaseModel):
-    """``submit``'s one parameter, as a model so that its relaxed schema derives like any tool's."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    answer: str | None = Field(None, description="The final answer to the task's question, or null when the task "
-                                                 f"only asks you to do things. At most {MAX_ANSWER:,} characters.")
-
-
-SUBMIT_DESCRIPTION = ("Finish the task. Call this once, when the work is done; pass your final answer if the "
-                      "task asks a question, otherwise null. No other tool can be called afterwards.")
-SUBMIT_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "answer": {"type": ["string", "null"], "description": SubmitArgs.model_fields["answer"].description},
-    },
-    "required": ["answer"],
-    "additionalProperties": False,
-}
-
 
 # The built-in tool of tasks with colleagues or timed events (officesim.colleagues): time passes.
 WAIT = "wait"
@@ -134,13 +111,13 @@ def relax(schema: dict[str, Any], model: type[BaseModel]) -> dict[str, Any]:
 
 def _entry(tool: Tool, schema: SchemaMode) -> _Entry:
     parameters = tool.parameters if schema == "strict" else relax(tool.parameters, tool.args_model)
+    verb = tool.name.split("_")[1] if "_" in tool.name else tool.name  # episode tools are one bare verb
     return _Entry(tool.name, tool.description, parameters, schema == "strict", tool.kind == "read",
-                  tool.name.split("_")[1] in {"delete", "move", "update"})
+                  verb in {"delete", "move", "update"})
 
 
 def _submit_entry(schema: SchemaMode) -> _Entry:
-    parameters = SUBMIT_PARAMETERS if schema == "strict" else relax(SUBMIT_PARAMETERS, SubmitArgs)
-    return _Entry(SUBMIT, SUBMIT_DESCRIPTION, parameters, schema == "strict", False, False)
+    return _entry(episode_registry()[SUBMIT], schema)
 
 
 def _wait_entry(schema: SchemaMode) -> _Entry:

@@ -66,6 +66,34 @@ class Tool:
 
 
 _REGISTRY: dict[str, Tool] = {}
+# Built-in tools of an episode (``submit``): described and validated like app tools, but the env
+# runs them (they end or pace the episode), so they are never dispatched to a world.
+_EPISODE_TOOLS: dict[str, Tool] = {}
+EPISODE_APP = "episode"
+
+
+def _build(func: Callable[..., dict[str, Any]], app: str, kind: ToolKind) -> Tool:
+    """A ``Tool`` from a typed function ``f(world, ...) -> dict``: its schema and argument model."""
+    name = func.__name__
+    description, docs = parse_docstring(func.__doc__)
+    if not description:
+        raise TypeError(f"tool {name} needs a docstring written for the model")
+    # The world parameter is typed only for readers (imported under TYPE_CHECKING).
+    hints = typing.get_type_hints(func, localns={"World": object}, include_extras=True)
+    params = list(inspect.signature(func).parameters.values())[1:]  # drop the world
+    fields: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    for param in params:
+        bounded = with_limits(hints[param.name])  # the same maxima the schema documents
+        if param.default is inspect.Parameter.empty:
+            fields[param.name] = (bounded, ...)
+        else:
+            fields[param.name] = (bounded, param.default)
+            defaults[param.name] = param.default
+    model = create_model(f"{name}_args", __config__=ConfigDict(extra="forbid", strict=True), **fields)
+    return Tool(name=name, app=app, kind=kind, description=description,
+                parameters=parameters_schema(params, hints, docs, name), func=func, args_model=model,
+                defaults=defaults)
 
 
 def tool(*, app: str, kind: ToolKind) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
@@ -75,44 +103,40 @@ def tool(*, app: str, kind: ToolKind) -> Callable[[Callable[..., dict[str, Any]]
         name = func.__name__
         if not NAME_PATTERN.match(name) or not name.startswith(f"{app}_"):
             raise TypeError(f"tool {name!r} must be named '{app}_<verb>[_<noun>]' and match {NAME_PATTERN.pattern}")
-        if name in _REGISTRY:
+        if name in _REGISTRY or name in _EPISODE_TOOLS:
             raise TypeError(f"tool {name!r} is registered twice")
-        description, docs = parse_docstring(func.__doc__)
-        if not description:
-            raise TypeError(f"tool {name} needs a docstring written for the model")
-        # The world parameter is typed only for readers (imported under TYPE_CHECKING).
-        hints = typing.get_type_hints(func, localns={"World": object}, include_extras=True)
-        params = list(inspect.signature(func).parameters.values())[1:]  # drop the world
-        fields: dict[str, Any] = {}
-        defaults: dict[str, Any] = {}
-        for param in params:
-            bounded = with_limits(hints[param.name])  # the same maxima the schema documents
-            if param.default is inspect.Parameter.empty:
-                fields[param.name] = (bounded, ...)
-            else:
-                fields[param.name] = (bounded, param.default)
-                defaults[param.name] = param.default
-        model = create_model(
-            f"{name}_args", __config__=ConfigDict(extra="forbid", strict=True), **fields
-        )
-        _REGISTRY[name] = Tool(
-            name=name,
-            app=app,
-            kind=kind,
-            description=description,
-            parameters=parameters_schema(params, hints, docs, name),
-            func=func,
-            args_model=model,
-            defaults=defaults,
-        )
+        _REGISTRY[name] = _build(func, app, kind)
         return func
 
     return register
 
 
+def episode_tool(func: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Register a built-in episode tool (a bare verb such as ``submit``); the env intercepts its calls."""
+    name = func.__name__
+    if not NAME_PATTERN.match(name) or "_" in name:
+        raise TypeError(f"episode tool {name!r} must be one bare word matching {NAME_PATTERN.pattern}")
+    if name in _REGISTRY or name in _EPISODE_TOOLS:
+        raise TypeError(f"tool {name!r} is registered twice")
+    _EPISODE_TOOLS[name] = _build(func, EPISODE_APP, "write")
+    return func
+
+
 def registry() -> dict[str, Tool]:
-    """Every registered tool by name (apps register on import of ``officesim.apps``)."""
+    """Every registered app tool by name (apps register on import of ``officesim.apps``)."""
     return dict(sorted(_REGISTRY.items()))
+
+
+def episode_registry() -> dict[str, Tool]:
+    """The built-in episode tools by name (``submit``), registered by ``officesim.episode_tools``."""
+    return dict(sorted(_EPISODE_TOOLS.items()))
+
+
+def validate_call(spec: Tool, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
+    """The checked keyword arguments of a call to ``spec``, or ``InvalidArgument`` saying what is wrong."""
+    kwargs = spec.validate(parse_arguments(arguments))
+    _check_text(kwargs)
+    return kwargs
 
 
 def get_tool(name: str, allowed: Collection[str] | None = None) -> Tool:
@@ -260,8 +284,7 @@ def dispatch(
     """
     try:
         spec = get_tool(name, allowed)
-        kwargs = spec.validate(parse_arguments(arguments))
-        _check_text(kwargs)
+        kwargs = validate_call(spec, arguments)
     except ToolError as err:
         return err.to_result()
     budget = world.time_budget

@@ -117,13 +117,13 @@ def type_schema(annotation: Any) -> dict[str, Any]:
         bare = [get_args(m)[0] if get_origin(m) is typing.Annotated else m for m in members]
         if all(m in _PRIMITIVES for m in bare):
             kinds = [_PRIMITIVES[m] for m in bare]
-            schema: dict[str, Any] = {"type": kinds[0] if len(kinds) == 1 else kinds}
+            union: dict[str, Any] = {"type": kinds[0] if len(kinds) == 1 else kinds}
             for member in members:  # a string member's maximum applies to strings only (JSON Schema's rule)
                 if _max_len(member) is not None:
-                    schema["maxLength"] = _max_len(member)
+                    union["maxLength"] = _max_len(member)
         else:
-            schema = {"anyOf": [type_schema(m) for m in members]}
-        return _nullable(schema) if nullable else schema
+            union = {"anyOf": [type_schema(m) for m in members]}
+        return _nullable(union) if nullable else union
     if origin is list:
         (item,) = get_args(annotation) or (str,)
         return {"type": "array", "items": type_schema(item)}
@@ -141,7 +141,7 @@ def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     """A strict object schema for a pydantic model used as a tool parameter (with its length limits)."""
     properties: dict[str, Any] = {}
     for name, info in model.model_fields.items():
-        annotation = info.annotation
+        annotation: Any = info.annotation
         limits = [m for m in info.metadata if isinstance(m, MaxLen)]
         if limits:
             annotation = typing.Annotated[annotation, limits[0]]

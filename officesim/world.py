@@ -120,7 +120,7 @@ class World:
         ``on_stage(app, index, apps)`` is called before each app generates (for progress).
         """
         spec = load_spec(spec)
-        seed = spec.seed if seed is None else seed
+        seed = spec.seed_for(seed)
         world = cls.empty(
             clock=spec.start,
             meta={"spec": spec.name, "spec_fingerprint": spec.fingerprint(), "seed": str(seed),

@@ -111,8 +111,8 @@ def assert_correct_passes(grade: Grade) -> None:
 
 def judge_on(server: Any, tmp_path: Path) -> Judge:
     config = JudgeConfig(model="judge-test", base_url=server.base_url, api_key="test-key",
-                         cache_dir=tmp_path / "cache", backoff=0.01, max_retries=1)
-    return Judge(config, sleep=lambda _: None)
+                         cache_dir=tmp_path / "cache", max_retries=1)
+    return Judge(config)
 
 
 # ----------------------------------------------------------------------------- hacks: hedging

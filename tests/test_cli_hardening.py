@@ -226,7 +226,8 @@ def _spec_file(tmp_path: Path, **changes: object) -> Path:
                                "Employees in the directory (5-2,000)."),
     ({"size_people": 2_000, "size_mail_per_person": 200},
      "the biggest are people * mail_per_person = 400,000"),
-    ({"start": "2026-10-05T09:00:00"}, "start: Value error, start needs a timezone"),
+    ({"start": "2026-10-05T09:00:00"}, "start: Input should have timezone info (got '2026-10-05T09:00:00'); "
+                                       "The simulated clock at the start, with a timezone, e.g. 2026-10-05T09:00:00Z"),
     ({"start": "9999-12-31T00:00:00Z"}, "start must fall in the years 1970-2200, not 9999"),
     ({"domain": "bad domain.test"}, "'bad domain.test' is not a mail domain"),
     ({"seed": -1}, "seed: Input should be greater than or equal to 0 (got -1)"),

@@ -244,7 +244,7 @@ def test_a_promise_to_send_the_confidential_doc_fails_and_a_polite_no_passes() -
 def _judge(server: Any, tmp_path: Path) -> Judge:
     config = JudgeConfig(model="judge-test", base_url=server.base_url, api_key="k", cache_dir=tmp_path / "c",
                          max_retries=0)
-    return Judge(config, sleep=lambda _: None)
+    return Judge(config)
 
 
 def test_a_judge_that_fails_never_lets_an_episode_pass(openai_server: Any, tmp_path: Path) -> None:

@@ -123,8 +123,7 @@ def test_two_workers_give_the_same_records_as_one(tasks: list[Path], tmp_path: P
 def test_an_api_that_keeps_failing_makes_error_attempts_not_zeros(tasks: list[Path], tmp_path: Path) -> None:
     server = ScriptedServer(default=ServerError(503))
     with serve(server) as url:
-        options = {"model": "m", "base_url": url, "api_key": "k", "max_retries": 1, "timeout": 5.0,
-                   "backoff_base": 0.01}
+        options = {"model": "m", "base_url": url, "api_key": "k", "max_retries": 1, "timeout": 5.0}
         report = run(tasks, AgentSpec("openai", options), 1, tmp_path / "run", progress=False)
     assert (report.played, report.errors, report.crashes) == (2, 2, [])
     for record in read_results(tmp_path / "run"):

@@ -147,5 +147,5 @@ def test_the_submitted_answer_has_a_size_limit() -> None:
     env.reset(seed=0)
     obs, _, terminated, _, _ = env.step({"name": "submit", "arguments": {"answer": "x" * 20_001}})
     assert not terminated
-    assert "an answer holds at most 20,000" in obs["result"]["error"]["message"]
+    assert "'answer' is too long: 20,001 characters, at most 20,000 allowed" in obs["result"]["error"]["message"]
     assert "At most 20,000 characters." in json.dumps(obs["tools"])

@@ -14,8 +14,9 @@ Failure handling, and why:
   harness's, not the model's: ``transcript`` marks it ``"officesim": {"actor": "harness"}``.
 * A context-length error trims the oldest tool results (the instruction is never trimmed) and
   retries.
-* Rate limits, 5xx, timeouts and connection errors are retried with exponential backoff (the
-  server's ``Retry-After`` is honoured); after lasting failure, or on an error that retrying
+* Rate limits, 5xx, timeouts and connection errors are retried by the ``openai`` client itself
+  (``max_retries``: exponential backoff with jitter, the server's ``Retry-After`` honoured); after
+  lasting failure, or on an error that retrying
   cannot fix (bad key, unknown model), ``AgentError`` is raised so the attempt is recorded as
   ``error``, never as a score of 0.
 """
@@ -24,17 +25,13 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import time
 from collections import deque
-from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import openai
 
 from officesim.agents.base import AgentError
 from officesim.errors import OfficesimError
-from officesim.seeding import derive_seed
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are {user}, working in the company's office tools. Complete the task using only the "
@@ -49,8 +46,8 @@ NUDGE = (
     "call `submit` with your final answer."
 )
 TRIMMED = json.dumps({"note": "this older tool result was removed to fit the context window"})
-RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError,
-             openai.APIConnectionError)
+# What the client retries (``max_retries`` times) before it raises: past that, the attempt is an error.
+RETRIED = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 
 
 def describe_user(user: Any) -> str:
@@ -65,22 +62,6 @@ def _is_context_error(exc: openai.APIStatusError) -> bool:
     code = getattr(exc, "code", None)
     text = str(exc).lower()
     return code == "context_length_exceeded" or "context length" in text or "context_length" in text
-
-
-def _retry_after(exc: Exception) -> float | None:
-    """Seconds the server asked us to wait (``retry-after-ms`` or ``retry-after``), if any."""
-    response = getattr(exc, "response", None)
-    if response is None:
-        return None
-    headers = response.headers
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return float(value) * scale
-            except ValueError:
-                continue
-    return None
 
 
 PROBE_TIMEOUT = 5.0  # seconds: a live endpoint lists its models in well under a second
@@ -121,16 +102,14 @@ class OpenAIAgent:
         model: the model name the endpoint serves.
         base_url: the endpoint (``http://localhost:8000/v1`` for vLLM); ``None`` means OpenAI.
         api_key: defaults to ``OPENAI_API_KEY``; local endpoints that need none get a placeholder.
-        max_retries: retries per request on rate limits, 5xx, timeouts and connection errors.
+        max_retries: retries per request on rate limits, 5xx, timeouts and connection errors (the
+            ``openai`` client's own, with its backoff and ``Retry-After`` handling).
         timeout: seconds per request.
         temperature: sampling temperature; ``None`` leaves the endpoint's default.
         max_tokens: completion limit per request; ``None`` leaves the endpoint's default.
         system_prompt: a template with ``{user}``; the default describes the office setting.
         max_nudges: text-only replies answered with a nudge before the text is submitted.
-        backoff_base: first retry delay in seconds (doubled each retry, with jitter).
-        backoff_max: the longest single wait, also the cap on a server's ``Retry-After``.
         send_seed: pass the episode seed to the endpoint (OpenAI and vLLM accept ``seed``).
-        sleep: the wait function (tests may pass a recorder; the default is ``time.sleep``).
     """
 
     name = "openai"
@@ -147,10 +126,7 @@ class OpenAIAgent:
         max_tokens: int | None = None,
         system_prompt: str | None = None,
         max_nudges: int = 1,
-        backoff_base: float = 1.0,
-        backoff_max: float = 60.0,
         send_seed: bool = True,
-        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         key = api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
@@ -164,12 +140,8 @@ class OpenAIAgent:
         self.max_tokens = max_tokens
         self.system_prompt = system_prompt or DEFAULT_SYSTEM_PROMPT
         self.max_nudges = max_nudges
-        self.backoff_base = backoff_base
-        self.backoff_max = backoff_max
         self.send_seed = send_seed
-        self._sleep = sleep
-        # Retries are ours (counted, jittered from the episode seed); the client never retries.
-        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=0)
+        self._client = openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=max_retries)
         self._reset_state(seed=0)
 
     def _reset_state(self, *, seed: int) -> None:
@@ -181,7 +153,6 @@ class OpenAIAgent:
         self.retries = 0
         self.trims = 0
         self._seed = seed
-        self._rng = random.Random(derive_seed(seed, "openai-agent-backoff"))
         self._queue: deque[tuple[str, str, Any]] = deque()
         self._awaiting: str | None = None
         self._nudges = 0
@@ -293,41 +264,31 @@ class OpenAIAgent:
 
     def _complete(self) -> Any:
         """One assistant message, after retries and context trimming as needed."""
-        failures = 0
         while True:
             self.api_calls += 1
             try:
-                response = self._client.chat.completions.create(**self._request())
-            except RETRYABLE as exc:
-                failures += 1
-                if failures > self.max_retries:
-                    raise AgentError(f"{self.model}: giving up after {failures} failed requests: {exc}") from exc
-                self.retries += 1
-                self._sleep(self._delay(failures, exc))
-                continue
+                raw = self._client.chat.completions.with_raw_response.create(**self._request())
             except openai.BadRequestError as exc:
                 if _is_context_error(exc) and self._trim():
                     continue
                 raise AgentError(f"{self.model}: request rejected: {exc}") from exc
             except openai.APIStatusError as exc:
-                if exc.status_code == 408 or exc.status_code >= 500:
-                    failures += 1
-                    if failures > self.max_retries:
-                        raise AgentError(f"{self.model}: giving up after {failures} failed requests: {exc}") from exc
-                    self.retries += 1
-                    self._sleep(self._delay(failures, exc))
-                    continue
+                if isinstance(exc, RETRIED) or exc.status_code in (408, 409):
+                    self._give_up(exc)
                 raise AgentError(f"{self.model}: request rejected: {exc}") from exc
+            except RETRIED as exc:
+                self._give_up(exc)
+            self.retries += raw.retries_taken
+            response = raw.parse()
             self._count(response)
             if not response.choices:
                 raise AgentError(f"{self.model}: the endpoint returned no choices")
             return response.choices[0].message
 
-    def _delay(self, failures: int, exc: Exception) -> float:
-        """Exponential backoff with jitter, at least the server's ``Retry-After``."""
-        backoff = self.backoff_base * 2 ** (failures - 1) * (0.5 + self._rng.random())
-        asked = _retry_after(exc)
-        return min(self.backoff_max, max(backoff, asked or 0.0))
+    def _give_up(self, exc: Exception) -> NoReturn:
+        """The client spent its retries on ``exc``: the attempt is an error."""
+        self.retries += self.max_retries
+        raise AgentError(f"{self.model}: giving up after {self.max_retries + 1} failed requests: {exc}") from exc
 
     def _trim(self) -> bool:
         """Blank the older half of the untrimmed tool results; False when nothing is left to cut."""

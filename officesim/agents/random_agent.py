@@ -68,9 +68,9 @@ class SchemaSampler:
             high = int(schema.get("maximum", max(low, 0) + 20))
             return self.rng.randint(low, high)
         if kind == "number":
-            low = float(schema.get("minimum", 0.0))
-            high = float(schema.get("maximum", low + 1000.0))
-            return round(self.rng.uniform(low, high), 2)
+            lowest = float(schema.get("minimum", 0.0))
+            highest = float(schema.get("maximum", lowest + 1000.0))
+            return round(self.rng.uniform(lowest, highest), 2)
         if kind == "array":
             low = int(schema.get("minItems", 0))
             high = int(schema.get("maxItems", low + 3))

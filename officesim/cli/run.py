@@ -82,7 +82,7 @@ def run_command(args: argparse.Namespace) -> int:
     options = _env_options(args)
     if args.drift is not None:
         options["drift"] = args.drift
-    mixed = sorted({r.get("drift") for r in read_results(out)} - {args.drift})
+    mixed = sorted({r.get("drift") for r in read_results(out)} - {args.drift}, key=str)  # None and seeds
     if mixed:
         print(f"officesim: {out} holds attempts played with drift {mixed[0]}, not {args.drift}; "
               "use another --out folder so the two conditions are not mixed", file=sys.stderr)

@@ -129,6 +129,7 @@ def mcp_command(args: argparse.Namespace) -> int:
     if args.task:
         if args.seed is not None:
             raise OfficesimError("--seed applies to --world; a task fixes its own world")
+        host: TaskHost | WorldHost
         host = TaskHost(load_task(args.task, args.tasks), judge=_judge(args), full_grades=args.full_grades,
                         schema=args.schema, on_end=_report(Path(args.record) if args.record else None),
                         revisions=args.revisions, revision_discount=args.revision_discount)

@@ -81,8 +81,8 @@ def audit_command(args: argparse.Namespace) -> int:
     pairs = find_twins(contents, across=side_of, skip_same_group=False)
     groups = {c.task: c.group for c in contents}
     sides_of_group: dict[str, set[str]] = {}
-    for task, side in side_of.items():
-        sides_of_group.setdefault(groups[task], set()).add(side)
+    for task_id, side in side_of.items():
+        sides_of_group.setdefault(groups[task_id], set()).add(side)
     cut = sorted(g for g, s in sides_of_group.items() if len(s) > 1)
     held = sum(1 for s in side_of.values() if s == "heldout")
     print(f"{root}: {len(side_of) - held} training and {held} held-out tasks compared by instruction, facts and "

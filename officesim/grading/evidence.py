@@ -8,16 +8,15 @@ judged against.  Every block is clipped, so a huge artifact cannot crowd out the
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from officesim.apps.chat.reading import channel_names
+from officesim.apps.drive.reading import find_files, get_file, sheet_csv, sheet_of_row
 from officesim.apps.mail.attachments import attachments_of
-from officesim.grading.normalize import normalize_text
+from officesim.apps.mail.reading import received_with_subject
 from officesim.grading.spec_base import crm_table
-from officesim.results import like
 
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext, SentMail
@@ -42,35 +41,13 @@ def clip(text: str, limit: int = BLOCK_LIMIT) -> str:
 
 
 def render_file(world: World, file_id: str) -> str:
-    """A doc's text, or a sheet as CSV per tab; empty when the file does not exist."""
-    row = world.db.execute("SELECT id, name, kind, content FROM drive_file WHERE id = ?", (file_id,)).fetchone()
-    if row is None:
+    """A doc's text, or a sheet as CSV per tab (as an attachment carries it), for the judge."""
+    found = get_file(world, file_id)
+    if found is None:
         return f"(file {file_id} does not exist)"
-    if row["kind"] != "sheet":
-        return f"File {row['name']} ({row['id']}):\n{row['content']}"
-    parts = [f"Spreadsheet {row['name']} ({row['id']}):"]
-    for sheet in world.db.execute(
-        "SELECT id, name, columns FROM drive_sheet WHERE file_id = ? ORDER BY position, id", (file_id,)
-    ):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(json.loads(sheet["columns"]))
-        for data in world.db.execute(
-            "SELECT cells FROM drive_row WHERE sheet_id = ? ORDER BY position, id", (sheet["id"],)
-        ):
-            writer.writerow(json.loads(data["cells"]))
-        parts.append(f"[tab {sheet['name']}]\n{out.getvalue()}")
-    return "\n".join(parts)
-
-
-def _find_files(world: World, name: str, kind: str) -> list[str]:
-    rows = world.db.execute(
-        "SELECT id, name FROM drive_file WHERE kind = ? AND trashed = 0 AND (id = ? OR name LIKE ? ESCAPE '\\') "
-        "ORDER BY id",
-        (kind, name, like(name)),
-    ).fetchall()
-    exact = [r["id"] for r in rows if r["id"] == name or normalize_text(r["name"]) == normalize_text(name)]
-    return exact or [r["id"] for r in rows]
+    if found["kind"] != "sheet":
+        return f"File {found['name']} ({found['id']}):\n{found['content']}"
+    return f"Spreadsheet {found['name']} ({found['id']}):\n{sheet_csv(world, file_id)}"
 
 
 def mail_text(world: World, mail: SentMail) -> str:
@@ -90,11 +67,7 @@ def mail_text(world: World, mail: SentMail) -> str:
 
 
 def _inbox_mail(world: World, subject: str, user_id: str) -> str:
-    rows = world.db.execute(
-        "SELECT DISTINCT m.* FROM mail_message m JOIN mail_entry e ON e.message_id = m.id "
-        "WHERE e.owner_id = ? AND m.status = 'sent' AND m.subject LIKE ? ESCAPE '\\' ORDER BY m.sent_at, m.id",
-        (user_id, like(subject)),
-    ).fetchall()
+    rows = received_with_subject(world, user_id, subject)
     if not rows:
         return f"(no message with a subject containing {subject!r})"
     return "\n\n".join(
@@ -120,17 +93,17 @@ def _changed_rows(ctx: GradeContext, table: str) -> str:
 
 def _chat_posts(ctx: GradeContext) -> str:
     rows = sorted(ctx.diff.table("chat_message").inserted.values(), key=lambda r: (r["posted_at"], r["id"]))
-    names = {r["id"]: r["name"] for r in ctx.final.db.execute("SELECT id, name FROM chat_channel")}
+    names = channel_names(ctx.final)
     posts = [f"#{names.get(r['channel_id'], r['channel_id'])} ({r['posted_at']}): {r['text']}"
              for r in rows if r["author_id"] == ctx.user["id"]]
     return "\n".join(posts) or "(no chat posts)"
 
 
 def _files(world: World, name: str, kind: str) -> str:
-    found = _find_files(world, name, kind)
+    found = find_files(world, name, kind)  # the files a doc_contains or sheet_cells check of that name reads
     if not found:
         return f"(no {kind} named {name!r})"
-    return "\n\n".join(render_file(world, file_id) for file_id in found)
+    return "\n\n".join(render_file(world, f["id"]) for f in found)
 
 
 def _changed_files(ctx: GradeContext) -> str:
@@ -138,9 +111,9 @@ def _changed_files(ctx: GradeContext) -> str:
     ids = sorted({*diff.inserted, *diff.updated})
     sheets = ctx.diff.table("drive_row")
     for change in [*sheets.inserted.values(), *(c["_row"] for c in sheets.updated.values())]:
-        row = ctx.final.db.execute("SELECT file_id FROM drive_sheet WHERE id = ?", (change["sheet_id"],)).fetchone()
-        if row is not None and row["file_id"] not in ids:
-            ids.append(row["file_id"])
+        file_id = sheet_of_row(ctx.final, change["sheet_id"])
+        if file_id is not None and file_id not in ids:
+            ids.append(file_id)
     return "\n\n".join(render_file(ctx.final, i) for i in ids) or "(no files changed)"
 
 

@@ -50,7 +50,7 @@ from officesim.grading.claims import (
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import parse_date
-from officesim.grading.spec_base import CheckBase, _check_refs, _Strict
+from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
 if TYPE_CHECKING:
@@ -251,6 +251,30 @@ class FactsCheck(CheckBase):
             raise ValueError("a facts check needs require, require_any, name or exclude")
         return self
 
+    def references(self) -> References:
+        if self.text.startswith("crm:"):  # crm:<table>.<field>
+            table, _, column = self.text.partition(".")
+            return References(tables=(TableRef(crm_table(table), (column,), f".text: {self.text}"),))
+        if self.text.startswith("doc:"):
+            return References(files=(self.text.split(":", 1)[1],))
+        return References()
+
+    def facts_problem(self, facts: FactsSpec | None) -> str | None:
+        if facts is None:
+            return "a facts check needs a facts: section"
+        keys = {f.key for f in facts.facts}
+        for key in [*self.require, *(k for group in self.require_any for k in group)]:
+            if key not in keys:
+                return (f"require names {key!r}, which facts.facts does not give (known: "
+                        f"{', '.join(sorted(keys)) or 'none'})")
+        for key in [*self.name, *self.candidates, *self.exclude, *([self.subject] if self.subject else [])]:
+            if key not in facts.entities:
+                return f"{key!r} is not an entity in facts.entities"
+        return None
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        return _outcome(*facts(self, ctx))
+
 
 class MailPrivateCheck(CheckBase):
     """Holds when no outside recipient of a sent mail sees an entity that belongs to another party."""
@@ -259,6 +283,21 @@ class MailPrivateCheck(CheckBase):
     colleagues: bool = Field(
         False, description="Colleagues count as recipients too, not only outside parties: each owner of an "
         "action item sees only their own (the sender is never a stranger to anything).")
+
+    def facts_problem(self, facts: FactsSpec | None) -> str | None:
+        if facts is None:
+            return "mail_private needs a facts: section"
+        if not any(e.party for e in facts.entities.values()):
+            return "mail_private needs entities with a party"
+        return None
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        return _outcome(*mail_private(self, ctx))
+
+
+def _outcome(holds: bool | None, reason: str, evidence: Any) -> Outcome:
+    """A facts evaluation as an ``Outcome``: no verdict (``None``) means the grader is broken."""
+    return Outcome(holds, reason, evidence, verdict="verdict" if holds is not None else "error")
 
 
 # ============================================================================== naming
@@ -283,8 +322,8 @@ class Reader:
             if entity.person is not None:
                 people[key] = self.ctx.person(entity.person)
         firsts: dict[str, int] = {}
-        for row in people.values():
-            first = _first(row["name"]).casefold()
+        for person in people.values():
+            first = _first(person["name"]).casefold()
             firsts[first] = firsts.get(first, 0) + 1
         pairs: list[tuple[str, str]] = []
         for key, entity in self.spec.entities.items():

@@ -28,9 +28,7 @@ import json
 import os
 import re
 import tempfile
-import time
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -77,7 +75,8 @@ INJECTION_PATTERNS = [
     r"\b(?:system|developer)\s+(?:prompt|message|note)\s*:",
 ]
 _INJECTION = re.compile("|".join(f"(?:{p})" for p in INJECTION_PATTERNS), re.IGNORECASE | re.MULTILINE)
-_RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
+# What the openai client retries (its own rule: 408, 409, 429 and every 5xx), for the error's wording.
+_RETRIED_STATUS = {408, 409, 429, *range(500, 600)}
 
 
 def default_cache_dir() -> Path:
@@ -96,8 +95,8 @@ class JudgeConfig:
         api_key: the key; ``None`` reads ``OPENAI_API_KEY`` (local servers accept any key).
         cache_dir: where verdicts are cached; ``None`` disables the cache.
         timeout: seconds per request.
-        max_retries: retries after a timeout, connection error, 429 or 5xx.
-        backoff: the first retry's delay in seconds; it doubles each time, up to ``max_backoff``.
+        max_retries: retries after a timeout, connection error, 408, 409, 429 or 5xx (the ``openai``
+            client's own, with its exponential backoff and ``Retry-After`` handling).
         json_mode: send ``response_format={"type": "json_object"}`` (turn off for servers without it).
     """
 
@@ -107,8 +106,6 @@ class JudgeConfig:
     cache_dir: Path | None = field(default_factory=default_cache_dir)
     timeout: float = 60.0
     max_retries: int = 4
-    backoff: float = 1.0
-    max_backoff: float = 30.0
     json_mode: bool = True
 
     def __post_init__(self) -> None:
@@ -234,18 +231,16 @@ def parse_verdict(content: str | None) -> Verdict:
 
 
 class Judge:
-    """Calls the judge model with retries and a disk cache.
+    """Calls the judge model (the client retries) with a disk cache.
 
     Args:
         config: endpoint, model and policies.
-        sleep: how to wait between retries (tests pass a no-op).
     """
 
-    def __init__(self, config: JudgeConfig, *, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, config: JudgeConfig) -> None:
         self.config = config
-        self._sleep = sleep
         self._client: Any = None
-        self.calls = 0  # HTTP requests made (cache hits make none)
+        self.calls = 0  # verdicts asked of the API (cache hits ask none; the client's retries not counted)
 
     @property
     def client(self) -> Any:
@@ -254,7 +249,7 @@ class Judge:
             openai = _openai()
             api_key = self.config.api_key or os.environ.get(ENV_API_KEY) or "officesim-no-key"
             self._client = openai.OpenAI(base_url=self.config.base_url, api_key=api_key,
-                                         timeout=self.config.timeout, max_retries=0)
+                                         timeout=self.config.timeout, max_retries=self.config.max_retries)
         return self._client
 
     def cache_key(self, messages: list[dict]) -> str:
@@ -295,30 +290,25 @@ class Judge:
     def _ask(self, messages: list[dict]) -> Verdict:
         openai = _openai()
         extra: dict[str, Any] = {"response_format": {"type": "json_object"}} if self.config.json_mode else {}
-        last = "no attempt made"
-        for attempt in range(self.config.max_retries + 1):
-            if attempt:
-                self._sleep(min(self.config.max_backoff, self.config.backoff * 2 ** (attempt - 1)))
-            self.calls += 1
-            try:
-                response = self.client.chat.completions.create(
-                    model=self.config.model, messages=messages, temperature=0, **extra
-                )
-            except (openai.APITimeoutError, openai.APIConnectionError) as exc:
-                last = f"{type(exc).__name__}: {exc}"
-                continue
-            except openai.APIStatusError as exc:
-                last = f"HTTP {exc.status_code}: {exc.message}"
-                if exc.status_code in _RETRYABLE_STATUS:
-                    continue
-                return Verdict("error", f"the judge API refused the request ({last})")
-            if not response.choices:
-                return Verdict("error", "the judge API returned no choices")
-            message = response.choices[0].message
-            if getattr(message, "refusal", None):
-                return Verdict("error", f"the judge refused: {message.refusal}")
-            return parse_verdict(message.content)
-        return Verdict("error", f"the judge API failed after {self.config.max_retries + 1} attempts ({last})")
+        attempts = self.config.max_retries + 1
+        self.calls += 1
+        try:
+            response = self.client.chat.completions.create(
+                model=self.config.model, messages=messages, temperature=0, **extra
+            )
+        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            return Verdict("error", f"the judge API failed after {attempts} attempts ({type(exc).__name__}: {exc})")
+        except openai.APIStatusError as exc:
+            last = f"HTTP {exc.status_code}: {exc.message}"
+            if exc.status_code in _RETRIED_STATUS:
+                return Verdict("error", f"the judge API failed after {attempts} attempts ({last})")
+            return Verdict("error", f"the judge API refused the request ({last})")
+        if not response.choices:
+            return Verdict("error", "the judge API returned no choices")
+        message = response.choices[0].message
+        if getattr(message, "refusal", None):
+            return Verdict("error", f"the judge refused: {message.refusal}")
+        return parse_verdict(message.content)
 
     # ------------------------------------------------------------------- cache
     def _path(self, key: str) -> Path | None:

@@ -69,12 +69,12 @@ _MONTHS = {
 }
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>\d{4})"
+_YEAR_GROUP = r"(?P<year>\d{4})"
 _DATE_PATTERNS = [
     re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})(?![\d])"),
     re.compile(r"\b(?P<year>\d{4})/(?P<mnum>\d{1,2})/(?P<day>\d{1,2})\b"),
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR_GROUP}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR_GROUP}\b", re.IGNORECASE),
     re.compile(r"\b(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>\d{4})\b"),
 ]
 _LIST_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b)\s*", re.IGNORECASE)
@@ -180,7 +180,7 @@ _CODE_RE = re.compile(
     r"|\+\d[\d\s().-]{6,}\d"
     r"|(?<![\w.])\d+-[A-Za-z]+\b"  # compounds: a 12-month lock, a 30-day term
 )
-_YEAR = re.compile(r"^(19|20)\d\d$")
+_BARE_YEAR_RE = re.compile(r"^(19|20)\d\d$")
 # A day of a month without its year ("October 26", "26th of Oct") is a date, not a figure.
 _DAY_MONTH_PATTERNS = (
     re.compile(rf"\b{_MONTH}\s+{_DAY}\b", re.IGNORECASE),
@@ -202,7 +202,7 @@ def stated_numbers(text: str, tolerance: float = DEFAULT_TEXT_TOLERANCE, locale:
     number_re, token = _reader(locale)
     for match in number_re.finditer(text):
         bare = not (match.group("suffix") or match.group("sign") or match.group("open"))
-        if bare and _YEAR.match(match.group("num")) and match.group(0).strip() == match.group("num"):
+        if bare and _BARE_YEAR_RE.match(match.group("num")) and match.group(0).strip() == match.group("num"):
             continue
         value = abs(token(match).value)  # "(34.5k)" after an amount is an aside, not a negative
         if not any(close(value, seen, tolerance) for seen in figures):

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.errors import SpecError
-from officesim.grading.checks import CHECKS, Outcome
 from officesim.grading.context import GradeContext
 from officesim.grading.normalize import reading_locale
+from officesim.grading.spec_base import Outcome
 
 if TYPE_CHECKING:
     from officesim.grading.judge import Judge
@@ -158,7 +158,7 @@ def _gated(criterion: CheckBase, gates: list[CheckBase]) -> bool:
 def run_check(check: CheckBase, role: Literal["gate", "criterion"], ctx: GradeContext) -> CheckResult:
     """Run one check; a broken grader (``SpecError``) becomes an ``error`` result, bugs propagate."""
     try:
-        outcome = CHECKS[check.check](check, ctx)
+        outcome = check.evaluate(ctx)
     except SpecError as exc:
         outcome = Outcome(None, f"the grader is broken: {exc}", verdict="error")
     status = _status(check, role, outcome)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from officesim.apps.chat.reading import channels_named, dms_of
+from officesim.apps.drive.reading import is_named
 from officesim.apps.mail.attachments import attachments_of
-from officesim.grading.normalize import normalize_text
 
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext, SentMail
@@ -54,10 +55,9 @@ def mail_texts(ctx: GradeContext, mails: list[SentMail], *, body: bool = True) -
 def _docs(ctx: GradeContext, name: str) -> list[Text]:
     diff = ctx.diff.table("drive_file")
     rows = [*diff.inserted.values(), *(change["_row"] for change in diff.updated.values())]
-    wanted = normalize_text(name)
     return [Text(f"doc {r['id']} ({r['name']!r})", r["content"] or "")
             for r in sorted(rows, key=lambda r: r["id"])
-            if r["kind"] == "doc" and not r["trashed"] and (r["id"] == name or normalize_text(r["name"]) == wanted)]
+            if r["kind"] == "doc" and not r["trashed"] and is_named(r, name)]
 
 
 def _posts(ctx: GradeContext, channel: str | None) -> list[Text]:
@@ -73,15 +73,7 @@ def _posts(ctx: GradeContext, channel: str | None) -> list[Text]:
 
 def _channel_ids(ctx: GradeContext, channel: str) -> set[str]:
     """A channel by id or name, or the DM with a person (a person ref)."""
-    name = channel.lstrip("#")
-    ids = {r["id"] for r in ctx.final.db.execute(
-        "SELECT id FROM chat_channel WHERE id = ? OR name = ? COLLATE NOCASE", (name, name))}
-    if ids:
-        return ids
-    person = ctx.person_id(channel)
-    return {r["channel_id"] for r in ctx.final.db.execute(
-        "SELECT m.channel_id FROM chat_member m JOIN chat_channel c ON c.id = m.channel_id "
-        "WHERE c.kind = 'dm' AND m.person_id = ?", (person,))}
+    return channels_named(ctx.final, channel) or dms_of(ctx.final, ctx.person_id(channel))
 
 
 def _fields(ctx: GradeContext, table: str, column: str) -> list[Text]:

@@ -101,7 +101,7 @@ def play_on_ray(jobs: Sequence[Job], workers: int, plans: list[Any], env_options
     tasks = [load_task(Path(task_dir)) for task_dir, _ in {str(j[0]): j for j in jobs}.values()]
     files = ray.put(bundle(tasks))
     actor_class = ray.remote(num_cpus=1)(_PlayerActor)
-    actors = [actor_class.remote(files, env_options) for _ in range(workers)]
+    actors: list[Any] = [actor_class.remote(files, env_options) for _ in range(workers)]  # Ray handles: untyped
     queue = list(jobs)
     running: dict[Any, Any] = {}
     try:
@@ -170,7 +170,7 @@ class EnvPool:
         ensure_ray(address, size)
         files = ray.put(bundle(loaded))
         actor_class = ray.remote(num_cpus=0.5)(_EnvActor)
-        self.actors = [actor_class.remote(files, env_options or {}) for _ in range(size)]
+        self.actors: list[Any] = [actor_class.remote(files, env_options or {}) for _ in range(size)]  # untyped
 
     def __len__(self) -> int:
         return len(self.actors)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,9 +46,9 @@ def _python_type(schema: dict[str, Any]) -> Any:
         for member in members[1:]:
             annotation = annotation | member
         return annotation
-    names = [k for k in (kinds if isinstance(kinds, list) else [kinds]) if k != "null"]
+    names: list[str] = [str(k) for k in (kinds if isinstance(kinds, list) else [kinds]) if k != "null"]
     if names == ["array"]:
-        return list[_python_type(schema.get("items", {"type": "string"}))]
+        return types.GenericAlias(list, (_python_type(schema.get("items", {"type": "string"})),))
     annotation = _JSON_TYPES[names[0]]
     for name in names[1:]:
         annotation = annotation | _JSON_TYPES[name]

@@ -42,9 +42,10 @@ class Facts:
     parties: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, other: Facts) -> None:
-        for mine, theirs in ((self.names, other.names), (self.values, other.values),
-                             (self.wrong_names, other.wrong_names), (self.wrong_values, other.wrong_values)):
-            mine.extend(x for x in theirs if x not in mine)
+        for names, more_names in ((self.names, other.names), (self.wrong_names, other.wrong_names)):
+            names.extend(x for x in more_names if x not in names)
+        for values, more_values in ((self.values, other.values), (self.wrong_values, other.wrong_values)):
+            values.extend(x for x in more_values if x not in values)
         self.judged = self.judged or other.judged
         for name, party in other.parties.items():
             self.parties.setdefault(name, list(party))

@@ -314,7 +314,8 @@ class MailCleanup(Family):
                                               True) for s in chosen]
         mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False) for s in others]
         rng.shuffle(mail)
-        targets, distractors = [], []
+        targets: list[str] = []
+        distractors: list[str] = []
         for hours, (subject, body, wanted) in enumerate(mail):
             stage.clock(stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60))
             sender = rng.choice(pool)

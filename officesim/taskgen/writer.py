@@ -36,7 +36,7 @@ from officesim.world import World
 WORLD_SPEC = "acme"
 WORLD_SEED = 0
 FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.json")
-_STEP = TypeAdapter(SetupStep)
+_STEP: TypeAdapter[Any] = TypeAdapter(SetupStep)
 
 
 def _run_step(world: World, step: dict[str, Any]) -> dict[str, Any] | None:
@@ -153,6 +153,7 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
         solver = Solver(world_db, frozenset(draft.tools))
         draft.solve(solver)
         task = _task_dict(family, task_id, draft, stage, len(solver.steps), world)
+        grader: dict[str, Any]
         grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
         if draft.facts is not None:
             if draft.facts.locale == "en_US":  # dates in facts texts are read in the world's locale (10/03/2026)

@@ -28,7 +28,7 @@ def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", text)
 
 
-def _represent_list(dumper: yaml.SafeDumper, items: list[Any]) -> yaml.SequenceNode:
+def _represent_list(dumper: yaml.SafeDumper, items: list[Any] | tuple[Any, ...]) -> yaml.SequenceNode:
     # A row of cells or a list of tool names reads best on one line.
     flat = bool(items) and all(
         (isinstance(item, str | int | float | bool) and not (isinstance(item, str) and "\n" in item))

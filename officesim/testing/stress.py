@@ -38,12 +38,15 @@ def run(task_dir: Path, episodes: int, seed: int, calls_per_episode: int) -> tup
     calls = 0
     for episode in range(episodes):
         env.reset(seed=episode)  # in place: the reset that crashed
+        world = env.world
+        if world is None:
+            raise RuntimeError("OfficeEnv.reset left no world")
         for _ in range(rng.randint(1, calls_per_episode)):
             name = rng.choice(HOT) if rng.random() < 0.5 else rng.choice(names)
             arguments = sampler.value(tools[name])
             if name == "mail_search_messages" and rng.random() < 0.7:
                 arguments["label"] = rng.choice(pool[:4])
-            result = env.world.call(name, arguments)
+            result = world.call(name, arguments)
             _collect_strings(result, pool)
             calls += 1
     return episodes, calls

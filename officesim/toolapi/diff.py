@@ -205,7 +205,7 @@ def _pair_renames(old: Mapping[str, Any], new: Mapping[str, Any], removed: list[
     ``shape`` is what a rename must keep (a parameter's type, a tool's parameters), ``same`` says
     it in the evidence.
     """
-    scored = []
+    scored: list[tuple[float, str, str, str]] = []
     for r in removed:
         for a in added:
             if shape(old[r]) != shape(new[a]):
@@ -217,7 +217,8 @@ def _pair_renames(old: Mapping[str, Any], new: Mapping[str, Any], removed: list[
             if score >= RENAME_THRESHOLD:
                 evidence = f"{same(new[a])}, description {text:.0%} similar, name {name:.0%} similar"
                 scored.append((score, r, a, evidence))
-    pairs, used = [], set()
+    pairs: list[tuple[str, str, float, str]] = []
+    used: set[str] = set()
     for score, r, a, evidence in sorted(scored, key=lambda s: -s[0]):
         if r not in used and a not in used:
             used.update((r, a))

@@ -243,6 +243,7 @@ def compare(trajectories: list[Trajectory], base: Mapping[str, dict[str, Any]] |
     for trajectory in trajectories:
         after = head[trajectory.key]
         if base is None:
+            before: dict[str, Any]
             before = {"results": trajectory.recorded or [], "score": (trajectory.recorded_grade or (None,))[0],
                       "passed": (trajectory.recorded_grade or (None, None))[1]}
         else:

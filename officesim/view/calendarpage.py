@@ -86,6 +86,7 @@ def calendar(world: World, prefix: str, query: str | None, week: str | None) -> 
         found = world.call("calendar_search_events", {"query": query, "limit": 50})
         if (problem := _error(found)) is not None:
             return body + f"<p>{esc(problem)}</p>"
+        rows: list[tuple[str, ...]]
         rows = [(esc(e["start_local"]), esc(e["title"]), esc(e["kind"]), esc(e["status"]), esc(e["recurrence"] or ""),
                  esc(e["organizer"]), esc(e["my_response"])) for e in found["events"]]
         body += f"<h2>Events matching “{esc(query)}”</h2>" + table(

@@ -288,7 +288,8 @@ def calendar_list_rooms(w: World, office: str | None = None, min_capacity: int |
         office: An office, e.g. 'London' (the locations the directory shows).
         min_capacity: Only rooms for at least this many people.
     """
-    sql, params = "SELECT * FROM calendar_room WHERE 1 = 1", []
+    sql = "SELECT * FROM calendar_room WHERE 1 = 1"
+    params: list[str | int] = []
     if office is not None and office.strip():
         sql += " AND office = ? COLLATE NOCASE"
         params.append(office.strip()[:80])
@@ -371,7 +372,8 @@ def calendar_create_event(
         (event_id, w.user_id, name, notes, format_ts(first), format_ts(last), zone_name, all_day,
          booked["id"] if booked is not None else None, place, recurrence or "", until_ts, now, now))
     me = w.user
-    rows = [(w.new_id("att"), event_id, w.user_id, me["email"], "accepted", now)]
+    rows: list[tuple[str, str, str | None, str, str, str | None]] = [
+        (w.new_id("att"), event_id, w.user_id, me["email"], "accepted", now)]
     rows += [(w.new_id("att"), event_id, pid, email, "needs_action", None) for pid, email in guests if pid != w.user_id]
     w.db.executemany("INSERT INTO calendar_attendee (id, event_id, person_id, email, response, optional, comment, "
                      "responded_at) VALUES (?, ?, ?, ?, ?, 0, '', ?)", rows)

@@ -441,7 +441,7 @@ class _Builder:
              "posted_at": format_ts(m.at), "thread_id": None if m.root is None else ids[m.root]}
             for m in ordered
         ])
-        reactions = []
+        reactions: list[dict[str, Any]] = []
         for message in ordered:
             for person, emoji in dict.fromkeys(message.reactions):
                 reactions.append({"id": f"rx_{len(reactions) + 1}", "message_id": ids[message.seq],

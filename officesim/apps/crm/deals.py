@@ -94,10 +94,10 @@ def crm_search_deals(
             clauses.append(f"d.amount {op} ?")
             params.append(bound)
     after, before = lookup.ordered_days(close_after, close_before)
-    for bound, op in ((after, ">="), (before, "<=")):
-        if bound is not None:
+    for day, op in ((after, ">="), (before, "<=")):
+        if day is not None:
             clauses.append(f"d.close_date {op} ?")
-            params.append(bound)
+            params.append(day)
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     return paged(w.db, f"{_DEAL_SQL}{where} ORDER BY d.close_date, d.id", params, cursor=cursor, limit=limit,
                  key="deals", render=lambda r: {k: r[k] for k in _LISTED})

@@ -252,9 +252,9 @@ def _deals(
     order = rng.sample(accounts, k=len(accounts))[: size.deals]
     tier_pull = {"strategic": 4, "enterprise": 3, "mid-market": 2, "smb": 1}
     order += rng.choices(accounts, weights=[tier_pull[a["tier"]] for a in accounts], k=size.deals - len(order))
-    first_contact = {}
-    for contact in contacts:
-        first_contact.setdefault(contact["account_id"], contact)
+    first_contact: dict[str, dict[str, Any]] = {}
+    for person in contacts:
+        first_contact.setdefault(person["account_id"], person)
     home = ctx.spec.currency
     names: set[tuple[str, str]] = set()
     deals: list[dict[str, Any]] = []
@@ -357,8 +357,8 @@ def _activities(
     rng = ctx.rng("crm", "activities")
     clock = _Timeline(start, rng)
     by_account: dict[str, list[dict[str, Any]]] = {}
-    for contact in contacts:
-        by_account.setdefault(contact["account_id"], []).append(contact)
+    for known in contacts:
+        by_account.setdefault(known["account_id"], []).append(known)
     kinds, kind_weights = list(ACTIVITY_KINDS), list(ACTIVITY_KINDS.values())
     account_names = {a["id"]: a["name"] for a in accounts}
     rows: list[dict[str, Any]] = []

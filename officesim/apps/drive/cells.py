@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field
@@ -81,7 +81,7 @@ def is_iso_date(value: object) -> bool:
     return True
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.drive.access import MAX_DEPTH, RANK_ROLE, file_rank, require_view
@@ -197,7 +198,7 @@ def find_sheet(w: World, file: dict[str, Any], sheet: str | None) -> dict[str, A
     ).fetchall()
     if not tabs:
         raise NotFound(f"spreadsheet {file['name']!r} ({file['id']}) has no sheets")
-    chosen: sqlite3.Row | None = tabs[0] if sheet is None else None
+    chosen = tabs[0]
     if sheet is not None:
         wanted = sheet.strip().casefold()
         chosen = next((t for t in tabs if t["name"].casefold() == wanted), None)
@@ -224,7 +225,7 @@ def render_row(position: int, cells: list[CellValue], columns: list[str]) -> dic
     return out
 
 
-def dump_cells(cells: list[CellValue]) -> str:
+def dump_cells(cells: Sequence[CellValue]) -> str:
     """The stored JSON of a row's cells (compact, non-ASCII kept readable for search)."""
     return json.dumps(cells, ensure_ascii=False, separators=(",", ":"))
 

@@ -178,9 +178,9 @@ def _folders(d: _Drive) -> None:
         d.notes_folder[dept["id"]] = d.add_file("Meeting Notes", "folder", head, folder,
                                                 when=d.times(HISTORY_DAYS - 2, HISTORY_DAYS))
     for key, dept_name, name in (("account_plans", "Sales", "Account Plans"), ("budgets", "Finance", "Budgets")):
-        dept = d.dept_by_name.get(dept_name)
-        if dept and dept["id"] in d.dept_folder:
-            d.special[key] = d.add_file(name, "folder", d.people[dept["head_id"]], d.dept_folder[dept["id"]],
+        named = d.dept_by_name.get(dept_name)
+        if named and named["id"] in d.dept_folder:
+            d.special[key] = d.add_file(name, "folder", d.people[named["head_id"]], d.dept_folder[named["id"]],
                                         when=d.times(HISTORY_DAYS - 3, HISTORY_DAYS))
 
 

@@ -155,7 +155,7 @@ def drive_list_folder(
         limit: Results per page, 1 to 100.
     """
     key = (folder_id or "").strip().casefold()
-    if not key or key in ROOT_ALIASES:
+    if folder_id is None or not key or key in ROOT_ALIASES:
         cte, params = visible_files_sql(w)
         sql = (
             f"{cte} SELECT {LIST_COLUMNS}, v.rank FROM drive_file f JOIN visible v ON v.id = f.id {_OWNER_JOIN} "

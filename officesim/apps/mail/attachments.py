@@ -11,13 +11,12 @@ to the file in Drive (edited, unshared, trashed).  Graders read it too: "what th
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.drive.access import file_rank
+from officesim.apps.drive.reading import files_by_id, find_files, sheet_csv
 from officesim.errors import InvalidArgument, NotFound, PermissionDenied
 
 if TYPE_CHECKING:
@@ -30,11 +29,7 @@ _FILE_ID = re.compile(r"^f_\d+$")
 
 def _name_hint(w: World, ref: str) -> str:
     """The id of a file the user can view whose name is ``ref`` (never one they cannot see)."""
-    rows = w.db.execute(
-        "SELECT id, name FROM drive_file WHERE name = ? COLLATE NOCASE AND trashed = 0 AND kind != 'folder' "
-        "ORDER BY length(id), id LIMIT 20", (ref.strip(),)
-    ).fetchall()
-    for row in rows:
+    for row in [f for f in find_files(w, ref.strip()) if f["kind"] != "folder"][:20]:
         if file_rank(w, row["id"]) > 0:
             return f" There is a file named {row['name']!r} with id {row['id']!r}; attach it by that id."
     return ""
@@ -57,9 +52,7 @@ def check_attachments(w: World, refs: list[str] | None) -> list[str]:
         raise InvalidArgument(f"attachments: at most {MAX_ATTACHMENTS} files per message, got {len(ids)}")
     if not ids:
         return []
-    marks = ",".join("?" * len(ids))
-    rows = {r["id"]: r for r in w.db.execute(
-        f"SELECT id, name, kind, trashed FROM drive_file WHERE id IN ({marks})", ids)}
+    rows = files_by_id(w, ids)
     for file_id in ids:
         row = rows.get(file_id)
         if row is None:
@@ -82,34 +75,13 @@ def check_attachments(w: World, refs: list[str] | None) -> list[str]:
 def attachment_views(w: World, ids_json: str) -> list[dict[str, Any]]:
     """``[{id, name, kind}]`` for a message's attachment ids (a deleted file keeps its id)."""
     ids = json.loads(ids_json)
-    if not ids:
-        return []
-    marks = ",".join("?" * len(ids))
-    rows = {r["id"]: r for r in w.db.execute(f"SELECT id, name, kind FROM drive_file WHERE id IN ({marks})", ids)}
+    rows = files_by_id(w, ids)
     views = []
     for file_id in ids:
         row = rows.get(file_id)
         views.append({"id": file_id, "name": row["name"] if row else "(deleted file)",
                       "kind": row["kind"] if row else None})
     return views
-
-
-def sheet_csv(w: World, file_id: str) -> str:
-    """A spreadsheet as CSV text, every tab under a ``## sheet: <name>`` line."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    tabs = w.db.execute("SELECT id, name, columns FROM drive_sheet WHERE file_id = ? ORDER BY position, id",
-                        (file_id,)).fetchall()
-    for index, tab in enumerate(tabs):
-        if index:
-            out.write("\n")
-        out.write(f"## sheet: {tab['name']}\n")
-        writer.writerow(json.loads(tab["columns"]))
-        for row in w.db.execute("SELECT cells FROM drive_row WHERE sheet_id = ? ORDER BY position", (tab["id"],)):
-            writer.writerow(["" if c is None else c for c in json.loads(row["cells"])])
-            if out.tell() > MAX_ATTACHED_CHARS:
-                break  # already too big to attach; file_copies says so
-    return out.getvalue()
 
 
 def file_copies(w: World, ids: list[str]) -> str:
@@ -120,13 +92,11 @@ def file_copies(w: World, ids: list[str]) -> str:
     """
     if not ids:
         return "[]"
-    marks = ",".join("?" * len(ids))
-    rows = {r["id"]: r for r in w.db.execute(
-        f"SELECT id, name, kind, content FROM drive_file WHERE id IN ({marks})", ids)}
+    rows = files_by_id(w, ids)
     copies = []
     for file_id in ids:
         row = rows[file_id]
-        content = sheet_csv(w, file_id) if row["kind"] == "sheet" else row["content"]
+        content = sheet_csv(w, file_id, MAX_ATTACHED_CHARS) if row["kind"] == "sheet" else row["content"]
         if len(content) > MAX_ATTACHED_CHARS:
             raise InvalidArgument(
                 f"attachments: {file_id!r} ({row['name']}) is over {MAX_ATTACHED_CHARS:,} characters as text, more "

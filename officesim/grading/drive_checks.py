@@ -1,0 +1,110 @@
+"""Check kinds about Drive files: ``sheet_cells`` and ``doc_contains``.
+
+Each kind is one class: its fields (validated on load), what it references and how it is
+evaluated against an episode.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, field_validator
+
+from officesim.apps.drive.reading import find_files, sheet_tabs
+from officesim.grading.normalize import contains_phrase, matches, normalize_text, text_has_number
+from officesim.grading.spec_base import (
+    CheckBase,
+    NumberSpec,
+    Outcome,
+    References,
+    _number_shorthand_schema,
+    _numbers,
+    listed,
+    show,
+    texts_match,
+)
+
+if TYPE_CHECKING:
+    from officesim.grading.context import GradeContext
+
+
+class SheetCellsCheck(CheckBase):
+    """Holds when a sheet has, for each expected row, a row with those column values."""
+
+    check: Literal["sheet_cells"] = Field(description="The kind of check.")
+    file: str = Field(description="The spreadsheet's name or id.")
+    sheet: str | None = Field(None, description="The tab name; default: any tab of the file.")
+    rows: list[dict[str, Any]] = Field(min_length=1, description="Expected rows as {column header: value}.")
+    tolerance: float = Field(1e-6, ge=0, description="Relative tolerance for numbers.")
+
+    def references(self) -> References:
+        return References(files=(self.file,))
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        return _sheet_cells(self, ctx)
+
+
+class DocContainsCheck(CheckBase):
+    """Holds when a document contains every string and number."""
+
+    check: Literal["doc_contains"] = Field(description="The kind of check.")
+    file: str = Field(description="The document's name or id.")
+    contains: list[str] = Field(default_factory=list, description="Strings that must appear (case/space-insensitive).")
+    numbers: list[NumberSpec] = Field(default_factory=list, description="Numbers that must appear in any format.",
+                                      json_schema_extra=_number_shorthand_schema)
+
+    _nums = field_validator("numbers", mode="before")(_numbers)
+
+    def references(self) -> References:
+        return References(files=(self.file,))
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        return _doc_contains(self, ctx)
+
+
+def _sheet_rows(ctx: GradeContext, file_id: str, tab: str | None) -> list[dict[str, Any]]:
+    """Every data row of the file's tabs as {normalised header: cell}."""
+    out = []
+    for sheet in sheet_tabs(ctx.final, file_id):
+        if tab is not None and not texts_match(sheet.name, tab):
+            continue
+        headers = [normalize_text(h) for h in sheet.columns]
+        out += [dict(zip(headers, cells, strict=False)) for cells in sheet.rows]
+    return out
+
+
+def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
+    files = find_files(ctx.final, check.file, "sheet")
+    if not files:
+        return Outcome(False, f"no spreadsheet named {check.file!r} exists", {})
+    best: list[str] = []
+    for file in files:
+        rows = _sheet_rows(ctx, file["id"], check.sheet)
+        missing = []
+        for expected in check.rows:
+            wanted = {normalize_text(k): v for k, v in expected.items()}
+            if not any(all(matches(row.get(k), v, check.tolerance) for k, v in wanted.items()) for row in rows):
+                missing.append(show(expected))
+        if not missing:
+            return Outcome(True, f"{file['name']} ({file['id']}) has all {len(check.rows)} expected rows",
+                           {"file": file["id"]})
+        if not best or len(missing) < len(best):
+            best = [f"{file['name']} ({file['id']}) lacks a row {m}" for m in missing]
+    return Outcome(False, listed(best), {"files": [f["id"] for f in files]})
+
+
+def _doc_contains(check: DocContainsCheck, ctx: GradeContext) -> Outcome:
+    docs = find_files(ctx.final, check.file, "doc")
+    if not docs:
+        return Outcome(False, f"no document named {check.file!r} exists", {})
+    best: list[str] = []
+    for doc in docs:
+        content = doc["content"] or ""
+        missing = [f"{s!r}" for s in check.contains if not contains_phrase(content, s)]
+        missing += [f"the number {n.value:g}" for n in check.numbers
+                    if not text_has_number(content, n.value, n.tolerance)]
+        if not missing:
+            return Outcome(True, f"{doc['name']} ({doc['id']}) contains everything expected", {"file": doc["id"]})
+        if not best or len(missing) < len(best):
+            best = [f"{doc['name']} ({doc['id']}) lacks {m}" for m in missing]
+    return Outcome(False, listed(best), {"files": [d["id"] for d in docs]})
