@@ -32,6 +32,7 @@ class BudgetVarianceAnswer(Family):
     difficulty = "medium"
     apps = ("drive",)
     variants = ("monthly-rows", "department-totals", "percent-over")
+    worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -141,6 +142,7 @@ class ExpensePolicyAnswer(Family):
     difficulty = "easy"
     apps = ("drive",)
     variants = ("hotel-cap", "meal-per-diem", "trip-maximum")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -213,6 +215,7 @@ class HeadcountAnswer(Family):
     difficulty = "easy"
     apps = ("directory",)
     variants = ("department-office", "department-total", "manager-reports")
+    worlds = ("acme", "forge", "lantern")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

@@ -47,6 +47,7 @@ class ExpenseAudit(Family):
     difficulty = "hard"
     apps = ("drive", "mail")
     variants = ("sales-claims", "marketing-claims", "engineering-claims")
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -179,6 +180,7 @@ class RenewalRiskDigest(Family):
     difficulty = "hard"
     apps = ("crm", "mail")
     variants = ("sixty-days", "this-quarter", "ninety-days")
+    worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

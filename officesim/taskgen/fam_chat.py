@@ -59,6 +59,7 @@ class DmAnswerQuestion(Family):
     difficulty = "easy"
     apps = ("chat", "drive")
     variants = ("phone-number", "manager", "policy-figure", "launch-date")
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -206,6 +207,7 @@ class ChannelSummaryPost(Family):
     difficulty = "easy"
     apps = ("drive", "chat")
     variants = ("bookings", "vendor-spend")
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -309,6 +311,7 @@ class ThreadToDoc(Family):
     difficulty = "medium"
     apps = ("chat", "drive")
     variants = ("offsite-planning", "vendor-reviews", "launch-cobalt")
+    worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

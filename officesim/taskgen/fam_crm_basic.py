@@ -45,6 +45,7 @@ class InvoiceTotalAnswer(Family):
     difficulty = "easy"
     apps = ("crm",)
     variants = ("outstanding-mixed", "outstanding-all-open", "past-due-only")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -130,6 +131,7 @@ class ContactFromSignature(Family):
     difficulty = "easy"
     apps = ("mail", "crm")
     variants = ("intro-dashes", "intro-pipes", "handover-forward")
+    worlds = ("acme", "shopline", "large")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -230,6 +232,7 @@ class LogCallFromMail(Family):
     difficulty = "easy"
     apps = ("mail", "crm")
     variants = ("colleague-recap", "customer-recap", "two-calls-thread")
+    worlds = ("acme", "forge", "lantern")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

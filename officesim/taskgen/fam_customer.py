@@ -71,6 +71,7 @@ class CustomerBrief(Family):
     difficulty = "hard"
     apps = ("crm", "mail", "chat")
     variants = ("ceo-meeting", "sales-review", "renewal-call")
+    worlds = ("acme", "shopline", "large")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -230,6 +231,7 @@ class ThreeAppQuestion(Family):
     difficulty = "hard"
     apps = ("mail", "chat", "crm")
     variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only")
+    worlds = ("acme", "shopline", "large")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

@@ -46,6 +46,7 @@ class MeetingFollowup(Family):
     difficulty = "medium"
     apps = ("drive", "mail")
     variants = ("per-owner", "per-owner-with-mine", "one-recap")
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -190,6 +191,7 @@ class ConfidentialRequest(Family):
     difficulty = "medium"
     apps = ("mail", "drive")
     variants = ("pricing", "roadmap", "health-scores", "discounts")
+    worlds = ("acme", "carewell", "forge")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

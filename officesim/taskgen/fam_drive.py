@@ -45,8 +45,10 @@ SHARE_DOCS = [
 
 def _look_up(s: Solver, role_key: str) -> str:
     """Find a role holder by job title in the directory, as an agent would; returns their email."""
-    wanted = s.world.db.execute("SELECT email FROM directory_person WHERE role = ?", (role_key,)).fetchone()[0]
-    found = s.call("directory_search_people", query=ROLES[role_key][1], limit=50)["people"]
+    wanted, title = s.world.db.execute("SELECT email, title FROM directory_person WHERE role = ?",
+                                       (role_key,)).fetchone()
+    # the world's own title for the role (an industry profile may call the CFO 'Finance Director')
+    found = s.call("directory_search_people", query=title or ROLES[role_key][1], limit=50)["people"]
     return next(p["email"] for p in found if p["email"] == wanted)
 
 
@@ -62,6 +64,7 @@ class ShareDocExact(Family):
     difficulty = "easy"
     apps = ("drive",)
     variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link")
+    worlds = ("acme", "forge", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -183,6 +186,7 @@ class SheetUpdateFromRequest(Family):
     difficulty = "medium"
     apps = ("mail", "drive")
     variants = ("inventory", "vendors", "events")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         kind = self.variant_for(index)

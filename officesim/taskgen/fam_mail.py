@@ -170,6 +170,7 @@ class InboxTriage(Family):
     difficulty = "medium"
     apps = ("mail", "drive")
     variants = ("directory-questions", "policy-question", "three-questions")
+    worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -297,6 +298,7 @@ class MailCleanup(Family):
     difficulty = "easy"
     apps = ("mail",)
     variants = ("label-and-archive", "move-to-folder", "label-only")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -376,6 +378,7 @@ class ForwardContractToLegal(Family):
     difficulty = "easy"
     apps = ("mail",)
     variants = ("signed-vs-redline", "two-customers", "signed-in-thread")
+    worlds = ("acme", "shopline", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

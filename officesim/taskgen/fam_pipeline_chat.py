@@ -39,6 +39,7 @@ class PipelineFromStandup(Family):
     difficulty = "medium"
     apps = ("chat", "crm")
     variants = ("three-updates", "with-amounts", "with-lost-deal")
+    worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -149,6 +150,7 @@ class DealHandoff(Family):
     difficulty = "medium"
     apps = ("chat", "crm")
     variants = ("all-open", "with-exception", "split-by-stage")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

@@ -47,6 +47,7 @@ class DealReconcileFromMail(Family):
     difficulty = "medium"
     apps = ("mail", "crm")
     variants = ("amount", "close-date", "amount-and-date", "closed-won", "closed-lost")
+    worlds = ("acme", "carewell", "forge")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -187,6 +188,7 @@ class ChaseOverdueInvoices(Family):
     difficulty = "medium"
     apps = ("mail", "crm")
     variants = ("one-account", "two-accounts", "one-account-many")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -281,6 +283,7 @@ class PipelineSummaryMail(Family):
     difficulty = "medium"
     apps = ("mail", "crm")
     variants = ("company-by-stage", "one-rep-by-stage", "late-stages")
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -404,6 +407,7 @@ class LeadToDeal(Family):
     difficulty = "medium"
     apps = ("mail", "crm")
     variants = ("seats-times-price", "discounted-total", "follow-up-choice")
+    worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

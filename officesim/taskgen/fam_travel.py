@@ -63,6 +63,7 @@ class TravelExpenseReport(Family):
     difficulty = "hard"
     apps = ("drive", "chat", "mail")
     variants = tuple(SCENARIOS)
+    worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
