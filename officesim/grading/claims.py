@@ -185,7 +185,9 @@ def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[
 def read_figures(text: str) -> list[Figure]:
     """Every quantity ``text`` states (see the module docstring for what is not one)."""
     work = clean(text)
-    for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, _ACRONYM, _LABELLED):
+    # in text written all in capitals a capital word is no acronym: "ACROSS 7 DEALS" states 7
+    acronyms = (_ACRONYM,) if re.search(r"[a-z]", work) else ()
+    for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
         work = _blank(work, pattern)
     work = _blank(work, _SHORT_DATE)
     out: list[Figure] = []
