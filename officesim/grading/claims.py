@@ -200,7 +200,9 @@ def read_figures(text: str) -> list[Figure]:
     # one (most of them) has only number words, so skip the dozen passes that cannot match.
     digits = _has_digit(work)
     if digits:
-        for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, _ACRONYM, _LABELLED):
+        # in text written all in capitals a capital word is no acronym: "ACROSS 7 DEALS" states 7
+        acronyms = (_ACRONYM,) if re.search(r"[a-z]", work) else ()
+        for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
             work = _blank(work, pattern)
         work = _blank(work, _SHORT_DATE)
     for m in _NUMBER_RE.finditer(work) if digits else ():

@@ -273,13 +273,13 @@ def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[l
     # the words a total is written with name the sheet, so in "7 deals worth $577,500; the biggest was
     # Sosa Group ($145,500)" each figure sits with its own entity, and a swap is caught either way
     summary = sheet.entity(name, key="summary", kind="sheet", aliases=[*SUMMARY_WORDS, *words])
-    sheet.fact(summary, "amount", facts["total"], tolerance=0.001)
+    sheet.fact(summary, "amount", facts["total"])  # "$578k" is how colleagues round
     sheet.fact(summary, "count", facts["count"], tolerance=0.0)
     amount = columns.index("Amount")
     items = {}
     for n, row in enumerate(rows, start=1):
         items[row[0]] = sheet.entity(row[0], key=f"row_{n}", kind=columns[0].lower())
-        sheet.fact(items[row[0]], "amount", row[amount], tolerance=0.001)
+        sheet.fact(items[row[0]], "amount", row[amount])
     sheet.figure(facts["total"] / facts["count"])  # the average deal
     for column, kind in enumerate(types):
         if column == 0 or kind != "text":
