@@ -403,3 +403,11 @@ def test_guessed_launch_dates_fail() -> None:
     assert passes(replay(t, edit=post(f"It launches on {launch:%B} {launch.day}.")))
     assert fails(replay(t, edit=post("It's Oct 20, Nov 3 or Dec 1.")))
     assert fails(replay(t, edit=post(f"Either {launch.isoformat()} or 2026-12-01.")))
+
+
+def test_an_entity_name_with_an_ampersand_is_read_with_and_or_ampersand() -> None:
+    from officesim.grading.facts import _alias_pattern
+
+    pattern = _alias_pattern("Müller & Söhne GmbH")
+    assert pattern.search("Paid by Müller & Söhne GmbH today") and pattern.search("Müller and Söhne GmbH")
+    assert not pattern.search("Müller GmbH")

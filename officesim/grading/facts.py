@@ -497,7 +497,8 @@ def _alias_pattern(alias: str) -> re.Pattern[str]:
     phone = _phone_pattern(alias)
     if phone is not None:
         return phone
-    words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace("&", r"(?:&|and)")
+    # re.escape writes '&' as '\&' (Python 3.7+): replace the escaped form, or the pattern breaks
+    words = re.escape(clean(alias)).replace(r"\ ", r"\s+").replace(r"\&", "&").replace("&", r"(?:&|and)")
     words = words.replace(r"\s+and\s+", r"\s*(?:and|&)\s*")  # 'Hicks, Barnett & Hardin' is the same
     left = r"(?<![\w@.])" if alias[:1].isalnum() else ""
     right = r"(?![\w@])" if alias[-1:].isalnum() else ""

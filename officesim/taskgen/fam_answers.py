@@ -32,7 +32,7 @@ class BudgetVarianceAnswer(Family):
     difficulty = "medium"
     apps = ("drive",)
     variants = ("monthly-rows", "department-totals", "percent-over")
-    worlds = ("acme", "lantern", "shopline")
+    worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
