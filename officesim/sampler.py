@@ -389,7 +389,10 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
                              "rejected": 0,
                              "skipped": str(exc), "estimate": "skipped", "solution_estimate": "skipped"})
                 continue
-            keys, instructions, solutions, groups = Counter(), set(), Counter(), set()
+            keys: Counter[str] = Counter()
+            solutions: Counter[str] = Counter()
+            instructions: set[str] = set()
+            groups: set[str] = set()
             with warnings.catch_warnings():  # rejects are counted in the row instead
                 warnings.simplefilter("ignore", RuntimeWarning)
                 taken = sampler.take(draws)

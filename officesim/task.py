@@ -477,8 +477,9 @@ def load_task_files(files: Mapping[str, str]) -> Task:
             raise SpecError(f"an in-memory task needs {name} (got {', '.join(sorted(files)) or 'no files'})")
     texts = {name: text.encode("utf-8") for name, text in files.items() if name in _TASK_FILES}
     spec = read_yaml(IN_MEMORY / "task.yaml", texts["task.yaml"])
-    name = spec.get("id") if isinstance(spec, dict) and isinstance(spec.get("id"), str) else "task"
-    task = _from_texts(texts, IN_MEMORY / name, folder=False)
+    given = spec.get("id") if isinstance(spec, dict) else None
+    task_id = given if isinstance(given, str) else "task"
+    task = _from_texts(texts, IN_MEMORY / task_id, folder=False)
     task.files = dict(files)
     return task
 

@@ -742,10 +742,10 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
-        shown = [k for k in others if any(k in reader.named(c.segment.text) and not _left_out(reader, c.segment)
+        named = [k for k in others if any(k in reader.named(c.segment.text) and not _left_out(reader, c.segment)
                                           for c in read)]
-        if len(shown) > check.others_at_most:
-            violations.append(f"names {len(shown)} of the {len(others)} other candidates beside the answer: a paste "
+        if len(named) > check.others_at_most:
+            violations.append(f"names {len(named)} of the {len(others)} other candidates beside the answer: a paste "
                               f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
         violations += _swaps(reader, read) + _label_swaps(reader, read)
@@ -839,7 +839,7 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             if at < 0:
                 continue
             end = at + len(figure.text)
-            near: list[tuple[int, Fact]] = []
+            near: list[tuple[int, bool, Fact]] = []
             for f in mine:
                 for m in re.finditer(str(f.label), text, re.IGNORECASE):
                     between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None

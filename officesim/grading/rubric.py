@@ -15,6 +15,7 @@ holds; a penalty (negative points) is ``fail`` when its check holds (the bad thi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -139,7 +140,7 @@ def judge_flips(grader: GraderSpec, pass_threshold: float) -> str | None:
 _FREE_FIELDS = {"id", "points", "description"}
 
 
-def _gated(criterion: CheckBase, gates: list[CheckBase]) -> bool:
+def _gated(criterion: CheckBase, gates: Sequence[CheckBase]) -> bool:
     """Whether a gate already demands what ``criterion`` checks, so it cannot fail while the gates hold:
     the same check, or a facts check on the same text requiring at least the same facts."""
     mine = criterion.model_dump(exclude=_FREE_FIELDS)

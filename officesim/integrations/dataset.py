@@ -176,7 +176,8 @@ class TranscriptScorer:
 
     def _env(self, task: Task | str | Path) -> OfficeEnv:
         sampled = isinstance(task, str) and task.startswith(REF_PREFIX)
-        key = task if sampled else (task.dir if isinstance(task, Task) else Path(task)).resolve()
+        key: Path | str = task if isinstance(task, str) and sampled else (
+            task.dir if isinstance(task, Task) else Path(task)).resolve()
         cached = self._envs.get(key)
         if cached is not None and (not isinstance(task, Task) or cached[0].task is task):
             self._envs.move_to_end(key)

@@ -359,7 +359,7 @@ class ServerState:
     def grade_view(self, grade: Grade) -> dict[str, Any]:
         if self.grade_detail == "full":
             return grade.model_dump(mode="json")
-        return grade.model_dump(mode="json", include=_SUMMARY)  # not every check's reason and evidence
+        return grade.model_dump(mode="json", include=set(_SUMMARY))  # not every check's reason and evidence
 
     # ----------------------------------------------------------------- plain worlds
     async def world(self, name: str) -> _PlainWorld:

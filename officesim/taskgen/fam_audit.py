@@ -80,18 +80,19 @@ class ExpenseAudit(Family):
                 cap = meals[city] * units
             else:
                 cap = None
-            if kind in ("hotel_over", "meals_over"):
-                amount = float(cap + rng.randrange(15, 160, 5))
-            elif cap is not None:
-                amount = float(cap - rng.randrange(0, 40, 5))
-            else:
+            over: float | None = None  # how far an over-the-limit claim is over (hotel and meals only)
+            if cap is None:
                 amount = round(rng.uniform(250, 900), 2)
+            elif kind in ("hotel_over", "meals_over"):
+                amount = float(cap + rng.randrange(15, 160, 5))
+                over = round(amount - cap, 2)
+            else:
+                amount = float(cap - rng.randrange(0, 40, 5))
             receipt = kind != "no_receipt"
             claims.append({"id": f"EC-{ids[n]}", "date": day(-rng.randint(5, 34)).isoformat(),
                            "employee": rng.choice(people)["name"], "city": city, "category": category,
                            "units": units if category != "Airfare" else 1, "amount": amount, "receipt": receipt,
-                           "kind": kind, "over": round(amount - cap, 2) if kind in ("hotel_over", "meals_over")
-                           else None})
+                           "kind": kind, "over": over})
         claims.sort(key=lambda c: (c["date"], c["id"]))
         sheet = f"{department} expense claims - September 2026"
         stage.clock(stamp(day(-2), 11, 0))
@@ -234,13 +235,13 @@ class RenewalRiskDigest(Family):
         ])
 
         sheet = FactSheet()
-        keys = []
+        keys: list[str] = []
         for row in qualifying:
             keys.append(sheet.entity(row["name"], key=f"account_{len(keys) + 1}", kind="account"))
             sheet.fact(keys[-1], "overdue", row["overdue"], label=OVERDUE_LABEL)
             for i, deal in enumerate(row["renewals"], start=1):
                 sheet.fact(keys[-1], f"renewal_{i}", deal["amount"], label=RENEWAL_LABEL)
-        miss_keys = []
+        miss_keys: list[str] = []
         for account in planted[3:]:
             if account["name"] in {r["name"] for r in qualifying}:
                 continue

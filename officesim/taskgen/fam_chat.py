@@ -178,7 +178,7 @@ def _vendor_spend(stage: Stage, rng: random.Random) -> tuple[list[list[Any]], di
     vendors = ["Northwind Cleaning", "Globex Security", "Initech Catering", "Umbrella Logistics", "Hooli Cloud",
                "Stark Facilities", "Wayne Printing", "Acme Coffee Co"]
     departments = [stage.department(kind) for kind in ("Facilities", "IT", "Operations", "Marketing")]
-    rows = [[v, rng.choice(departments), float(rng.randrange(1_200, 48_000, 50)),
+    rows: list[list[Any]] = [[v, rng.choice(departments), float(rng.randrange(1_200, 48_000, 50)),
              rng.choice(["paid", "approved"])] for v in rng.sample(vendors, rng.randint(5, 7))]
     biggest = max(rows, key=lambda r: r[2])
     return rows, {"total": sum(r[2] for r in rows), "count": len(rows), "biggest": biggest[0],

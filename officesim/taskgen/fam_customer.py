@@ -99,12 +99,13 @@ class CustomerBrief(Family):
                                        "at": stamp(when, 15, 30), "person_id": account["owner_id"],
                                        "account_id": account["id"], "contact_id": contact["id"]}])
         numbers = invoice_numbers(rng, 3)
-        invoices = [{"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
-                     "due": day(rng.randint(3, 30))},
-                    {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),
-                     "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
-                    {"number": numbers[2], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "paid",
-                     "due": day(-rng.randint(31, 60))}]
+        invoices: list[dict[str, Any]] = [
+            {"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
+             "due": day(rng.randint(3, 30))},
+            {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),
+             "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
+            {"number": numbers[2], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "paid",
+             "due": day(-rng.randint(31, 60))}]
         stage.insert("crm_invoice", [{"number": i["number"], "account_id": account["id"], "amount": i["amount"],
                                       "currency": "USD", "issued_on": day(-70).isoformat(),
                                       "due_on": i["due"].isoformat(), "status": i["status"],
@@ -156,7 +157,7 @@ class CustomerBrief(Family):
         sheet = FactSheet()
         acc = sheet.entity(account["name"], key="account", kind="account")
         all_deals = stage.rows("SELECT * FROM crm_deal WHERE account_id = ?", account["id"])
-        deal_keys = []
+        deal_keys: list[str] = []
         for deal in deals:
             product = deal["name"].split(" - ", 1)[-1]
             key = sheet.entity(deal["name"], key=f"deal_{len(deal_keys) + 1}", aliases=[product], kind="deal")
@@ -174,7 +175,8 @@ class CustomerBrief(Family):
                                                              account["id"])} - {when.isoformat()})
         for n, at in enumerate(earlier, start=1):
             sheet.fact(acc, f"earlier_contact_{n}", at)
-        invoice_keys, paid_keys = [], []
+        invoice_keys: list[str] = []
+        paid_keys: list[str] = []
         for inv in invoices:
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
             sheet.fact(key, "amount", inv["amount"])

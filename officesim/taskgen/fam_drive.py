@@ -221,7 +221,8 @@ class SheetUpdateFromRequest(Family):
             requests.append(f"the {status_row[0]} in {status_row[1]} is retired, so set its status to 'retired'")
             updates.append((picks[1] + 1, [{"column": "Status", "value": "retired"}]))
             expected.append({**whole(status_row), "Status": "retired"})
-            new = ["Docking station", rng.choice(["Austin", "London", "Toronto"]), rng.randint(3, 12), "in use"]
+            new: list[object] = ["Docking station", rng.choice(["Austin", "London", "Toronto"]), rng.randint(3, 12),
+                                 "in use"]
             requests.append(f"please add a row for Docking station in {new[1]}: quantity {new[2]}, status 'in use'")
         elif kind == "vendors":
             new_cost = float(round(changed_row[2] * rng.choice([1.05, 1.1, 0.9]), -2))
@@ -233,8 +234,9 @@ class SheetUpdateFromRequest(Family):
             updates.append((picks[1] + 1, [{"column": "Status", "value": "cancelled"}]))
             expected.append({**whole(status_row), "Status": "cancelled"})
             renewal = day(rng.randint(100, 360)).isoformat()
-            new = ["Contoso Plants", "office plants", float(rng.randrange(2_000, 9_000, 250)), renewal, "active"]
-            requests.append(f"add Contoso Plants (office plants, {stage.money(new[2], cents=False)} a year, renews "
+            cost = float(rng.randrange(2_000, 9_000, 250))
+            new = ["Contoso Plants", "office plants", cost, renewal, "active"]
+            requests.append(f"add Contoso Plants (office plants, {stage.money(cost, cents=False)} a year, renews "
                             f"{renewal}, active)")
         else:
             moved = day(rng.randint(60, 330)).isoformat()
@@ -248,10 +250,11 @@ class SheetUpdateFromRequest(Family):
             updates.append((picks[1] + 1, [{"column": "Budget", "value": new_budget}]))
             expected.append({**whole(status_row), "Budget": new_budget})
             owner = requester["name"]
-            new = ["Growth Marketing Forum", rng.choice(CITIES), day(rng.randint(90, 300)).isoformat(),
-                   float(rng.randrange(10_000, 30_000, 500)), owner]
-            requests.append(f"add Growth Marketing Forum in {new[1]} starting {new[2]}, budget "
-                            f"{stage.money(new[3], cents=False)}, "
+            city, starts = rng.choice(CITIES), day(rng.randint(90, 300)).isoformat()
+            budget = float(rng.randrange(10_000, 30_000, 500))
+            new = ["Growth Marketing Forum", city, starts, budget, owner]
+            requests.append(f"add Growth Marketing Forum in {city} starting {starts}, budget "
+                            f"{stage.money(budget, cents=False)}, "
                             f"owner {owner}")
         expected.append(dict(zip(columns, new, strict=True)))
         untouched = [r for i, r in enumerate(rows) if i not in picks]

@@ -352,7 +352,7 @@ class PipelineSummaryMail(Family):
         sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
         # deals priced in another currency may be named as left out ("not included: X, in euros"),
         # never presented as part of the pipeline (a pasted read result does that)
-        foreign = [sheet.entity(d["name"], key=f"foreign_{d['id']}", kind="deal")
+        foreign_keys = [sheet.entity(d["name"], key=f"foreign_{d['id']}", kind="deal")
                    for d in scoped if d["stage"] in stages and d["currency"] != home]
         misread: dict[str, list[float]] = {}  # per stage: the totals a wrong scope gives
         for key in stages:
@@ -378,7 +378,7 @@ class PipelineSummaryMail(Family):
                         description=f"The {STAGE_LABELS[key]} total, stated with its stage; no figure nobody asked "
                                     "for (other currencies, stages or people) and none made up.",
                         require=[f"{keys[key]}.total"],
-                        exclude=[*(keys[k] for k in OPEN_STAGES if k not in totals), *foreign])
+                        exclude=[*(keys[k] for k in OPEN_STAGES if k not in totals), *foreign_keys])
             for key, value in totals.items() if value
         ]
         criteria += mail_guards([asker_role], keep=[request["id"]])

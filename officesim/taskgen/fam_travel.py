@@ -188,7 +188,7 @@ class TravelExpenseReport(Family):
             facts.fact(flagged_keys[-1], "amount", r["amount"])
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
-        cfo_attachment = {"text": "attachments", "to": ["role:cfo"]}
+        cfo_attachment: dict[str, Any] = {"text": "attachments", "to": ["role:cfo"]}
         breakdown = [f"{keys[d]}.q3" for d in departments]
         flagged = [f"{k}.amount" for k in flagged_keys]
         comparison = [f"{keys[jump]}.q2", f"{keys[jump]}.change"]

@@ -82,7 +82,8 @@ def generate(ctx: GenContext) -> None:
     size = ctx.spec.size
     profile = ctx.industry
     kinds = [*DEPARTMENTS, *(f"Special Projects {i}" for i in range(1, 41))][: size.departments]
-    departments = [{"id": f"dept_{i}", "name": profile.department(k), "head_id": None} for i, k in enumerate(kinds, 1)]
+    departments: list[dict] = [{"id": f"dept_{i}", "name": profile.department(k), "head_id": None}
+                               for i, k in enumerate(kinds, 1)]
     ctx.dept_kind = {d["id"]: kind for d, kind in zip(departments, kinds, strict=True)}
     dept_by_kind = {kind: d for d, kind in zip(departments, kinds, strict=True)}
     offices = ctx.spec.offices
@@ -100,8 +101,9 @@ def generate(ctx: GenContext) -> None:
         while email in taken:
             email, n = f"{local}{n}@{ctx.spec.domain}", n + 1
         taken.add(email)
+        role: str | None
         if index < len(role_keys):
-            role: str | None = role_keys[index]
+            role = role_keys[index]
             kind, title = ROLES[role]
             title = profile.role_titles.get(role, title)
             dept = dept_by_kind.get(kind, departments[0])

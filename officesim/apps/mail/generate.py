@@ -54,13 +54,13 @@ class _AllBut(Sequence[str]):
     what it would draw from the copy (same length, same order), in O(1) instead of O(people)."""
 
     def __init__(self, people: list[str], index: int) -> None:
-        self.people, self.index = people, index
+        self.people, self.skip = people, index
 
     def __len__(self) -> int:
         return len(self.people) - 1
 
     def __getitem__(self, position: int) -> str:  # type: ignore[override]
-        return self.people[position + (position >= self.index)]
+        return self.people[position + (position >= self.skip)]
 
 
 def _quarter(at: datetime, ahead: int = 0) -> str:
