@@ -156,3 +156,19 @@ def test_rupee_grades(tmp_path: Path, answer: str) -> None:
                  [{"id": "total", "points": 1, "check": "answer", "number": 4820000}])
     assert _statuses(task, answer) == ["pass"]
     assert _statuses(task, "₹4,82,000") == ["fail"]  # a tenth of it
+
+
+def test_facts_claims_read_figures_the_way_the_world_writes_them() -> None:
+    """A French or German world's '31 400,00 €' is 31400 in the facts engine too (not 31 and 40000)."""
+    from officesim.apps.money import money
+    from officesim.grading.claims import read_figures
+    from officesim.grading.normalize import reading_locale
+
+    for locale in ("fr_FR", "de_DE"):
+        text = f"Executive, over by {money(31400.0, 'EUR', locale=locale, cents=True)}"
+        with reading_locale(locale):
+            assert [f.readings() for f in read_figures(text)] == [(31400.0,)], (locale, text)
+    with reading_locale("de_DE"):  # '12,450' is 12.45 by the locale, 12450 written the English way
+        assert [f.readings() for f in read_figures("12,450 and $1,234.56")] == [(12.45, 12450.0), (1234.56,)]
+    with reading_locale("en_US"):
+        assert [f.readings() for f in read_figures("$31,400.00")] == [(31400.0,)]

@@ -21,7 +21,7 @@ from officesim.grading.normalize import (
     _CODE_RE,
     _DATE_PATTERNS,
     _MONTHS,
-    _NUMBER_RE,
+    _reader,
     _token,
     normalize_text,
 )
@@ -96,10 +96,11 @@ class Figure:
     percent: bool = False
     paren: bool = False
     precision: float = 0.5
+    alternatives: tuple[float, ...] = ()  # "12,450" in a decimal-comma world: 12.45, or 12450 written the English way
 
     def readings(self) -> tuple[float, ...]:
         """What the figure may stand for: itself, its magnitude when parenthesised, 12.5% as 0.125."""
-        out = [self.value]
+        out = [self.value, *self.alternatives]
         if self.paren or self.value < 0:
             out.append(abs(self.value))
         if self.percent:
@@ -128,6 +129,22 @@ class Segment:
     def full(self) -> str:
         """The segment with its heading, for markers that a heading gives ("Excluded:")."""
         return f"{self.context} {self.text}" if self.context else self.text
+
+
+def _english_digits(raw: str, comma_locale: bool) -> str:
+    """``raw`` as English digits ("31 400,00" -> "31400.00"), for the scale and precision of a figure.
+
+    Only a decimal-comma locale changes anything, and there a figure written the English way
+    ("1,234.56") stays as it is.
+    """
+    if not comma_locale or re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+        return raw
+    whole, comma, fraction = raw.rpartition(",")
+    if comma:
+        return re.sub(r"[.\s\u00a0\u202f]", "", whole) + "." + fraction
+    if re.fullmatch(r"\d{1,3}(?:[.\s\u00a0\u202f]\d{3})+", raw):
+        return re.sub(r"[.\s\u00a0\u202f]", "", raw)
+    return raw
 
 
 def _precision(raw: str, suffix: str | None, scale: float, percent: bool) -> float:
@@ -205,19 +222,24 @@ def read_figures(text: str) -> list[Figure]:
         for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
             work = _blank(work, pattern)
         work = _blank(work, _SHORT_DATE)
-    for m in _NUMBER_RE.finditer(work) if digits else ():
+    # the reading locale's own way of writing figures: "31 400,00 €" in a French world is 31400
+    number_re, token_of = _reader(None)
+    comma_locale = token_of is not _token
+    for m in number_re.finditer(work) if digits else ():
         raw = m.group("num")
         bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
         if bare and _YEAR.match(raw) and m.group(0).strip() == raw:
             continue
         if _YEAR.match(raw) and re.fullmatch(r"\(\s*\d{4}\s*\)", m.group(0).strip()):
             continue  # a year in parentheses ("Data Connectors add-on (2027)"), not an amount
-        token = _token(m)
+        token = token_of(m)
         suffix = (m.group("suffix") or "").lower()
-        scale = abs(token.value) / float(raw.replace(",", "")) if float(raw.replace(",", "")) else 1.0
+        plain = _english_digits(raw, comma_locale)
+        base = float(plain.replace(",", ""))
+        scale = abs(token.value) / base if base else 1.0
         paren = bool(m.group("open") and m.group("close"))
         out.append(Figure(token.value, m.group(0).strip(), token.percent, paren,
-                          _precision(raw, suffix, scale, token.percent)))
+                          _precision(plain, suffix, scale, token.percent), tuple(token.alternatives)))
     words = _blank(work, _PRONOUN_ONE)
     for m in _WORD_NUMBER.finditer(words):
         value = _TENS.get((m.group("tens") or "").lower(), 0) + _UNITS.get(
