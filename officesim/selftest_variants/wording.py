@@ -16,6 +16,9 @@ AMOUNT = re.compile(r"(?<![\w.,/-])(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w,/
 COUNT = re.compile(r"(?<![\w$.,:/#-])([1-9]|1[0-2])(?![\w.,:/%-]|\s*(?:st|nd|rd|th|am|pm)\b|\.\d)")
 ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-]|T\d)")
 MONTH_WORD = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s*$")
+# a phone number or another long run of digits and separators ("+33 1 81 18 05 01"): its single
+# digits are no counts
+DIGIT_RUN = re.compile(r"\+?\d[\d\s().-]{6,}\d")
 WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -59,8 +62,12 @@ def reformat_amounts(text: str, style: str) -> str:
 def counts_in_words(text: str) -> str:
     """Small counts standing alone as words ("7 deals" -> "seven deals"), not dates or times."""
 
+    runs = [m.span() for m in DIGIT_RUN.finditer(text)]
+
     def one(match: re.Match[str]) -> str:
         before = text[: match.start()]
+        if any(start <= match.start() < end for start, end in runs):
+            return match.group(0)  # a digit of a phone number
         if MONTH_WORD.search(before):
             return match.group(0)  # "Oct 3"
         word = WORDS[int(match.group(1))]

@@ -37,6 +37,12 @@ def _us_accounts_without_invoices(stage: Stage) -> list[dict[str, Any]]:
     return accounts(stage, "country = 'United States' AND id NOT IN (SELECT account_id FROM crm_invoice)")
 
 
+
+def _named(accounts: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    """The search result that is the account asked for, as a careful agent picks it (not merely the first:
+    a search for 'King LLC' may rank 'Brown LLC' first)."""
+    return next(a for a in accounts if a["name"] == name)
+
 class InvoiceTotalAnswer(Family):
     """How much an account still owes: open invoices only, paid and void ones left out."""
 
@@ -96,7 +102,7 @@ class InvoiceTotalAnswer(Family):
 
         def solve(s: Solver) -> None:
             found = s.call("crm_search_accounts", query=account["name"])
-            s.call("crm_search_invoices", account_id=found["accounts"][0]["id"], status="open")
+            s.call("crm_search_invoices", account_id=_named(found["accounts"], account["name"])["id"], status="open")
             s.submit(f"{stage.money(total)} ({len(wanted)} invoices)")
 
         sheet = FactSheet()
@@ -176,7 +182,7 @@ class ContactFromSignature(Family):
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query=first)
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
-            acc = s.call("crm_search_accounts", query=account["name"])["accounts"][0]
+            acc = _named(s.call("crm_search_accounts", query=account["name"])["accounts"], account["name"])
             s.call("crm_create_contact", account_id=acc["id"], name=name, email=email, title=title, phone=phone)
 
         return Draft(

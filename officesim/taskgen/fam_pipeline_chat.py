@@ -150,7 +150,7 @@ class DealHandoff(Family):
     difficulty = "medium"
     apps = ("chat", "crm")
     variants = ("all-open", "with-exception", "split-by-stage")
-    worlds = ("acme", "shopline", "counsel")
+    worlds = ("acme", "shopline", "forge")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
