@@ -44,7 +44,7 @@ def task(task_id: str = TASK) -> Task:
 def judge_on(server: Any, tmp_path: Path, **config: Any) -> Judge:
     settings = {"max_retries": 0, "timeout": 5.0, **config}
     return Judge(JudgeConfig(model="judge-test", base_url=server.base_url, api_key="test-key",
-                             cache_dir=tmp_path / "cache", backoff=0.01, **settings), sleep=lambda _: None)
+                             cache_dir=tmp_path / "cache", **settings))
 
 
 def episode(env: OfficeEnv, trajectory: Trajectory | None = None) -> tuple[Grade, float]:
@@ -182,7 +182,7 @@ def test_an_unreachable_judge_leaves_the_grade_incomplete(tmp_path: Path) -> Non
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     judge = Judge(JudgeConfig(model="judge-test", base_url=f"http://127.0.0.1:{port}/v1", api_key="k",
-                              cache_dir=tmp_path / "cache", max_retries=0, timeout=2.0), sleep=lambda _: None)
+                              cache_dir=tmp_path / "cache", max_retries=0, timeout=2.0))
     grade, reward = episode(OfficeEnv(task(), judge=judge, reward_on_incomplete=0.0))
     assert grade.incomplete and not grade.passed and reward == 0.0
     assert all(c.status == "error" and "APIConnectionError" in c.reason for c in judged(grade)), grade.summary()

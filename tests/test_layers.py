@@ -17,12 +17,12 @@ GRADING = {"grading"}
 # The simulated office and one episode of it: what a user of OfficeEnv runs.
 CORE = {"apps", "grading", "tools", "toolschema", "toolexport", "episode_tools", "world", "worldgen", "spec",
         "setup", "people", "schema_sql", "errors", "clock", "seeding", "budget", "results", "connection", "task",
-        "env", "colleagues", "revisions", "resources"}
+        "env", "colleagues", "revisions", "resources", "industries"}
 # The offline pipeline and the adapters: built on the core, never under it.
 PIPELINE = {"runner", "metrics", "progress", "calibrate", "regrade", "selftest", "split", "delivery",
-            "delivery_report", "compare", "plots", "evidence", "twins", "replay", "episode"}
+            "delivery_report", "compare", "plots", "evidence", "twins", "replay", "episode", "taskstats"}
 ADAPTERS = {"cli", "server", "integrations", "view"}
-TOOLING = {"agents", "taskgen", "selftest_variants", "testing"}
+TOOLING = {"agents", "taskgen", "selftest_variants", "testing", "sampler"}
 
 
 def _runtime_imports(path: Path) -> set[str]:

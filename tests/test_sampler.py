@@ -253,13 +253,14 @@ def test_a_library_spans_worlds_and_splits_by_world(library: tuple[Path, list[Pa
     out, written, lines = library
     names = sorted(p.name for p in written)
     assert names[:14] == [f"share-doc-exact-{i:03d}" for i in range(1, 15)]
-    assert [n for n in names if "-beta-" in n] == [f"share-doc-exact-beta-{i:03d}" for i in range(1, 6)]
-    assert [n for n in names if "-tiny-" in n] == [f"share-doc-exact-tiny-{i:03d}" for i in range(1, 6)]
+    per_world = FAMILIES["share_doc_exact"].count_per_world
+    assert [n for n in names if "-beta-" in n] == [f"share-doc-exact-beta-{i:03d}" for i in range(1, per_world + 1)]
+    assert [n for n in names if "-tiny-" in n] == [f"share-doc-exact-tiny-{i:03d}" for i in range(1, per_world + 1)]
     for name in ("task.yaml", "grader.yaml", "solution.yaml", "tools.json"):  # acme ids unchanged, byte for byte
         assert (out / "share-doc-exact-007" / name).read_bytes() == \
             (ROOT / "tasks" / "share-doc-exact-007" / name).read_bytes()
-    assert lines == ["share_doc_exact: 14 tasks on acme", "share_doc_exact: 5 tasks on tiny",
-                     "share_doc_exact: 5 tasks on beta"]
+    assert lines == ["share_doc_exact: 14 tasks on acme", f"share_doc_exact: {per_world} tasks on tiny",
+                     f"share_doc_exact: {per_world} tasks on beta"]
     tasks = [load_task(p) for p in written]
     split, _ = split_tasks(tasks, 0.2, by="world")
     held_worlds = set(split.heldout_worlds)
@@ -270,7 +271,7 @@ def test_a_library_spans_worlds_and_splits_by_world(library: tuple[Path, list[Pa
     pairs = heldout_pairs(split, tasks)
     assert f"*@{next(iter(held_worlds))}" in pairs
     chosen, _ = split_tasks(tasks, 0.2, by="world", worlds=["tiny"])
-    assert sorted(chosen.heldout) == [f"share-doc-exact-tiny-{i:03d}" for i in range(1, 6)]
+    assert sorted(chosen.heldout) == [f"share-doc-exact-tiny-{i:03d}" for i in range(1, per_world + 1)]
     both, _ = split_tasks(tasks, 0.3, by="both", worlds=["tiny"])
     train_groups = {t.group for t in tasks if t.id in set(both.train)}
     held_groups_off_tiny = {t.group for t in tasks if t.id in set(both.heldout) and "-tiny-" not in t.id}

@@ -247,7 +247,8 @@ def test_generate_command_rewrites_one_family_and_leaves_the_rest(tmp_path: Path
     assert cli_main(["tasks", "generate", "-o", str(tmp_path), "--family", "headcount_answer"]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
     family = FAMILIES["headcount_answer"]
-    assert written == sorted([*(family.task_id(i) for i in range(family.count)), "hand-written-001"])
+    on_worlds = [family.task_id(i, world) for world in family.worlds for i in range(family.count_on(world))]
+    assert written == sorted([*on_worlds, "hand-written-001"])
 
 
 def test_generate_command_names_the_families_when_one_is_unknown(tmp_path: Path,
