@@ -117,6 +117,7 @@ class OfficesimToolset(vf.Toolset[OfficesimToolsetConfig, OfficesimState]):
         super().__init__(config)
         self._env: OfficeEnv | None = None
         self._tools: list[dict[str, Any]] = []
+        self._schemas: dict[str, dict[str, Any]] = {}
 
     async def setup_task(self, task: OfficesimData | OfficesimTask) -> None:
         """Start the rollout's episode (verifiers hands over the task's data, fetched from the host)."""
@@ -125,6 +126,7 @@ class OfficesimToolset(vf.Toolset[OfficesimToolsetConfig, OfficesimState]):
         self._env = OfficeEnv(loaded)
         self._env.reset(seed=0)
         self._tools = loaded.tools_json("mcp", data.schema_mode)
+        self._schemas = {tool["name"]: tool.get("inputSchema", {}) for tool in self._tools}
 
     def register(self, mcp: MCPServer) -> None:
         """Serve the task's exact schemas and officesim's results (errors as data, not exceptions).
@@ -159,8 +161,7 @@ class OfficesimToolset(vf.Toolset[OfficesimToolsetConfig, OfficesimState]):
         if env.done:
             return Conflict(f"the episode is over after {env.steps} calls (submit was called or the step limit "
                             "reached); no more tools can be called").to_result()
-        schemas = {tool["name"]: tool.get("inputSchema", {}) for tool in self._tools}
-        arguments = coerce_arguments(arguments, schemas.get(name, {}))
+        arguments = coerce_arguments(arguments, self._schemas.get(name, {}))
         call = {"name": name, "arguments": arguments or {}}
         obs, _, terminated, truncated, _ = env.step(call)
         state = self.state
