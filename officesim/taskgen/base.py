@@ -19,12 +19,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from officesim.apps.money import money as format_money
 from officesim.errors import OfficesimError
+from officesim.grading.spec_base import CheckBase
 from officesim.taskgen.factsheet import FactSheet
 
 if TYPE_CHECKING:
     from officesim.world import World
 
 Difficulty = Literal["easy", "medium", "hard"]
+# A grader check as a family writes it: a check model from ``officesim.grading`` (validated when it
+# is built, so a wrong field fails in the family, not in a test of the written file) or, for the
+# families not yet moved to models, the same check as a plain mapping.
+CheckItem = CheckBase | dict[str, Any]
 StepRunner = Callable[["World", dict[str, Any]], Any]
 
 
@@ -65,14 +70,28 @@ class Draft:
 
     instruction: str
     tools: Sequence[str]
-    gates: list[dict[str, Any]]
-    criteria: list[dict[str, Any]]
+    gates: Sequence[CheckItem]
+    criteria: Sequence[CheckItem]
     solve: Callable[[Solver], None]
     variant: str
     max_steps: int = 30
     pass_threshold: float | None = None
     fixed_points: tuple[str, ...] = ()
     facts: FactSheet | None = None
+
+    def gate_dicts(self) -> list[dict[str, Any]]:
+        """The gates as ``grader.yaml`` holds them."""
+        return [check_dict(item) for item in self.gates]
+
+    def criterion_dicts(self) -> list[dict[str, Any]]:
+        """The criteria as ``grader.yaml`` holds them."""
+        return [check_dict(item) for item in self.criteria]
+
+def check_dict(item: CheckItem) -> dict[str, Any]:
+    """A check as ``grader.yaml`` writes it: a model's fields the family set, in the model's order."""
+    if isinstance(item, CheckBase):
+        return item.model_dump(mode="json", exclude_unset=True)
+    return item
 
 
 class Stage:
@@ -210,6 +229,8 @@ class Family(ABC):
     difficulty: ClassVar[Difficulty]
     apps: ClassVar[tuple[str, ...]]
     variants: ClassVar[tuple[str, ...]]
+    # What the family tests, from the vocabulary in ``taskgen/skills.py`` (a test checks the names).
+    skills: ClassVar[tuple[str, ...]] = ()
     count: ClassVar[int] = 14
     # The worlds the shipped library holds instances on (spec names; acme first), and how many
     # instances each world other than acme gets (acme gets ``count``).  Ids on acme are

@@ -28,6 +28,7 @@ class BudgetVarianceAnswer(Family):
     """Which department is most over budget in Q3, and by how much (from a budget-vs-actual sheet)."""
 
     name = "budget_variance_answer"
+    skills = ("fact_lookup", "aggregation")
     category = "finance-analysis"
     difficulty = "medium"
     apps = ("drive",)
@@ -138,6 +139,7 @@ class ExpensePolicyAnswer(Family):
     """Answer a travel-policy question from the current policy doc (not last year's superseded one)."""
 
     name = "expense_policy_answer"
+    skills = ("fact_lookup", "policy_application")
     category = "policy-lookup"
     difficulty = "easy"
     apps = ("drive",)
@@ -211,6 +213,7 @@ class HeadcountAnswer(Family):
     """
 
     name = "headcount_answer"
+    skills = ("fact_lookup", "aggregation")
     category = "directory-lookup"
     difficulty = "easy"
     apps = ("directory",)

@@ -43,6 +43,7 @@ class ExpenseAudit(Family):
     """Check a month of expense claims against the travel policy and mail the exceptions, nothing else."""
 
     name = "expense_audit"
+    skills = ("policy_application", "aggregation", "exhaustive_search")
     category = "finance-compliance"
     difficulty = "hard"
     apps = ("drive", "mail")
@@ -177,6 +178,7 @@ class RenewalRiskDigest(Family):
     """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts."""
 
     name = "renewal_risk_digest"
+    skills = ("cross_app_join", "aggregation", "communication")
     category = "account-management"
     difficulty = "hard"
     apps = ("crm", "mail")

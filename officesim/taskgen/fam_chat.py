@@ -55,6 +55,7 @@ class DmAnswerQuestion(Family):
     """Answer a colleague's direct message with a fact from the directory or a Drive doc."""
 
     name = "dm_answer_question"
+    skills = ("fact_lookup", "communication")
     category = "chat-answer"
     difficulty = "easy"
     apps = ("chat", "drive")
@@ -203,6 +204,7 @@ class ChannelSummaryPost(Family):
     """Post the key numbers of a shared sheet as a short summary in a channel."""
 
     name = "channel_summary_post"
+    skills = ("summarization", "communication")
     category = "chat-reporting"
     difficulty = "easy"
     apps = ("drive", "chat")
@@ -307,6 +309,7 @@ class ThreadToDoc(Family):
     """Write the decisions of a chat thread (not the rejected options) into a new Drive doc."""
 
     name = "thread_to_doc"
+    skills = ("summarization", "reconciliation")
     category = "chat-to-docs"
     difficulty = "medium"
     apps = ("chat", "drive")

@@ -47,6 +47,7 @@ class InvoiceTotalAnswer(Family):
     """How much an account still owes: open invoices only, paid and void ones left out."""
 
     name = "invoice_total_answer"
+    skills = ("fact_lookup", "aggregation")
     category = "finance-collections"
     difficulty = "easy"
     apps = ("crm",)
@@ -133,6 +134,7 @@ class ContactFromSignature(Family):
     """Add a new customer contact to the CRM from the signature of their introduction mail."""
 
     name = "contact_from_signature"
+    skills = ("record_update", "fact_lookup")
     category = "crm-hygiene"
     difficulty = "easy"
     apps = ("mail", "crm")
@@ -234,6 +236,7 @@ class LogCallFromMail(Family):
     """Log a CRM call on the right deal from a mailed recap of the call."""
 
     name = "log_call_from_mail"
+    skills = ("record_update", "summarization")
     category = "crm-hygiene"
     difficulty = "easy"
     apps = ("mail", "crm")

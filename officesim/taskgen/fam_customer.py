@@ -67,6 +67,7 @@ class CustomerBrief(Family):
     """Brief a colleague by mail before a customer meeting: open deals, last contact, open invoices, issues."""
 
     name = "customer_brief"
+    skills = ("cross_app_join", "summarization", "communication")
     category = "account-management"
     difficulty = "hard"
     apps = ("crm", "mail", "chat")
@@ -229,6 +230,7 @@ class ThreeAppQuestion(Family):
     """A number whose facts sit in three apps: a mail names the contact, chat excludes a deal, the CRM sums."""
 
     name = "three_app_question"
+    skills = ("cross_app_join", "fact_lookup")
     category = "cross-app-analysis"
     difficulty = "hard"
     apps = ("mail", "chat", "crm")

@@ -60,6 +60,7 @@ class ShareDocExact(Family):
     """Share a document with exactly the named people in exactly the named roles."""
 
     name = "share_doc_exact"
+    skills = ("access_control",)
     category = "drive-sharing"
     difficulty = "easy"
     apps = ("drive",)
@@ -182,6 +183,7 @@ class SheetUpdateFromRequest(Family):
     """Apply the row changes a colleague asks for by mail to a shared sheet, touching nothing else."""
 
     name = "sheet_update_from_request"
+    skills = ("record_update", "reconciliation")
     category = "drive-editing"
     difficulty = "medium"
     apps = ("mail", "drive")

@@ -166,6 +166,7 @@ class InboxTriage(Family):
     """
 
     name = "inbox_triage"
+    skills = ("triage", "communication")
     category = "mail-triage"
     difficulty = "medium"
     apps = ("mail", "drive")
@@ -294,6 +295,7 @@ class MailCleanup(Family):
     """Label and file every message about one topic; leave the look-alikes alone."""
 
     name = "mail_cleanup"
+    skills = ("cleanup",)
     category = "mail-organisation"
     difficulty = "easy"
     apps = ("mail",)
@@ -374,6 +376,7 @@ class ForwardContractToLegal(Family):
     """Forward the one message carrying a customer's signed contract to legal counsel."""
 
     name = "forward_contract_to_legal"
+    skills = ("communication", "fact_lookup")
     category = "mail-routing"
     difficulty = "easy"
     apps = ("mail",)

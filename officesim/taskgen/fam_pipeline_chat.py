@@ -35,6 +35,7 @@ class PipelineFromStandup(Family):
     """Reps post deal updates in a stand-up channel; apply the firm ones to the CRM, not the maybes."""
 
     name = "pipeline_from_standup"
+    skills = ("record_update", "summarization")
     category = "crm-update"
     difficulty = "medium"
     apps = ("chat", "crm")
@@ -146,6 +147,7 @@ class DealHandoff(Family):
     """A rep is leaving: reassign their open deals to the successor(s) named in #sales; closed ones stay."""
 
     name = "deal_handoff"
+    skills = ("record_update", "communication")
     category = "crm-update"
     difficulty = "medium"
     apps = ("chat", "crm")

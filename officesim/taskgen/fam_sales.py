@@ -43,6 +43,7 @@ class DealReconcileFromMail(Family):
     """A customer's mail changes a deal's amount, close date or outcome; bring the CRM in line."""
 
     name = "deal_reconcile_from_mail"
+    skills = ("reconciliation", "record_update")
     category = "crm-update"
     difficulty = "medium"
     apps = ("mail", "crm")
@@ -184,6 +185,7 @@ class ChaseOverdueInvoices(Family):
     """Mail each account's finance contact about its overdue invoices only, and log the chase."""
 
     name = "chase_overdue_invoices"
+    skills = ("exhaustive_search", "communication", "confidentiality")
     category = "finance-collections"
     difficulty = "medium"
     apps = ("mail", "crm")
@@ -279,6 +281,7 @@ class PipelineSummaryMail(Family):
     """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked."""
 
     name = "pipeline_summary_mail"
+    skills = ("aggregation", "communication")
     category = "sales-reporting"
     difficulty = "medium"
     apps = ("mail", "crm")
@@ -403,6 +406,7 @@ class LeadToDeal(Family):
     """Open a new CRM deal from a customer's request for a quote."""
 
     name = "lead_to_deal"
+    skills = ("record_update", "cross_app_join")
     category = "crm-update"
     difficulty = "medium"
     apps = ("mail", "crm")

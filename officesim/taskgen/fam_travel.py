@@ -59,6 +59,7 @@ class TravelExpenseReport(Family):
     """Prepare the Q3 travel-expense report for the CFO: total, by department, vs Q2, unsigned items."""
 
     name = "travel_expense_report"
+    skills = ("aggregation", "cross_app_join", "policy_application", "communication")
     category = "finance-reporting"
     difficulty = "hard"
     apps = ("drive", "chat", "mail")

@@ -154,7 +154,8 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
         draft.solve(solver)
         task = _task_dict(family, task_id, draft, stage, len(solver.steps), world)
         grader: dict[str, Any]
-        grader = {"gates": draft.gates, "criteria": weigh_penalties(draft.criteria, keep=draft.fixed_points)}
+        grader = {"gates": draft.gate_dicts(),
+                  "criteria": weigh_penalties(draft.criterion_dicts(), keep=draft.fixed_points)}
         if draft.facts is not None:
             if draft.facts.locale == "en_US":  # dates in facts texts are read in the world's locale (10/03/2026)
                 draft.facts.locale = world_db.meta("locale") or "en_US"
@@ -231,7 +232,7 @@ def _task_dict(family: Family, task_id: str, draft: Draft, stage: Stage, solutio
 def judge_free_threshold(draft: Draft) -> float | None:
     """The pass threshold that lets judged points add to the score but never decide ``passed``:
     the share of the positive points that code checks (``None`` when nothing is judged)."""
-    positive = [c for c in draft.criteria if float(c.get("points") or 0) > 0]
+    positive = [c for c in draft.criterion_dicts() if float(c.get("points") or 0) > 0]
     judged = sum(float(c["points"]) for c in positive if c["check"] == "judge")
     if not judged:
         return None
