@@ -66,6 +66,8 @@ class Draft:
             says "-2" for mailing anyone besides the CFO); the writer leaves them as written.
         facts: The scenario's facts (entities, values, wrong readings, sources), written into
             ``grader.yaml`` under ``facts:`` for the ``facts`` checks to read.
+        difficulty: This instance's tier when it differs from the family's (a family may build an
+            easy tier with convenience filters and a hard one without, more data and unstated traps).
     """
 
     instruction: str
@@ -78,6 +80,7 @@ class Draft:
     pass_threshold: float | None = None
     fixed_points: tuple[str, ...] = ()
     facts: FactSheet | None = None
+    difficulty: Difficulty | None = None
 
     def gate_dicts(self) -> list[dict[str, Any]]:
         """The gates as ``grader.yaml`` holds them."""

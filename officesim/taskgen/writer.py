@@ -222,7 +222,7 @@ def _task_dict(family: Family, task_id: str, draft: Draft, stage: Stage, solutio
     if threshold is not None:
         task["pass_threshold"] = threshold
     task["category"] = family.category
-    task["difficulty"] = family.difficulty
+    task["difficulty"] = draft.difficulty or family.difficulty
     task["family"] = family.name
     task["group"] = f"{family.name}/{draft.variant}"
     task["reviewed_by"] = f"generator:{family.name}@{family.version}"
