@@ -92,9 +92,13 @@ class Draft:
 
 def check_dict(item: CheckItem) -> dict[str, Any]:
     """A check as ``grader.yaml`` writes it: a model's fields the family set, in the model's order."""
-    if isinstance(item, CheckBase):
-        return item.model_dump(mode="json", exclude_unset=True)
-    return item
+    if not isinstance(item, CheckBase):
+        return item
+    data = item.model_dump(mode="json", exclude_unset=True, exclude_none=True)
+    points = data.get("points")
+    if isinstance(points, float) and points.is_integer():
+        data["points"] = int(points)  # "points: 2", as people write it
+    return data
 
 
 class Stage:

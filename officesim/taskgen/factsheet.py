@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from officesim.grading.facts import FactsCheck
+
 
 def key_of(text: str) -> str:
     """An entity key from a name: 'Hicks, Barnett & Hardin' -> 'hicks_barnett_hardin'."""
@@ -98,8 +100,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 channel: str | None = None, excluded_if: str | None = None, excluded_also: str | None = None,
                 traceable: bool = True, trace_to: str = "sources", others_at_most: int | None = None,
                 tentative_ok: bool = False, violations_only: bool = False, wrong_anywhere: bool = False,
-                headings: bool = False) -> dict[str, Any]:
-    """A ``facts`` check (a gate when ``points`` is None)."""
+                headings: bool = False) -> FactsCheck:
+    """A ``facts`` check (a gate when ``points`` is None); only the options given are written."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
         item["points"] = points
@@ -138,4 +140,4 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["wrong_anywhere"] = True
     if headings:
         item["headings"] = True
-    return item
+    return FactsCheck.model_validate(item)

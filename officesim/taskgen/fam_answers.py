@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
@@ -15,7 +16,7 @@ MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
 Q2_MONTHS = ["April", "May", "June"]
 
 
-def _read_only_gate() -> dict[str, Any]:
+def _read_only_gate() -> AllowedChangesCheck:
     return allowed_changes(READ_MARKS)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from officesim.grading.facts import FactsCheck
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     READ_MARKS,
@@ -29,21 +31,17 @@ from officesim.taskgen.policy import set_travel_policy
 
 
 def chat_said(check_id: str, points: float | None, channel_id: str, pattern: dict[str, Any],
-              description: str) -> dict[str, Any]:
+              description: str) -> RecordCheck:
     """A record check: the user posted in ``channel_id`` a message whose text matches ``pattern``."""
-    item: dict[str, Any] = {"id": check_id, "check": "record"}
-    if points is not None:
-        item["points"] = points
-    item.update({"description": description, "table": "chat_message",
-                 "match": {"channel_id": channel_id, "author_id": "user", "text": pattern}})
-    return item
+    return RecordCheck(id=check_id, check="record", points=points, description=description, table="chat_message",
+                       match={"channel_id": channel_id, "author_id": "user", "text": pattern})
 
 
-def posted_elsewhere(channel_id: str, points: float = -2) -> dict[str, Any]:
+def posted_elsewhere(channel_id: str, points: float = -2) -> ChangedCheck:
     """A penalty for chat posts outside the channel the task is about."""
-    return {"id": "posted_elsewhere", "check": "changed", "points": points, "table": "chat_message", "op": "insert",
-            "description": "Something was posted in another channel or DM.",
-            "match": {"channel_id": {"not": channel_id}}}
+    return ChangedCheck(id="posted_elsewhere", check="changed", points=points, table="chat_message",
+                        op="insert", description="Something was posted in another channel or DM.",
+                        match={"channel_id": {"not": channel_id}})
 
 
 LAUNCH_PROJECTS = ["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "Saffron"]
@@ -70,7 +68,7 @@ class DmAnswerQuestion(Family):
         asker, about = rng.sample([p for p in pool if p["manager_id"]], 2)
         stage.clock(stamp(day(-20), 10, 0))
         sheet = FactSheet()
-        criterion: dict[str, Any]
+        criterion: FactsCheck
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
             fact = about["phone"]
@@ -388,9 +386,9 @@ class ThreadToDoc(Family):
                 facts_check("owner", 1, text, require=[f"{ownership}.owner"], traceable=False,
                             description="The owner is recorded (full or unambiguous first name), and no other "
                             "attendee as owner."),
-                {"id": "changed_other_files", "check": "changed", "points": -2, "table": "drive_file",
-                 "op": "update", "description": "Someone else's file was changed or deleted.",
-                 "match": {"owner_id": {"not": "user"}}},
+                ChangedCheck(id="changed_other_files", check="changed", points=-2, table="drive_file",
+                             op="update", description="Someone else's file was changed or deleted.",
+                             match={"owner_id": {"not": "user"}}),
                 deleted_files(),
                 shared_outside([p["id"] for p in (lead, second, third)]),
             ],

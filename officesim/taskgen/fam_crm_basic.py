@@ -6,6 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
@@ -191,16 +192,17 @@ class ContactFromSignature(Family):
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["crm_create_contact"], distractors=["crm", "mail"]),
             gates=[
-                {"id": "contact_created", "check": "record", "table": "crm_contact",
-                 "description": "The contact exists on the right account with the signature's details.",
-                 "match": {"email": email}, "expect": {"account_id": account["id"], "name": name,
+                RecordCheck(id="contact_created", check="record", table="crm_contact",
+                            description="The contact exists on the right account with the signature's details.",
+                            match={"email": email},
+                            expect={"account_id": account["id"], "name": name,
                                                        "title": title, "phone": {"regex": phone_regex(phone)}},
-                 "count": 1},
+                            count=1),
                 allowed_changes("crm_contact", READ_MARKS, max_rows=1),
             ],
-            criteria=[{"id": "created", "check": "changed", "points": 1, "table": "crm_contact",
-                       "description": "A contact was added for the new person.", "op": "insert",
-                       "match": {"email": email}}],
+            criteria=[ChangedCheck(id="created", check="changed", points=1, table="crm_contact",
+                                   description="A contact was added for the new person.", op="insert",
+                                   match={"email": email})],
             solve=solve, variant=variant, max_steps=15,
         )
 
@@ -301,9 +303,9 @@ class LogCallFromMail(Family):
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["crm_log_activity"], distractors=["crm"]),
             gates=[
-                {"id": "call_logged", "check": "changed", "table": "crm_activity", "op": "insert",
-                 "description": "A call activity was logged on the deal.",
-                 "match": {"deal_id": deal["id"], "kind": "call"}},
+                ChangedCheck(id="call_logged", check="changed", table="crm_activity", op="insert",
+                             description="A call activity was logged on the deal.",
+                             match={"deal_id": deal["id"], "kind": "call"}),
                 # the point of the job is the notes: a call logged with "." is no call log
                 facts_check("notes", None, "crm:crm_activity.body",
                             description="The notes carry the call's main point and its next step with its "
@@ -314,11 +316,12 @@ class LogCallFromMail(Family):
                 allowed_changes("crm_activity", READ_MARKS, max_rows=1),
             ],
             criteria=[
-                {"id": "on_deal", "check": "changed", "points": 2, "table": "crm_activity", "op": "insert",
-                 "description": "The call is on the right deal.", "match": {"deal_id": deal["id"], "kind": "call"}},
-                {"id": "with_contact", "check": "changed", "points": 1, "table": "crm_activity", "op": "insert",
-                 "description": "The call is linked to the contact.",
-                 "match": {"deal_id": deal["id"], "contact_id": contact["id"]}},
+                ChangedCheck(id="on_deal", check="changed", points=2, table="crm_activity", op="insert",
+                             description="The call is on the right deal.",
+                             match={"deal_id": deal["id"], "kind": "call"}),
+                ChangedCheck(id="with_contact", check="changed", points=1, table="crm_activity", op="insert",
+                             description="The call is linked to the contact.",
+                             match={"deal_id": deal["id"], "contact_id": contact["id"]}),
                 judge("notes_match_recap", 1, "no_fabrication", ["crm:crm_activity"], ["mail:recap"],
                       "The logged notes carry the recap's points and nothing invented."),
             ],

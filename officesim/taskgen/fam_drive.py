@@ -7,7 +7,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from officesim.apps.directory.generate import ROLES
-from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.grading.drive_checks import SheetCellsCheck
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
+from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     allowed_changes,
@@ -113,28 +115,31 @@ class ShareDocExact(Family):
             if variant == "company-wide-link":
                 s.call("drive_share_file", file_id=file_id, domain=True, role="none")
 
-        gates: list[dict[str, Any]] = [
-            {"id": f"access_{key}", "check": "record", "table": "drive_permission",
-             "description": f"{ROLE_PHRASES[key]} has {roles[key]} access.",
-             "match": {"file_id": file_id, "person_id": f"role:{key}"}, "expect": {"role": roles[key]}, "count": 1}
+        gates: list[CheckItem] = [
+            RecordCheck(id=f"access_{key}", check="record", table="drive_permission",
+                        description=f"{ROLE_PHRASES[key]} has {roles[key]} access.",
+                        match={"file_id": file_id, "person_id": f"role:{key}"}, expect={"role": roles[key]},
+                        count=1)
             for key in chosen
         ]
         gates += [
-            {"id": "nobody_else", "check": "record", "table": "drive_permission",
-             "description": "Only the named people have access.", "match": {"file_id": file_id},
-             "count": len(chosen)},
+            RecordCheck(id="nobody_else", check="record", table="drive_permission",
+                        description="Only the named people have access.", match={"file_id": file_id},
+                        count=len(chosen)),
             allowed_changes("drive_permission"),
         ]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive"], writes=["drive_share_file"], distractors=["drive"]),
             gates=gates,
-            criteria=[{"id": "shared", "check": "changed", "points": 1, "table": "drive_permission",
-                       "description": "The sharing was changed.", "match": {"file_id": file_id}},
+            criteria=[ChangedCheck(id="shared", check="changed", points=1, table="drive_permission",
+                                   description="The sharing was changed.", match={"file_id": file_id}),
                       # every other file's sharing is collateral: all of it is compared, not this doc's only
-                      {"id": "shared_other_files", "check": "changed", "points": -1, "table": "drive_permission",
-                       "op": "any", "description": "The sharing of another file changed although only this doc's "
-                                                   "was asked for.", "match": {"file_id": {"not": file_id}}}],
+                      ChangedCheck(id="shared_other_files", check="changed", points=-1,
+                                   table="drive_permission", op="any",
+                                   description="The sharing of another file changed although only this doc's "
+                                                   "was asked for.",
+                                   match={"file_id": {"not": file_id}})],
             solve=solve, variant=variant, max_steps=20,
         )
 
@@ -287,20 +292,22 @@ class SheetUpdateFromRequest(Family):
             tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
                                                      "mail_reply_message"], distractors=["drive", "mail"]),
             gates=[
-                {"id": "changes_applied", "check": "sheet_cells", "file": file_id,
-                 "description": "The requested values are in the sheet, and the rest of each edited row is as "
-                                "it was.", "rows": expected},
-                {"id": "others_intact", "check": "sheet_cells", "file": file_id,
-                 "description": "Rows nobody asked to change are as they were.", "rows": intact},
-                {"id": "row_count", "check": "record", "table": "drive_row", "match": {"sheet_id": sheet_id},
-                 "description": "Exactly one row was added (changes edited in place).", "count": len(rows) + 1},
+                SheetCellsCheck(id="changes_applied", check="sheet_cells", file=file_id,
+                                description="The requested values are in the sheet, and the rest of each edited row "
+                                            "is as it was.",
+                                rows=expected),
+                SheetCellsCheck(id="others_intact", check="sheet_cells", file=file_id,
+                                description="Rows nobody asked to change are as they were.", rows=intact),
+                RecordCheck(id="row_count", check="record", table="drive_row", match={"sheet_id": sheet_id},
+                            description="Exactly one row was added (changes edited in place).",
+                            count=len(rows) + 1),
                 allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
             ],
             criteria=[
-                {"id": "edited", "check": "changed", "points": 1, "table": "drive_row", "op": "update",
-                 "description": "Existing rows were edited in place.", "match": {"sheet_id": sheet_id}},
-                {"id": "added", "check": "changed", "points": 1, "table": "drive_row", "op": "insert",
-                 "description": "The new row was added.", "match": {"sheet_id": sheet_id}},
+                ChangedCheck(id="edited", check="changed", points=1, table="drive_row", op="update",
+                             description="Existing rows were edited in place.", match={"sheet_id": sheet_id}),
+                ChangedCheck(id="added", check="changed", points=1, table="drive_row", op="insert",
+                             description="The new row was added.", match={"sheet_id": sheet_id}),
                 *mail_guards([requester_role], keep=[request["id"]]),
             ],
             solve=solve, variant=kind, max_steps=20,

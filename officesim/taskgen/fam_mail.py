@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
+from officesim.grading.facts import FactsCheck
+from officesim.grading.mail_checks import MailSentCheck
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
+from officesim.taskgen.base import CheckItem, Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     accounts,
@@ -92,7 +95,7 @@ class _TriagePeople:
 
 
 # (asker, subject, body, the facts gate its reply must pass, the fact as the reply states it)
-Question = tuple[dict[str, Any], str, str, dict[str, Any], str]
+Question = tuple[dict[str, Any], str, str, FactsCheck, str]
 
 
 def _question(stage: Stage, known: _TriagePeople, number: int, kind: str, asker: dict[str, Any],
@@ -247,21 +250,22 @@ class InboxTriage(Family):
                 s.call("mail_move_message", message_id=message_id, folder="archive")
 
         # each answer is the core: a wrong one, or several readings, fails the triage whatever else was done
-        gates: list[dict[str, Any]] = [check for *_, check, _ in questions]
-        criteria: list[dict[str, Any]] = [
-            {"id": f"replied_{number}", "check": "mail_sent", "points": 2,
-             "description": f"{asker['name']} got an answer (a reply, or a new mail: either is an answer).",
-             "to": [asker["email"]], "to_mode": "includes"}
+        gates: list[CheckItem] = [check for *_, check, _ in questions]
+        criteria: list[CheckItem] = [
+            MailSentCheck(id=f"replied_{number}", check="mail_sent", points=2,
+                          description=f"{asker['name']} got an answer (a reply, or a new mail: either is an answer).",
+                          to=[asker["email"]], to_mode="includes")
             for number, (asker, *_) in enumerate(questions, 1)
         ]
         for number, message_id in enumerate(letter_ids, 1):
-            criteria.append({"id": f"newsletter_{number}_archived", "check": "record", "points": 1,
-                             "description": "A newsletter is in the archive.", "table": "mail_entry",
-                             "match": {"owner_id": "user", "message_id": message_id}, "expect": {"folder": "archive"}})
+            criteria.append(RecordCheck(id=f"newsletter_{number}_archived", check="record", points=1,
+                                        description="A newsletter is in the archive.", table="mail_entry",
+                                        match={"owner_id": "user", "message_id": message_id},
+                                        expect={"folder": "archive"}))
         criteria += [
-            {"id": "moved_fyi", "check": "changed", "points": -2, "table": "mail_entry", "op": "any",
-             "description": "An FYI message was moved or deleted although it needed nothing.",
-             "match": {"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}},
+            ChangedCheck(id="moved_fyi", check="changed", points=-2, table="mail_entry", op="any",
+                         description="An FYI message was moved or deleted although it needed nothing.",
+                         match={"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}),
             *mail_guards([asker["email"] for asker, *_ in questions], keep=letter_ids),
         ]
         return Draft(
@@ -350,19 +354,19 @@ class MailCleanup(Family):
                 if variant == "move-to-folder":
                     s.call("mail_move_message", message_id=message_id, folder=folder_name)
 
-        criteria: list[dict[str, Any]] = [
-            {"id": f"filed_{n}", "check": "record", "points": 1, "table": "mail_entry",
-             "description": f"A {topic} message is filed as asked.",
-             "match": {"owner_id": "user", "message_id": message_id}, "expect": expect}
+        criteria: list[CheckItem] = [
+            RecordCheck(id=f"filed_{n}", check="record", points=1, table="mail_entry",
+                        description=f"A {topic} message is filed as asked.",
+                        match={"owner_id": "user", "message_id": message_id}, expect=expect)
             for n, message_id in enumerate(targets, 1)
         ]
         # Any other message (the look-alikes planted here or the user's older mail) must stay as it was.
         criteria += [
             moved_mail(keep=targets),
             deleted_mail(),
-            {"id": "labelled_other_mail", "check": "changed", "points": -1, "table": "mail_entry", "op": "update",
-             "description": "Mail about something else was labelled.", "fields": ["labels"],
-             "match": {"owner_id": "user", "message_id": {"not_in": targets}}},
+            ChangedCheck(id="labelled_other_mail", check="changed", points=-1, table="mail_entry", op="update",
+                         description="Mail about something else was labelled.", fields=["labels"],
+                         match={"owner_id": "user", "message_id": {"not_in": targets}}),
         ]
         return Draft(
             instruction=instruction,
@@ -439,15 +443,16 @@ class ForwardContractToLegal(Family):
             instruction=instruction,
             tools=toolset(["mail"], writes=["mail_forward_message"], distractors=["mail"]),
             gates=[
-                {"id": "forwarded_signed", "check": "mail_sent", "description": "Legal got the signed contract.",
-                 "to": ["role:legal_counsel"], "to_mode": "includes", "attachments": [signed]},
+                MailSentCheck(id="forwarded_signed", check="mail_sent",
+                              description="Legal got the signed contract.", to=["role:legal_counsel"],
+                              to_mode="includes", attachments=[signed]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
-                {"id": "only_legal", "check": "mail_sent", "points": 1, "to": ["role:legal_counsel"],
-                 "description": "The forward went to legal counsel only.", "attachments": [signed]},
-                *({"id": f"wrong_file_{n}", "check": "mail_sent", "points": -2, "attachments": [file_id],
-                   "description": "A wrong contract (unsigned or another customer's) was sent."}
+                MailSentCheck(id="only_legal", check="mail_sent", points=1, to=["role:legal_counsel"],
+                              description="The forward went to legal counsel only.", attachments=[signed]),
+                *(MailSentCheck(id=f"wrong_file_{n}", check="mail_sent", points=-2, attachments=[file_id],
+                                description="A wrong contract (unsigned or another customer's) was sent.")
                   for n, file_id in enumerate(wrong, 1)),
                 *mail_guards(["role:legal_counsel"], keep=[signed_mail["id"]]),
             ],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
+from officesim.taskgen.base import CheckItem, Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     OPEN_STAGES,
     READ_MARKS,
@@ -26,9 +27,9 @@ DEAL_EDIT_FIELDS = ["amount", "close_date", "stage", "next_step", "owner_id", "u
                     "previous_stage", "stage_changed_at"]
 
 
-def _deal_record(check_id: str, deal_id: str, expect: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"id": check_id, "check": "record", "table": "crm_deal", "description": description,
-            "match": {"id": deal_id}, "expect": expect}
+def _deal_record(check_id: str, deal_id: str, expect: dict[str, Any], description: str) -> RecordCheck:
+    return RecordCheck(id=check_id, check="record", table="crm_deal", description=description,
+                       match={"id": deal_id}, expect=expect)
 
 
 class PipelineFromStandup(Family):
@@ -108,8 +109,9 @@ class PipelineFromStandup(Family):
                 if "stage" in expect:
                     s.call("crm_move_deal", deal_id=deal["id"], stage=expect["stage"])
 
-        gates = [_deal_record(f"update_{n}", deal["id"], expect, f"{deal['name']} matches the stand-up.")
-                 for n, (_, deal, expect) in enumerate(updates, 1)]
+        gates: list[CheckItem] = [
+            _deal_record(f"update_{n}", deal["id"], expect, f"{deal['name']} matches the stand-up.")
+            for n, (_, deal, expect) in enumerate(updates, 1)]
         gates.append(allowed_changes({"crm_deal": DEAL_EDIT_FIELDS}, "crm_activity", "chat_message", READ_MARKS))
         touched = [deal["id"] for _, deal, _ in updates]
         return Draft(
@@ -117,25 +119,26 @@ class PipelineFromStandup(Family):
             tools=toolset(["chat", "crm"], writes=["crm_update_deal", "crm_move_deal"], distractors=["crm", "chat"]),
             gates=gates,
             criteria=[
-                {"id": "applied", "check": "changed", "points": 1, "table": "crm_deal", "op": "update",
-                 "description": "The stand-up's deals were updated.", "match": {"id": {"in": touched}}},
-                {"id": "changed_unconfirmed", "check": "changed", "points": -3, "table": "crm_deal", "op": "any",
-                 "description": "The deal that only 'might slip' was changed.", "match": {"id": maybe["id"]}},
-                {"id": "changed_other_deals", "check": "changed", "points": -2, "table": "crm_deal", "op": "any",
-                 "description": "A deal nobody mentioned was changed.",
-                 "match": {"id": _not_in([*touched, maybe["id"]])}},
+                ChangedCheck(id="applied", check="changed", points=1, table="crm_deal", op="update",
+                             description="The stand-up's deals were updated.", match={"id": {"in": touched}}),
+                ChangedCheck(id="changed_unconfirmed", check="changed", points=-3, table="crm_deal", op="any",
+                             description="The deal that only 'might slip' was changed.",
+                             match={"id": maybe["id"]}),
+                ChangedCheck(id="changed_other_deals", check="changed", points=-2, table="crm_deal", op="any",
+                             description="A deal nobody mentioned was changed.",
+                             match={"id": _not_in([*touched, maybe["id"]])}),
                 _posted_elsewhere(channel_id),
             ],
             solve=solve, variant=variant, max_steps=20,
         )
 
 
-def _posted_elsewhere(channel_id: str) -> dict[str, Any]:
+def _posted_elsewhere(channel_id: str) -> ChangedCheck:
     """A penalty for posting anywhere but the channel the request came from (a confirmation there
     is what a careful colleague does; a post elsewhere spreads the team's business)."""
-    return {"id": "posted_elsewhere", "check": "changed", "points": -2, "table": "chat_message", "op": "any",
-            "description": "A chat message went somewhere other than the channel the request came from.",
-            "match": {"channel_id": {"not": channel_id}}}
+    return ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="any",
+                        description="A chat message went somewhere other than the channel the request came from.",
+                        match={"channel_id": {"not": channel_id}})
 
 
 def _not_in(ids: list[str]) -> dict[str, str]:
@@ -200,7 +203,7 @@ class DealHandoff(Family):
             for deal_id, person in target.items():
                 s.call("crm_update_deal", deal_id=deal_id, owner=person["email"])
 
-        gates = [_deal_record(f"reassigned_{n}", deal_id, {"owner_id": person["id"]},
+        gates: list[CheckItem] = [_deal_record(f"reassigned_{n}", deal_id, {"owner_id": person["id"]},
                               f"{deal_id} now belongs to {person['name']}.")
                  for n, (deal_id, person) in enumerate(target.items(), 1)]
         gates.append(allowed_changes({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "chat_message",
@@ -210,14 +213,15 @@ class DealHandoff(Family):
             tools=toolset(["chat", "crm"], writes=["crm_update_deal"], distractors=["crm", "chat"]),
             gates=gates,
             criteria=[
-                {"id": "handed_over", "check": "changed", "points": 1, "table": "crm_deal", "op": "update",
-                 "description": "Open deals changed owner.", "fields": ["owner_id"],
-                 "match": {"id": {"in": list(target)}}},
-                {"id": "closed_moved", "check": "changed", "points": -2, "table": "crm_deal", "op": "update",
-                 "description": "A closed deal was reassigned.", "match": {"id": {"in": [d["id"] for d in closed]}}},
-                {"id": "other_reps_deals", "check": "changed", "points": -2, "table": "crm_deal", "op": "update",
-                 "description": "Another rep's deal was changed.",
-                 "match": {"id": _not_in(list(target) + [d["id"] for d in closed])}},
+                ChangedCheck(id="handed_over", check="changed", points=1, table="crm_deal", op="update",
+                             description="Open deals changed owner.", fields=["owner_id"],
+                             match={"id": {"in": list(target)}}),
+                ChangedCheck(id="closed_moved", check="changed", points=-2, table="crm_deal", op="update",
+                             description="A closed deal was reassigned.",
+                             match={"id": {"in": [d["id"] for d in closed]}}),
+                ChangedCheck(id="other_reps_deals", check="changed", points=-2, table="crm_deal", op="update",
+                             description="Another rep's deal was changed.",
+                             match={"id": _not_in(list(target) + [d["id"] for d in closed])}),
                 _posted_elsewhere(channel_id),
             ],
             solve=solve, variant=variant, max_steps=25,

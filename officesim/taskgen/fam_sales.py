@@ -7,7 +7,10 @@ import random
 from datetime import date
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.grading.facts import MailPrivateCheck
+from officesim.grading.mail_checks import MailSentCheck
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
+from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     OPEN_STAGES,
@@ -33,10 +36,10 @@ DEAL_FIELDS = ["amount", "close_date", "stage", "next_step", "updated_at", "upda
                "stage_changed_at", "name"]
 
 
-def _deal_guard(deal_id: str, points: float = -3) -> dict[str, Any]:
-    return {"id": "other_deals_changed", "check": "changed", "points": points, "table": "crm_deal", "op": "any",
-            "description": "A deal other than the one in question was changed.",
-            "match": {"id": {"not": deal_id}}}
+def _deal_guard(deal_id: str, points: float = -3) -> ChangedCheck:
+    return ChangedCheck(id="other_deals_changed", check="changed", points=points, table="crm_deal", op="any",
+                        description="A deal other than the one in question was changed.",
+                        match={"id": {"not": deal_id}})
 
 
 class DealReconcileFromMail(Family):
@@ -115,25 +118,28 @@ class DealReconcileFromMail(Family):
             if "stage" in expect:
                 s.call("crm_move_deal", deal_id=deal["id"], stage=expect["stage"])
 
-        gates: list[dict[str, Any]] = [
-            {"id": "deal_updated", "check": "record", "table": "crm_deal", "match": {"id": deal["id"]},
-             "description": "The deal matches the customer's mail.", "expect": expect},
+        gates: list[CheckItem] = [
+            RecordCheck(id="deal_updated", check="record", table="crm_deal", match={"id": deal["id"]},
+                        description="The deal matches the customer's mail.", expect=expect),
             allowed_changes({"crm_deal": DEAL_FIELDS}, "crm_activity", *MAIL_TABLES),
         ]
-        criteria: list[dict[str, Any]] = [
-            {"id": "changed_deal", "check": "changed", "points": 1, "table": "crm_deal", "op": "update",
-             "description": "The deal was updated.", "match": {"id": deal["id"]}},
+        criteria: list[CheckItem] = [
+            ChangedCheck(id="changed_deal", check="changed", points=1, table="crm_deal", op="update",
+                         description="The deal was updated.", match={"id": deal["id"]}),
         ]
         if "stage" not in expect:
-            criteria.append({"id": "kept_other_fields", "check": "record", "points": 1, "table": "crm_deal",
-                             "description": "Fields the mail did not mention are unchanged.",
-                             "match": {"id": deal["id"]},
-                             "expect": {k: deal[k] for k in ("amount", "close_date", "stage") if k not in expect}})
+            criteria.append(RecordCheck(id="kept_other_fields", check="record", points=1, table="crm_deal",
+                                        description="Fields the mail did not mention are unchanged.",
+                                        match={"id": deal["id"]},
+                                        expect={k: deal[k] for k in ("amount", "close_date", "stage")
+                                                if k not in expect}))
         else:  # a closed deal may fairly get its actual close date (today), nothing else
-            criteria.append({"id": "kept_close_date", "check": "record", "points": 1, "table": "crm_deal",
-                             "description": "The close date is the planned one or today, when the deal closed.",
-                             "match": {"id": deal["id"]},
-                             "expect": {"close_date": {"in": sorted({deal["close_date"], day(0).isoformat()})}}})
+            criteria.append(RecordCheck(id="kept_close_date", check="record", points=1, table="crm_deal",
+                                        description="The close date is the planned one or today, when the deal "
+                                                    "closed.",
+                                        match={"id": deal["id"]},
+                                        expect={"close_date": {"in": sorted({deal["close_date"],
+                                                                            day(0).isoformat()})}}))
         criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]], keep=[update])]
         if others:
             instruction += " Only that deal should change."
@@ -237,8 +243,8 @@ class ChaseOverdueInvoices(Family):
                        body=", ".join(r["number"] for r in overdue), account_id=account["id"],
                        contact_id=contact["id"])
 
-        gates: list[dict[str, Any]] = []
-        criteria: list[dict[str, Any]] = []
+        gates: list[CheckItem] = []
+        criteria: list[CheckItem] = []
         sheet = FactSheet()
         for n, (account, contact, overdue, others) in enumerate(plans, 1):
             party = [c["email"] for c in contacts_of(stage, account["id"])]  # privacy is per customer
@@ -257,14 +263,15 @@ class ChaseOverdueInvoices(Family):
                             "their total; paid, void or not-yet-due ones only named as such.",
                 require=[*(f"{keys[r['number']]}.amount" for r in overdue), f"{acc}.overdue_total"],
                 exclude=[keys[r["number"]] for r in others], excluded_also=SETTLED))
-            criteria.append({"id": f"logged_{n}", "check": "changed", "points": 1, "table": "crm_activity",
-                             "op": "insert", "description": f"The chase is logged on {account['name']}.",
-                             "match": {"account_id": account["id"], "kind": "email"}})
-        gates.append({"id": "each_sees_their_own", "check": "mail_private",
-                      "description": "No customer sees another customer's invoices or account."})
-        criteria.append({"id": "logged_elsewhere", "check": "changed", "points": -2, "table": "crm_activity",
-                         "op": "insert", "description": "An activity was logged on an account nobody chased.",
-                         "match": {"account_id": {"not_in": [a["id"] for a, *_ in plans]}}})
+            criteria.append(ChangedCheck(id=f"logged_{n}", check="changed", points=1, table="crm_activity",
+                                         op="insert", description=f"The chase is logged on {account['name']}.",
+                                         match={"account_id": account["id"], "kind": "email"}))
+        gates.append(MailPrivateCheck(id="each_sees_their_own", check="mail_private",
+                                      description="No customer sees another customer's invoices or account."))
+        criteria.append(ChangedCheck(id="logged_elsewhere", check="changed", points=-2, table="crm_activity",
+                                     op="insert",
+                                     description="An activity was logged on an account nobody chased.",
+                                     match={"account_id": {"not_in": [a["id"] for a, *_ in plans]}}))
         gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
         # the account owners (colleagues) may be copied: collections often keep the account manager in the loop
         owners = [stage.person(a["owner_id"])["email"] for a, *_ in plans]
@@ -376,7 +383,7 @@ class PipelineSummaryMail(Family):
                 sheet.fact(keys[key], "deals", counts[key])
                 if counts[key]:
                     sheet.figure(round(value / counts[key], 2))  # the average deal, a common aside
-        criteria: list[dict[str, Any]] = [
+        criteria: list[CheckItem] = [
             facts_check(f"total_{key}", 1, "sent_mail", to=[asker_role], trace_to="facts",
                         description=f"The {STAGE_LABELS[key]} total, stated with its stage; no figure nobody asked "
                                     "for (other currencies, stages or people) and none made up.",
@@ -390,8 +397,8 @@ class PipelineSummaryMail(Family):
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
                           distractors=["mail", "crm"]),
             gates=[
-                {"id": "mailed", "check": "mail_sent", "to": [asker_role], "to_mode": "includes",
-                 "description": "The numbers went back to the person who asked."},
+                MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
+                              description="The numbers went back to the person who asked."),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=criteria, solve=solve, variant=variant, max_steps=15, facts=sheet,
@@ -472,24 +479,26 @@ class LeadToDeal(Family):
             tools=toolset(["mail", "crm"], writes=["crm_create_deal", "crm_log_activity"],
                           distractors=["crm", "mail"]),
             gates=[
-                {"id": "deal_created", "check": "record", "table": "crm_deal", "count": 1,
-                 "description": "One deal with the request's figures exists.",
-                 "match": {"account_id": account["id"], "name": deal_name},
-                 "expect": {"amount": amount, "close_date": close.isoformat(), "stage": "qualification",
-                            "owner_id": "user", "currency": home}},
+                RecordCheck(id="deal_created", check="record", table="crm_deal", count=1,
+                            description="One deal with the request's figures exists.",
+                            match={"account_id": account["id"], "name": deal_name},
+                            expect={"amount": amount, "close_date": close.isoformat(), "stage": "qualification",
+                            "owner_id": "user", "currency": home}),
                 allowed_changes("crm_deal", "crm_activity", *MAIL_TABLES),
             ],
             criteria=[
-                {"id": "created", "check": "changed", "points": 1, "table": "crm_deal", "op": "insert",
-                 "description": "A deal was created on the account.", "match": {"account_id": account["id"]}},
-                {"id": "edited_existing", "check": "changed", "points": -3, "table": "crm_deal", "op": "update",
-                 "description": "An existing deal was changed instead of a new one created.", "match": {}},
-                {"id": "deal_elsewhere", "check": "changed", "points": -3, "table": "crm_deal", "op": "insert",
-                 "description": "A deal was opened on another account.",
-                 "match": {"account_id": {"not": account["id"]}}},
-                {"id": "second_deal", "check": "changed", "points": -3, "table": "crm_deal", "op": "insert",
-                 "description": "Another deal was opened beside the one asked for (an option hedged, a duplicate).",
-                 "match": {"account_id": account["id"], "name": {"not": deal_name}}},
+                ChangedCheck(id="created", check="changed", points=1, table="crm_deal", op="insert",
+                             description="A deal was created on the account.",
+                             match={"account_id": account["id"]}),
+                ChangedCheck(id="edited_existing", check="changed", points=-3, table="crm_deal", op="update",
+                             description="An existing deal was changed instead of a new one created.", match={}),
+                ChangedCheck(id="deal_elsewhere", check="changed", points=-3, table="crm_deal", op="insert",
+                             description="A deal was opened on another account.",
+                             match={"account_id": {"not": account["id"]}}),
+                ChangedCheck(id="second_deal", check="changed", points=-3, table="crm_deal", op="insert",
+                             description="Another deal was opened beside the one asked for (an option hedged, a "
+                                         "duplicate).",
+                             match={"account_id": account["id"], "name": {"not": deal_name}}),
                 *mail_guards([contact["email"]], keep=requests),
             ],
             solve=solve, variant=variant, max_steps=15,

@@ -7,6 +7,8 @@ import random
 from datetime import date
 from typing import Any
 
+from officesim.grading.mail_checks import MailSentCheck
+from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
@@ -199,8 +201,8 @@ class TravelExpenseReport(Family):
                                                              "mail_send_message", "drive_share_file"],
                           distractors=["mail", "chat", "drive"]),
             gates=[
-                {"id": "mailed_cfo", "check": "mail_sent", "to": ["role:cfo"], "attachments": [REPORT],
-                 "description": "The CFO (only) got the report with the doc attached."},
+                MailSentCheck(id="mailed_cfo", check="mail_sent", to=["role:cfo"], attachments=[REPORT],
+                              description="The CFO (only) got the report with the doc attached."),
                 facts_check("total", None, **cfo_attachment, subject=report, require=[f"{report}.q3"],
                             wrong_anywhere=True,
                             description="The doc attached to the CFO's mail states the Q3 total, and every figure "
@@ -233,14 +235,15 @@ class TravelExpenseReport(Family):
                       "Explains what drove the biggest change (quality, on top of the figures)."),
                 judge("one_page", 1, "executive_one_page", [f"doc:{REPORT}"],
                       description="One page an executive can read."),
-                {"id": "edited_others_files", "check": "changed", "points": -3, "table": "drive_file", "op": "update",
-                 "description": "Someone else's file (the source sheets included) was changed or deleted.",
-                 "match": {"owner_id": {"not": "user"}}},
+                ChangedCheck(id="edited_others_files", check="changed", points=-3, table="drive_file",
+                             op="update",
+                             description="Someone else's file (the source sheets included) was changed or deleted.",
+                             match={"owner_id": {"not": "user"}}),
                 deleted_files(),
                 shared_outside(["role:cfo"]),
-                {"id": "edited_rows", "check": "changed", "points": -3, "table": "drive_row", "op": "any",
-                 "description": "Rows of the source sheets were changed.",
-                 "match": {"sheet_id": {"in": _sheet_ids(stage, [sheet_id, q2_id])}}},
+                ChangedCheck(id="edited_rows", check="changed", points=-3, table="drive_row", op="any",
+                             description="Rows of the source sheets were changed.",
+                             match={"sheet_id": {"in": _sheet_ids(stage, [sheet_id, q2_id])}}),
                 *mail_guards(["role:cfo"], keep=[request["id"]]),
             ],
             # the rubric said -2 for mailing anyone else; with the figures now checked by code
