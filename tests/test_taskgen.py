@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from officesim.cli import main as cli_main
+from officesim.grading.facts import phone_regex
 from officesim.selftest import selftest
 from officesim.selftest_variants.gaps import open_failures
 from officesim.task import TASK_ID, load_task
@@ -26,13 +27,10 @@ from officesim.taskgen import FAMILIES, generate_all
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     allowed_changes,
-    alternation,
     answer_tolerance,
     core_name,
     day,
     nth,
-    number_regex,
-    phone_regex,
     stamp,
     toolset,
     weigh_penalties,
@@ -269,24 +267,6 @@ def test_yaml_output_is_literal_wide_and_without_anchors() -> None:
     assert len(max(text.splitlines(), key=len)) > 300  # never wrapped
 
 
-@pytest.mark.parametrize(("value", "written", "matches"), [
-    (412500, "Total booked: $412,500 across 6 deals", True),
-    (412500, "412500", True),
-    (412500, "about $412.5k this month", True),
-    (412500, "$413K", True),
-    (412500, "$1,412,500", False),
-    (412500, "$420k", False),
-    (1234.56, "1,234.56", True),
-    (1234.56, "1234x56", False),
-    (1250, "Total: $1,250, across 6 deals", True),
-    (1250, "the total was 1,250.", True),
-    (1250, "we booked 1,250,000", False),
-    (1250, "about 21,250 in all", False),
-])
-def test_number_regex_reads_numbers_as_people_write_them(value: float, written: str, matches: bool) -> None:
-    assert bool(re.search(number_regex(value), written)) is matches
-
-
 def test_nth_walks_the_pool_before_repeating() -> None:
     pool = list(range(9))
     picks = [nth(pool, i, "some_family") for i in range(9)]
@@ -329,9 +309,3 @@ def test_answer_tolerance_stays_below_the_gap_to_a_wrong_reading() -> None:
     assert answer_tolerance(141_500, [300_000]) == 0.005
     tight = answer_tolerance(100_000, [100_600])
     assert tight == 0.003 and 100_000 * (1 + tight) < 100_600
-
-
-def test_alternation_accepts_an_ampersand_for_and() -> None:
-    pattern = alternation(["Hicks, Barnett and Hardin", "Cochran PLC"])
-    assert re.search(pattern, "hicks, barnett & hardin") and re.search(pattern, "COCHRAN plc")
-    assert not re.search(pattern, "Hicks, Barnett")

@@ -475,16 +475,22 @@ def _plain(name: str) -> str:
 _PHONE_ALIAS = re.compile(r"^\+?[\d\s().-]+$")
 
 
-def _phone_pattern(alias: str) -> re.Pattern[str] | None:
-    """A phone number as an alias, however it is punctuated ('+1-555-247-5041', '(555) 247 5041',
-    '555.247.5041'; the country code optional), never inside a longer number."""
-    digits = re.sub(r"\D", "", alias)
-    if not _PHONE_ALIAS.match(alias) or len(digits) < 10:
-        return None
+def phone_regex(phone: str) -> str:
+    """A regex for a phone number however it is punctuated ('+1-555-247-5041', '(555) 247 5041',
+    '555.247.5041'; the country code optional), never inside a longer number.  The one phone
+    matcher: facts aliases use it, and generators use it for a record's expected phone."""
+    digits = re.sub(r"\D", "", phone)
     national, country = digits[-10:], digits[:-10]
     sep = r"[\s().-]{0,2}"
     prefix = rf"(?:\+?{country}{sep})?" if country else ""
-    return re.compile(rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)")
+    return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
+
+
+def _phone_pattern(alias: str) -> re.Pattern[str] | None:
+    """A phone number as an alias (see ``phone_regex``); None when ``alias`` is not one."""
+    if not _PHONE_ALIAS.match(alias) or len(re.sub(r"\D", "", alias)) < 10:
+        return None
+    return re.compile(phone_regex(alias))
 
 
 @lru_cache(maxsize=16384)

@@ -8,9 +8,7 @@ deliver it.
 
 from __future__ import annotations
 
-import math
 import random
-import re
 from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -88,84 +86,6 @@ def core_name(name: str) -> str:
     return " ".join(parts)
 
 
-def phone_regex(phone: str) -> str:
-    """A regex for a phone number however it is punctuated: '+1-555-247-5041', '(555) 247 5041',
-    '555.247.5041'; the country code is optional, and it never matches inside a longer number."""
-    digits = re.sub(r"\D", "", phone)
-    national, country = digits[-10:], digits[:-10]
-    sep = r"[\s().-]{0,2}"
-    prefix = rf"(?:\+?{country}{sep})?" if country else ""
-    return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
-
-
-def date_regex(moment: date) -> str:
-    """A regex accepting the usual spellings of ``moment`` (ISO, 'Sep 28', '28 September', 9/28)."""
-    month_long = moment.strftime("%B")
-    month = month_long[:3]
-    tail = month_long[3:]
-    words = f"{month}(?:{tail})?\\.?"
-    return (f"(?i)({moment.isoformat()}|{words} {moment.day}(?:st|nd|rd|th)?\\b|\\b{moment.day}(?:st|nd|rd|th)? "
-            f"(?:of )?{words}|\\b{moment.month}/{moment.day}\\b)")
-
-
-def number_regex(value: float, tolerance: float = 0.005) -> str:
-    """A regex for ``value`` as people write it in chat: '1,250', '1250', '$1,250.00', '412.5k', '1.2M'.
-
-    Abbreviations count when they are within ``tolerance`` of the value; a match never sits inside a
-    longer number.
-    """
-    whole = round(value)
-    if abs(value - whole) > 1e-9:
-        grouped = f"{value:,.2f}".replace(".", r"\.").replace(",", ",?")
-        plain = f"{value:.2f}".replace(".", r"\.")
-        exact = f"({grouped}|{plain})"
-    else:
-        exact = f"({whole:,})".replace(",", ",?") + r"(\.0+)?"
-    forms = [exact]
-    for unit, scale in (("k", 1e3), ("m", 1e6)):
-        shorts: list[str] = []
-        for decimals in range(4):
-            step = 10 ** -decimals
-            base = math.floor(value / scale / step) * step
-            for candidate in (base, base + step):
-                text = f"{candidate:.{decimals}f}"
-                if float(text) >= 1 and abs(float(text) * scale - value) <= tolerance * abs(value) \
-                        and text not in shorts:
-                    shorts.append(text)
-        forms += [t.replace(".", r"\.") + rf"\s?{unit}\b" for t in shorts]
-    # not inside a longer number ("$1,412,500", "412,500.5"); a comma or full stop after it is punctuation
-    return rf"(?i)(?<![\d.])(?<!\d,)({'|'.join(forms)})(?![\d]|[.,]\d)"
-
-
-def figures_regex(values: Iterable[float], tolerance: float = 0.005) -> str:
-    """A regex matching any of ``values`` as people write them (see ``number_regex``): the
-    wrong figures a hedging text would also state."""
-    forms = [number_regex(v, tolerance).removeprefix("(?i)") for v in dict.fromkeys(values)]
-    return "(?i)(" + "|".join(forms) + ")"
-
-
-def figure_without(right: float, wrong: Iterable[float], tolerance: float = 0.005) -> str:
-    """A regex for a text stating ``right`` and none of ``wrong`` (the other cities' caps): one
-    figure is an answer, a table of every candidate is not."""
-    others = [w for w in wrong if abs(w - right) > tolerance * abs(right)]
-    if not others:
-        return number_regex(right, tolerance)
-    avoid = figures_regex(others, tolerance).removeprefix("(?i)")
-    return rf"(?i)^(?![\s\S]*{avoid})[\s\S]*{number_regex(right, tolerance).removeprefix('(?i)')}"
-
-
-def alternation(words: Sequence[str]) -> str:
-    """A case-insensitive regex matching any of ``words`` literally ('and' also as '&')."""
-    escaped = "|".join(_escape(w).replace(" and ", r"\s*(?:and|&)\s*") for w in words)
-    return f"(?i)({escaped})"
-
-
-def _escape(text: str) -> str:
-    special = set(".^$*+?{}[]\\|()")
-    return "".join(f"\\{c}" if c in special else c for c in text)
-
-
-# ---------------------------------------------------------------------------- planting
 def colleague_mail(stage: Stage, sender: str, to: Sequence[str], subject: str, body: str, *,
                    cc: Sequence[str] = (), attachments: Sequence[str] = ()) -> dict[str, Any]:
     """A colleague sends mail through the mail tools; returns the tool's result (id, thread_id)."""

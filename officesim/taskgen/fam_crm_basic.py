@@ -6,6 +6,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.grading.facts import phone_regex
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage
@@ -24,7 +25,6 @@ from officesim.taskgen.common import (
     open_deals,
     outside_mail,
     people_in,
-    phone_regex,
     stamp,
     toolset,
 )

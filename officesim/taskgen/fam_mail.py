@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.grading.facts import FactsCheck
+from officesim.grading.facts import FactsCheck, phone_regex
 from officesim.grading.mail_checks import MailSentCheck
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.taskgen.base import CheckItem, Draft, Family, GenerationError, Solver, Stage
@@ -22,7 +22,6 @@ from officesim.taskgen.common import (
     moved_mail,
     outside_mail,
     people_in,
-    phone_regex,
     staff,
     stamp,
     toolset,
