@@ -142,7 +142,7 @@ class SampledTask:
         world: the world's label (``acme``, or ``acme@3`` at another generation seed).
         seed: the sample seed it was drawn for (``None`` when rebuilt from its reference).
         ref: the coordinates that rebuild it (``rebuild``), e.g. a dataset's ``task_dir``.
-        files: the rendered files (``task.yaml``, ``grader.yaml``, ``solution.yaml``, ``tools.json``).
+        files: the rendered files (``task.yaml``, ``grader.yaml``, ``solution.yaml``, ``tools.pin``).
     """
 
     task: Task

@@ -256,7 +256,7 @@ def test_a_library_spans_worlds_and_splits_by_world(library: tuple[Path, list[Pa
     per_world = FAMILIES["share_doc_exact"].count_per_world
     assert [n for n in names if "-beta-" in n] == [f"share-doc-exact-beta-{i:03d}" for i in range(1, per_world + 1)]
     assert [n for n in names if "-tiny-" in n] == [f"share-doc-exact-tiny-{i:03d}" for i in range(1, per_world + 1)]
-    for name in ("task.yaml", "grader.yaml", "solution.yaml", "tools.json"):  # acme ids unchanged, byte for byte
+    for name in ("task.yaml", "grader.yaml", "solution.yaml", "tools.pin"):  # acme ids unchanged, byte for byte
         assert (out / "share-doc-exact-007" / name).read_bytes() == \
             (ROOT / "tasks" / "share-doc-exact-007" / name).read_bytes()
     assert lines == ["share_doc_exact: 14 tasks on acme", f"share_doc_exact: {per_world} tasks on tiny",
@@ -407,7 +407,7 @@ def test_tasks_sample_writes_one_valid_instance(tmp_path: Path, capsys: pytest.C
     assert main(["tasks", "sample", "share-doc-exact", "--seed", "3", "-o", str(tmp_path / "b")]) == 0
     (folder,) = (tmp_path / "a").iterdir()
     assert folder.name == TaskSampler(["share_doc_exact"]).sample(3).task.id
-    for name in ("task.yaml", "grader.yaml", "solution.yaml", "tools.json"):
+    for name in ("task.yaml", "grader.yaml", "solution.yaml", "tools.pin"):
         assert (folder / name).read_bytes() == (tmp_path / "b" / folder.name / name).read_bytes()
     assert load_task(folder).id == folder.name
     assert main(["tasks", "validate", str(folder)]) == 0

@@ -35,7 +35,7 @@ try:
 except ImportError as exc:  # the core never needs Ray; this adapter does
     raise ImportError("officesim.integrations.ray needs Ray: pip install 'officesim[ray]'") from exc
 
-TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.json")
+TASK_FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.json", "tools.pin")
 Bundle = dict[str, bytes]
 
 

@@ -164,5 +164,6 @@ def index_text(counts: Mapping[str, int] | None = None, spread: Mapping[str, Seq
                      f"{counts.get(family.name, 0)} | {len(family.variants)} |{worlds} {summary} |")
     total = sum(counts.get(f.name, 0) for f in FAMILIES.values())
     lines += ["", f"{len(FAMILIES)} families, {total} tasks. Each task folder holds `task.yaml`, `grader.yaml`, "
-                  "`solution.yaml` and `tools.json`; near twins share a `group` (`<family>/<variant>`).", ""]
+                  "`solution.yaml` and `tools.pin` (the shape of each allowed tool; `officesim deliver` writes "
+                  "the full `tools.json`); near twins share a `group` (`<family>/<variant>`).", ""]
     return "\n".join(lines)

@@ -6,7 +6,12 @@ its facts (recorded as setup),
 play the reference solution on the resulting world, grade the oracle with the real grader (it
 must pass with score 1.0), rebuild the start state from the rendered ``task.yaml`` (it must equal
 what the family planted), and only then render ``task.yaml``, ``grader.yaml``, ``solution.yaml``
-and ``tools.json``.
+and ``tools.pin``.
+
+A task folder pins its tool surface (``tools.pin``: a hash of each allowed tool's parameter shape)
+instead of carrying the full ``tools.json``: the OpenAI tool list is derived from the registry
+whenever it is needed (``Task.tools_json``), and a delivery writes it into every folder, so the
+folders a lab receives stay self-contained while a docstring edit no longer rewrites the library.
 """
 
 from __future__ import annotations
@@ -26,16 +31,16 @@ from officesim.resources import world_spec_path
 from officesim.seeding import rng_for
 from officesim.setup import SetupStep, apply_setup
 from officesim.spec import load_spec
-from officesim.task import SUBMIT_TOOL, Task, load_task_files, world_key, world_snapshot
+from officesim.task import Task, load_task_files, world_key, world_snapshot
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.common import weigh_penalties
 from officesim.taskgen.yamlout import dump_yaml
-from officesim.toolexport import dumps, export_tools
+from officesim.toolapi.pin import render_pin
 from officesim.world import World
 
 WORLD_SPEC = "acme"
 WORLD_SEED = 0
-FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.json")
+FILES = ("task.yaml", "grader.yaml", "solution.yaml", "tools.pin")
 _STEP: TypeAdapter[Any] = TypeAdapter(SetupStep)
 
 
@@ -165,9 +170,9 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             "task.yaml": dump_yaml(task),
             "grader.yaml": dump_yaml(grader),
             "solution.yaml": dump_yaml(solution),
-            "tools.json": dumps([*export_tools(task["tools"]), SUBMIT_TOOL]),
         })
         loaded = verify(rendered, start, world_db, solver.answer)
+        rendered = RenderedTask(task_id, {**rendered.files, "tools.pin": render_pin(loaded)})
     except WorldLacks as exc:
         raise WorldLacks(f"{task_id}: {family.name} skipped for world {world.label}: {exc}") from None
     except GenerationError as exc:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 import officesim.apps  # noqa: F401  (registers every app's tools)
 from officesim.errors import OfficesimError
 from officesim.toolapi.revision import code_env, materialise, resolve_revision
@@ -142,22 +144,43 @@ def read_tools_file(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _task_folders(root: Path) -> list[Path]:
-    return sorted(p.parent for p in root.rglob("task.yaml") if (p.parent / "tools.json").is_file())
+    return sorted(p.parent for p in root.rglob("task.yaml")
+                  if (p.parent / "tools.json").is_file() or (p.parent / "tools.pin").is_file())
+
+
+def _pinned_tools(task: Path) -> dict[str, dict[str, Any]]:
+    """A pinned folder's tools (the names its ``task.yaml`` allows), as this code describes them:
+    a library in the repository pins shapes, not prose, so its surface is the registry's."""
+    try:
+        names = yaml.safe_load((task / "task.yaml").read_text(encoding="utf-8")).get("tools") or []
+    except (yaml.YAMLError, AttributeError) as exc:
+        raise SurfaceError(f"{task / 'task.yaml'} does not list its tools ({exc})") from None
+    known = registry_surface()
+    missing = [n for n in names if n not in known and n not in BUILTIN]
+    if missing:
+        raise SurfaceError(f"{task / 'task.yaml'}: tools {missing} are not registered in this code")
+    return {n: known[n] for n in names if n in known}
 
 
 def delivery_surface(folder: Path) -> dict[str, dict[str, Any]]:
-    """The union of a delivery's (or task library's) per-task ``tools.json``; each tool must agree."""
+    """The union of a delivery's (or task library's) per-task tools; each tool must agree.
+
+    A folder's ``tools.json`` is read as written (a delivery's); a folder that only pins its tools
+    (``tools.pin``, the repository's library) contributes the tools it lists, from the registry.
+    """
     tools: dict[str, dict[str, Any]] = {}
     for task in _task_folders(folder):
-        for name, spec in read_tools_file(task / "tools.json").items():
+        published = task / "tools.json"
+        listed = read_tools_file(published) if published.is_file() else _pinned_tools(task)
+        for name, spec in listed.items():
             if name in BUILTIN:
                 continue
             if name in tools and tools[name] != spec:
-                raise SurfaceError(f"{task / 'tools.json'}: tool {name!r} differs from the same tool in "
+                raise SurfaceError(f"{published}: tool {name!r} differs from the same tool in "
                                    "another task of this folder; a delivery has one tool surface")
             tools[name] = spec
     if not tools:
-        raise SurfaceError(f"{folder} holds no task folders with a tools.json")
+        raise SurfaceError(f"{folder} holds no task folders with a tools.json or tools.pin")
     return dict(sorted(tools.items()))
 
 
