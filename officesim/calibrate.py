@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from officesim.agents.registry import probe_names
+from officesim.attempts import Attempt, as_attempts, read_attempts
 from officesim.errors import OfficesimError
 from officesim.metrics import task_stats
 from officesim.regrade import RegradeReport, regrade_task
@@ -36,7 +37,6 @@ from officesim.runner import (
     hashes_of,
     is_current,
     load_transcript,
-    read_results,
     read_run_info,
     run_plans,
 )
@@ -120,15 +120,15 @@ class Calibration:
 
 
 # ------------------------------------------------------------------ pure decisions
-def failing_checks(records: Sequence[Mapping[str, Any]], limit: int = 3) -> list[dict[str, Any]]:
+def failing_checks(records: Sequence[Attempt | Mapping[str, Any]], limit: int = 3) -> list[dict[str, Any]]:
     """Gates and criteria that went against the agent across attempts, most frequent first.
 
     Each entry: id, role, check, how many attempts it failed (or errored) in, and up to ``limit``
     distinct reasons, so a reviewer sees at once whether the task or the agent is at fault.
     """
     tally: dict[str, dict[str, Any]] = {}
-    for record in records:
-        for item in _items(record.get("grade")):
+    for record in as_attempts(records):
+        for item in _items(record.grade):
             if item["status"] not in ("fail", "error"):
                 continue
             entry = tally.setdefault(item["id"], {"id": item["id"], "role": item["role"], "check": item["check"],
@@ -143,12 +143,12 @@ def _items(grade: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
     return [*grade.get("gates", []), *grade.get("criteria", [])] if grade else []
 
 
-def oracle_flags(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[str]]:
+def oracle_flags(records: Sequence[Attempt | Mapping[str, Any]]) -> tuple[list[str], list[str]]:
     """(flags, reasons) from the oracle's attempts at one task."""
-    graded = [r for r in records if r.get("status") != "error"]
+    graded = [r for r in as_attempts(records) if r.graded]
     if not graded:
         return [], []
-    passed = sum(1 for r in graded if r.get("passed"))
+    passed = sum(1 for r in graded if r.passed)
     if passed == 0:
         failing = failing_checks(graded, limit=1)
         why = "; ".join(f"{f['id']}: {f['reasons'][0]}" for f in failing[:2] if f["reasons"]) or "score below threshold"
@@ -158,15 +158,16 @@ def oracle_flags(records: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[
     return [], []
 
 
-def probe_flags(probe_records: Mapping[str, Sequence[Mapping[str, Any]]], bound: float) -> tuple[list[str], list[str]]:
+def probe_flags(probe_records: Mapping[str, Sequence[Attempt | Mapping[str, Any]]],
+                bound: float) -> tuple[list[str], list[str]]:
     """(flags, reasons) from probe agents' attempts at one task."""
     reasons = []
     for agent, records in sorted(probe_records.items()):
-        graded = [r for r in records if r.get("status") != "error"]
+        graded = [r for r in as_attempts(records) if r.graded]
         if not graded:
             continue
-        best = max(float(r.get("score") or 0.0) for r in graded)
-        if any(r.get("passed") for r in graded):
+        best = max(r.score_or_zero for r in graded)
+        if any(r.passed for r in graded):
             reasons.append(f"{agent} passed (score {best:.2f})")
         elif best > bound:
             reasons.append(f"{agent} scored {best:.2f} > {bound:.2f}")
@@ -191,21 +192,22 @@ def regrade_flags(report: RegradeReport | None, bound: float) -> tuple[list[str]
 
 def decide(
     task: str,
-    records: Sequence[Mapping[str, Any]],
+    records: Sequence[Attempt | Mapping[str, Any]],
     config: CalibrationConfig,
     *,
-    oracle: Sequence[Mapping[str, Any]] = (),
-    probes: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    oracle: Sequence[Attempt | Mapping[str, Any]] = (),
+    probes: Mapping[str, Sequence[Attempt | Mapping[str, Any]]] | None = None,
     regrade: RegradeReport | None = None,
     meta: Mapping[str, Any] | None = None,
 ) -> TaskCalibration:
     """The verdict on one task from its baseline attempts and the soundness evidence."""
+    records = as_attempts(records)
     stats = task_stats(task, records, (1,), meta)
-    first = records[0] if records else {}
+    first_group = records[0].group if records else None
     meta = meta or {}
     result = TaskCalibration(
         task=task, decision="keep", category=stats.category, difficulty=stats.difficulty,
-        group=meta.get("group", first.get("group")), n=stats.n, errors=stats.errors,
+        group=meta.get("group", first_group), n=stats.n, errors=stats.errors,
         pass_rate=stats.pass1, mean_score=stats.mean_score, failing=failing_checks(records),
     )
     for flags, reasons in (oracle_flags(oracle), probe_flags(probes or {}, config.hack_bound),
@@ -219,7 +221,7 @@ def decide(
         result.reasons.append("the baseline has no attempt at this task")
     elif stats.n == 0:
         result.decision = "inspect"
-        crashes = [r["crash"].strip().splitlines()[-1] for r in records if r.get("crash")]
+        crashes = [r.crash.strip().splitlines()[-1] for r in records if r.crash]
         why = f" ({len(crashes)} crashed: {crashes[0]})" if crashes else ""
         result.reasons.append(f"all {stats.errors} attempt(s) ended in an error{why}; nothing was graded")
     elif config.apply_difficulty and stats.pass1 is not None and stats.pass1 >= config.drop_above:
@@ -259,7 +261,7 @@ def _folder_name(agent: str) -> str:
 def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationConfig, *, workers: int = 1,
                    progress: bool = True, extra: Sequence[RunPlan] = (),
                    hashes: Mapping[str, tuple[str, str]] | None = None,
-                   env_options: Mapping[str, Any] | None = None) -> dict[str, list[dict[str, Any]]]:
+                   env_options: Mapping[str, Any] | None = None) -> dict[str, list[Attempt]]:
     """Run the oracle and the probes (plus any ``extra`` plans) in one pool; records per agent.
 
     ``env_options`` (the judge) grade these attempts too, so a probe cannot pass on points a
@@ -275,45 +277,45 @@ def soundness_runs(tasks: Sequence[Path], work_dir: Path, config: CalibrationCon
         run_plans(tasks, plans, workers=workers, progress=progress, label="calibration", hashes=hashes,
                   env_options=dict(env_options) if env_options else None)
     # A reused folder may hold more attempts than asked for now; count only those asked for.
-    return {name: [r for r in read_results(work_dir / _folder_name(name)) if r["attempt"] < n] for name, n in agents}
+    return {name: [r for r in read_attempts(work_dir / _folder_name(name)) if r.attempt < n] for name, n in agents}
 
 
-def read_probe_runs(folder: Path) -> dict[str, list[dict[str, Any]]]:
+def read_probe_runs(folder: Path) -> dict[str, list[Attempt]]:
     """Probe runs made earlier: every run folder under ``folder``, by the agent in its run.json."""
-    found: dict[str, list[dict[str, Any]]] = {}
+    found: dict[str, list[Attempt]] = {}
     for info_path in sorted(folder.glob("*/run.json")):
         info = read_run_info(info_path.parent) or {}
         name = (info.get("agent") or {}).get("name")
         if not isinstance(name, str):
             raise OfficesimError(f"{info_path} names no agent; it is not a run folder made by 'officesim run'")
-        found.setdefault(name, []).extend(read_results(info_path.parent))
+        found.setdefault(name, []).extend(read_attempts(info_path.parent))
     return found
 
 
-def current_records(records: Sequence[dict[str, Any]], hashes: Mapping[str, tuple[str, str]]) -> list[dict[str, Any]]:
-    """Records of the tasks in ``hashes`` made with their current files (crashes kept, to be shown)."""
-    return [r for r in records if r["task"] in hashes and (is_current(r, hashes) or "crash" in r)]
+def current_records(records: Sequence[Attempt], hashes: Mapping[str, tuple[str, str]]) -> list[Attempt]:
+    """Attempts at the tasks in ``hashes`` made with their current files (crashes kept, to be shown)."""
+    return [r for r in records if r.task in hashes and (is_current(r, hashes) or r.crash is not None)]
 
 
-def _by_task(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    grouped: dict[str, list[dict[str, Any]]] = {}
+def _by_task(records: Sequence[Attempt]) -> dict[str, list[Attempt]]:
+    grouped: dict[str, list[Attempt]] = {}
     for record in records:
-        grouped.setdefault(record["task"], []).append(record)
+        grouped.setdefault(record.task, []).append(record)
     return grouped
 
 
-def regrade_run(run_dir: Path, tasks: Mapping[str, Task], records: Sequence[dict[str, Any]],
+def regrade_run(run_dir: Path, tasks: Mapping[str, Task], records: Sequence[Attempt],
                 config: CalibrationConfig, env_options: Mapping[str, Any] | None = None) -> dict[str, RegradeReport]:
     """Regrade up to ``regrade_attempts`` stored trajectories per task (lowest attempt numbers)."""
     if config.regrade_attempts <= 0 or config.regrades <= 0:
         return {}
-    by_task = _by_task([r for r in records if r.get("status") != "error" and r.get("grade")])
+    by_task = _by_task([r for r in records if r.graded and r.grade])
     reports = {}
     for task_id, task in sorted(tasks.items()):
-        chosen = sorted(by_task.get(task_id, []), key=lambda r: r["attempt"])[: config.regrade_attempts]
+        chosen = sorted(by_task.get(task_id, []), key=lambda r: r.attempt)[: config.regrade_attempts]
         if not chosen:
             continue
-        attempts = [(r["attempt"], r["grade"], load_transcript(run_dir, r["task"], r["attempt"])) for r in chosen]
+        attempts = [(r.attempt, r.grade or {}, load_transcript(run_dir, r.task, r.attempt)) for r in chosen]
         reports[task_id] = regrade_task(task, attempts, times=config.regrades, env_options=env_options)
     return reports
 
@@ -358,7 +360,7 @@ def calibrate(
     folders = task_folders(run_dir, tasks)
     loaded, _broken = load_tasks(folders)
     hashes = hashes_of(loaded.values())
-    records = current_records(read_results(run_dir), hashes)
+    records = current_records(read_attempts(run_dir), hashes)
     if probe_runs is not None:
         soundness = read_probe_runs(Path(probe_runs))
     else:
@@ -373,7 +375,7 @@ def calibrate(
     return calibration
 
 
-def build(folders: Sequence[Path], records: Sequence[dict[str, Any]], soundness: Mapping[str, Sequence[dict]],
+def build(folders: Sequence[Path], records: Sequence[Attempt], soundness: Mapping[str, Sequence[Attempt]],
           regrades: Mapping[str, RegradeReport], config: CalibrationConfig, *, agent: dict[str, Any] | None,
           n: int) -> Calibration:
     """Assemble the verdicts of every task from the evidence gathered."""
@@ -390,10 +392,10 @@ def build(folders: Sequence[Path], records: Sequence[dict[str, Any]], soundness:
     return Calibration(config=config, agent=agent, n=n, tasks=verdicts)
 
 
-def _meta_from(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _meta_from(records: Sequence[Attempt]) -> dict[str, Any]:
     for record in records:
-        if record.get("category") is not None:
-            return {k: record.get(k) for k in ("category", "difficulty", "group")}
+        if record.category is not None:
+            return {"category": record.category, "difficulty": record.difficulty, "group": record.group}
     return {}
 
 

@@ -24,9 +24,10 @@ from typing import Any
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from officesim.attempts import Attempt, read_attempts
 from officesim.errors import OfficesimError
 from officesim.metrics import BOOTSTRAP_SEED, task_stats, wilson_interval
-from officesim.runner import read_results, read_run_info
+from officesim.runner import read_run_info
 
 UPLIFT_PLOT = "uplift.png"
 METRICS = ("pass@1", "pass@k", "pass^k", "mean score")
@@ -178,23 +179,23 @@ def newcombe_interval(passed_a: int, n_a: int, passed_b: int, n_b: int) -> tuple
     return max(-1.0, delta - below), min(1.0, delta + above)
 
 
-def _side(folder: Path) -> tuple[RunSide, dict[str, list[dict[str, Any]]]]:
+def _side(folder: Path) -> tuple[RunSide, dict[str, list[Attempt]]]:
     if not folder.is_dir():
         raise OfficesimError(f"{folder}: the run folder does not exist; pass a folder made by 'officesim run'")
     info = read_run_info(folder)
-    records = read_results(folder)
+    records = read_attempts(folder)
     if info is None and not records:
         raise OfficesimError(f"{folder} is not a run folder (no run.json, no results.jsonl)")
     agent = (info or {}).get("agent") or {}
     model = (agent.get("options") or {}).get("model")
     label = f"{agent.get('name', '?')}" + (f" ({model})" if model else "")
-    by_task: dict[str, list[dict[str, Any]]] = {}
+    by_task: dict[str, list[Attempt]] = {}
     for record in records:
-        by_task.setdefault(str(record["task"]), []).append(record)
+        by_task.setdefault(record.task, []).append(record)
     return RunSide(folder.as_posix(), label, int((info or {}).get("n", 0))), by_task
 
 
-def _task_values(records: Sequence[Mapping[str, Any]], k: int) -> dict[str, float] | None:
+def _task_values(records: Sequence[Attempt], k: int) -> dict[str, float] | None:
     stats = task_stats("", records, (1, k))
     if not stats.n:
         return None
@@ -227,7 +228,7 @@ def compare_runs(before: str | Path, after: str | Path, *, only: Collection[str]
     for task in sorted(set(tasks_a) & set(tasks_b)):
         a, b = _task_values(tasks_a[task], k), _task_values(tasks_b[task], k)
         if a is not None and b is not None:
-            category = next((str(r["category"]) for r in tasks_b[task] if r.get("category")), "(none)")
+            category = next((r.category for r in tasks_b[task] if r.category), "(none)")
             paired[task] = (a, b, category)
     if not paired:
         raise OfficesimError(f"{before} and {after} have no graded task in common"

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from officesim import __version__, plots
+from officesim.attempts import Attempt, read_attempts
 from officesim.calibrate import (
     Calibration,
     CalibrationConfig,
@@ -51,7 +52,7 @@ from officesim.evidence import (
 from officesim.grading.judge import JudgeConfig
 from officesim.metrics import Summary, summarize
 from officesim.resources import rubric_path
-from officesim.runner import AgentSpec, RunPlan, hashes_of, read_results, read_run_info
+from officesim.runner import AgentSpec, RunPlan, hashes_of, read_run_info
 from officesim.split import cut_groups, split_tasks, world_name
 from officesim.task import Task, find_tasks, world_content_hash
 from officesim.toolapi.lock import surface_stamp
@@ -199,9 +200,9 @@ def deliver(options: DeliveryOptions) -> Delivery:
     config = replace(options.calibration, apply_difficulty=model_used)
     soundness = soundness_runs(good, work, config, workers=options.workers, progress=options.progress,
                                extra=[plan] if plan else [], hashes=hashes, env_options=options.env_options)
-    records = current_records(read_results(baseline_dir), hashes)
+    records = current_records(read_attempts(baseline_dir), hashes)
     if plan is not None:  # a reused work folder may hold more attempts than asked for now
-        records = [r for r in records if r["attempt"] < plan.n]
+        records = [r for r in records if r.attempt < plan.n]
     soundness = {agent: current_records(rs, hashes) for agent, rs in soundness.items()}
     # A model's trajectories are regraded; offline, the oracle on several seeds already grades the
     # same trajectory several times (the world does not depend on the seed), which is the check.
@@ -225,7 +226,7 @@ def deliver(options: DeliveryOptions) -> Delivery:
             _copy_task(kept[task_id], staging / side / task_id)
     _copy_support(kept.values(), staging)
     delivered = {t: _meta(k) for t, k in kept.items()}
-    summary = summarize([r for r in records if r["task"] in kept], ks=(1,), task_meta=delivered)
+    summary = summarize([r for r in records if r.task in kept], ks=(1,), task_meta=delivered)
     versions = _versions(tasks)
     description = _describe(baseline_agent)
     families = {t: k.family for t, k in tasks.items()}
@@ -281,15 +282,15 @@ def deliver(options: DeliveryOptions) -> Delivery:
 
 
 def _draw_plots(folder: Path, summary: Summary, delivered: Mapping[str, Mapping[str, Any]],
-                records: list[dict[str, Any]], soundness: Mapping[str, FamilySoundness], calibration: Calibration,
+                records: list[Attempt], soundness: Mapping[str, FamilySoundness], calibration: Calibration,
                 families: Mapping[str, str], source: str) -> list[str]:
     """Every chart of the delivery; returns their file names."""
     plots.histogram_by_difficulty(folder / "pass_rates.png", summary, delivered, f"Baseline pass@1 per task: {source}")
     plots.pass_rate_per_category(folder / "pass_rate_per_category.png", summary, f"Baseline pass@1: {source}")
     scores: dict[str, list[float]] = {}
     for record in records:
-        if record["task"] in delivered and record.get("status") != "error":
-            scores.setdefault(str(delivered[record["task"]]["family"]), []).append(float(record.get("score") or 0))
+        if record.task in delivered and record.graded:
+            scores.setdefault(str(delivered[record.task]["family"]), []).append(record.score_or_zero)
     plots.score_per_family(folder / "score_per_family.png", scores,
                            {f: r.best_probe for f, r in soundness.items()}, f"Scores per family: {source}",
                            {f: r.oracle_passed / r.oracle_attempts for f, r in soundness.items() if r.oracle_attempts})

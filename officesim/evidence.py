@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from officesim.attempts import Attempt, as_attempts
 from officesim.split import Split
 from officesim.task import Task
 
@@ -35,25 +36,25 @@ class FamilySoundness:
     hackable: int = 0
 
 
-def soundness_by_family(families: Mapping[str, str], soundness: Mapping[str, Sequence[Mapping[str, Any]]],
+def soundness_by_family(families: Mapping[str, str], soundness: Mapping[str, Sequence[Attempt | Mapping[str, Any]]],
                         hackable: Sequence[str] = ()) -> dict[str, FamilySoundness]:
     """Per family: oracle passes of attempts, probe attempts and passes, the highest probe score and who got it."""
     out = {f: FamilySoundness(f, n) for f, n in sorted(Counter(families.values()).items())}
     for agent, records in sorted(soundness.items()):
-        for record in records:
-            family = families.get(record["task"])
-            if family is None or record.get("status") == "error":
+        for record in as_attempts(records):
+            family = families.get(record.task)
+            if family is None or not record.graded:
                 continue
             row = out[family]
             if agent == "oracle":
                 row.oracle_attempts += 1
-                row.oracle_passed += bool(record.get("passed"))
+                row.oracle_passed += bool(record.passed)
                 continue
             row.probe_attempts += 1
-            row.probe_passed += bool(record.get("passed"))
-            score = float(record.get("score") or 0.0)
+            row.probe_passed += bool(record.passed)
+            score = record.score_or_zero
             if score > row.best_probe or row.best_probe_agent == "-":
-                row.best_probe, row.best_probe_agent, row.best_probe_task = score, agent, record["task"]
+                row.best_probe, row.best_probe_agent, row.best_probe_task = score, agent, record.task
     for task in hackable:
         if task in families:
             out[families[task]].hackable += 1
@@ -105,13 +106,13 @@ def judge_criteria(tasks: Mapping[str, Task]) -> list[JudgeCriterion]:
     return found
 
 
-def tally_judge(criteria: Sequence[JudgeCriterion], records: Sequence[Mapping[str, Any]]) -> None:
+def tally_judge(criteria: Sequence[JudgeCriterion], records: Sequence[Attempt | Mapping[str, Any]]) -> None:
     """Count each criterion's verdicts (and cache hits) over the grades in ``records``."""
     index = {(c.task, c.id): c for c in criteria}
-    for record in records:
-        grade = record.get("grade") or {}
+    for record in as_attempts(records):
+        grade = record.grade or {}
         for item in [*grade.get("gates", []), *grade.get("criteria", [])]:
-            entry = index.get((record["task"], item.get("id")))
+            entry = index.get((record.task, item.get("id")))
             if entry is None:
                 continue
             status = item.get("status")

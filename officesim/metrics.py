@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from officesim.attempts import Attempt, as_attempts
+
 Z95 = 1.959963984540054
 BOOTSTRAP_SEED = 20240501
 MIN_BOOTSTRAP_TASKS = 5   # fewer tasks than this: the pooled attempts' Wilson interval
@@ -159,22 +161,22 @@ class Summary:
         }
 
 
-def task_stats(task: str, records: Iterable[Mapping[str, Any]], ks: Sequence[int] = (1,),
+def task_stats(task: str, records: Iterable[Attempt | Mapping[str, Any]], ks: Sequence[int] = (1,),
                meta: Mapping[str, Any] | None = None) -> TaskStats:
-    """Stats of one task's attempt records; ``pass@k``/``pass^k`` only for k up to its n."""
-    records = list(records)
-    graded = [r for r in records if r.get("status") != "error"]
+    """Stats of one task's attempts; ``pass@k``/``pass^k`` only for k up to its n."""
+    attempts = as_attempts(records)
+    graded = [a for a in attempts if a.graded]
     n = len(graded)
-    c = sum(1 for r in graded if r.get("passed"))
-    scores = [float(r["score"]) for r in graded if r.get("score") is not None]
+    c = sum(1 for a in graded if a.passed)
+    scores = [a.score for a in graded if a.score is not None]
     meta = meta or {}
-    first = records[0] if records else {}
+    first = attempts[0] if attempts else None
     stats = TaskStats(
         task=task,
-        category=meta.get("category", first.get("category")),
-        difficulty=meta.get("difficulty", first.get("difficulty")),
-        n=n, passed=c, errors=len(records) - n,
-        truncated=sum(1 for r in graded if r.get("status") == "truncated"),
+        category=meta.get("category", first.category if first else None),
+        difficulty=meta.get("difficulty", first.difficulty if first else None),
+        n=n, passed=c, errors=len(attempts) - n,
+        truncated=sum(1 for a in graded if a.status == "truncated"),
         mean_score=statistics.fmean(scores) if scores else None,
         pass1_ci=wilson_interval(c, n),
     )
@@ -211,19 +213,19 @@ def group_stats(name: str, tasks: Sequence[TaskStats], ks: Sequence[int] = (1,),
     )
 
 
-def summarize(records: Iterable[Mapping[str, Any]], ks: Sequence[int] = (1, 5, 10),
+def summarize(records: Iterable[Attempt | Mapping[str, Any]], ks: Sequence[int] = (1, 5, 10),
               task_meta: Mapping[str, Mapping[str, Any]] | None = None) -> Summary:
     """Per task, per category, per difficulty and overall stats of attempt records.
 
     Args:
-        records: result lines (``task``, ``status``, ``passed``, ``score``, optional
-            ``category``/``difficulty``).
+        records: attempts (or their result lines: ``task``, ``attempt``, ``status``, ``passed``,
+            ``score``, optional ``category``/``difficulty``).
         ks: the k values for pass@k and pass^k.
         task_meta: per task id, ``category``/``difficulty`` overriding what records carry.
     """
-    by_task: dict[str, list[Mapping[str, Any]]] = {}
-    for record in records:
-        by_task.setdefault(str(record["task"]), []).append(record)
+    by_task: dict[str, list[Attempt]] = {}
+    for attempt in as_attempts(records):
+        by_task.setdefault(attempt.task, []).append(attempt)
     task_meta = task_meta or {}
     tasks = {t: task_stats(t, rs, ks, task_meta.get(t)) for t, rs in sorted(by_task.items())}
     categories: dict[str, list[TaskStats]] = {}

@@ -35,6 +35,7 @@ from typing import Any
 
 from officesim import __version__
 from officesim.agents.registry import check_agent, check_endpoint, make_agent
+from officesim.attempts import RESULTS, Attempt, read_attempts
 from officesim.env import OfficeEnv
 from officesim.episode import run_episode
 from officesim.errors import OfficesimError
@@ -43,7 +44,6 @@ from officesim.seeding import derive_seed
 from officesim.task import Task, load_task
 from officesim.toolapi.lock import surface_stamp
 
-RESULTS = "results.jsonl"
 TRANSCRIPTS = "transcripts"
 RUN_INFO = "run.json"
 SECRET_OPTIONS = frozenset({"api_key"})
@@ -114,24 +114,11 @@ def task_meta(task: Task) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ results file
 def read_results(path: str | Path) -> list[dict[str, Any]]:
-    """Every complete record of a ``results.jsonl`` (or a run folder); broken lines are skipped.
+    """The JSON lines of a ``results.jsonl`` (or a run folder) as plain mappings, for scripts.
 
-    When an attempt appears twice (re-run after an error), the later line wins.
+    The same lines as ``read_attempts`` (which officesim's own readers use), in the same order.
     """
-    path = Path(path)
-    if path.is_dir():
-        path = path / RESULTS
-    if not path.is_file():
-        return []
-    latest: dict[tuple[str, int], dict[str, Any]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut by a crash or a kill: that attempt simply runs again
-        if isinstance(record, dict) and "task" in record and isinstance(record.get("attempt"), int):
-            latest[(str(record["task"]), record["attempt"])] = record
-    return [latest[key] for key in sorted(latest)]
+    return [attempt.line() for attempt in read_attempts(path)]
 
 
 def _cut_partial_line(path: Path) -> None:
@@ -326,13 +313,13 @@ def hashes_of(tasks: Iterable[Task]) -> dict[str, tuple[str, str]]:
     return {task.id: (task.task_hash, task.grader_hash) for task in tasks}
 
 
-def is_current(record: Mapping[str, Any], hashes: Mapping[str, tuple[str, str]]) -> bool:
-    """Whether a record was made with the task and grader as they are now, without a crash."""
-    versions = record.get("versions") or {}
-    wanted = hashes.get(record["task"])
-    if "crash" in record:
+def is_current(record: Attempt, hashes: Mapping[str, tuple[str, str]]) -> bool:
+    """Whether an attempt was made with the task and grader as they are now, without a crash."""
+    versions = record.versions or {}
+    wanted = hashes.get(record.task)
+    if record.crash is not None:
         return False
-    if record.get("status") == "error" and not versions:
+    if record.status == "error" and not versions:
         return True  # an agent error before the task loaded: its hashes are unknown, keep it
     return wanted is not None and (versions.get("task"), versions.get("grader")) == wanted
 
@@ -341,11 +328,11 @@ def _pending(plan: RunPlan, task_dirs: Sequence[Path],
              hashes: Callable[[], Mapping[str, tuple[str, str]]]) -> dict[Path, list[int]]:
     """Attempts still to play: not recorded, recorded for an older task or grader, crashed, whose
     grade stayed incomplete (a judge failure), or (with ``retry_errors``) ended in an agent error."""
-    records = read_results(plan.out / RESULTS)
+    records = read_attempts(plan.out / RESULTS)
     current = hashes() if records else {}
-    done = {(r["task"], r["attempt"]) for r in records
-            if is_current(r, current) and not (r.get("status") == "error" and (
-                plan.retry_errors or str(r.get("error") or "").startswith("incomplete grade")))}
+    done = {r.key for r in records
+            if is_current(r, current) and not (r.status == "error" and (
+                plan.retry_errors or str(r.error or "").startswith("incomplete grade")))}
     return {t: [a for a in range(plan.n) if (t.name, a) not in done] for t in task_dirs}
 
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from officesim.attempts import read_attempts
 from officesim.cli.options import (
     add_agent_options,
     add_judge_options,
@@ -18,7 +19,7 @@ from officesim.cli.options import (
 )
 from officesim.errors import OfficesimError, SpecError
 from officesim.metrics import format_groups, summarize
-from officesim.runner import BACKENDS, hashes_of, read_results, run
+from officesim.runner import BACKENDS, hashes_of, run
 from officesim.task import Task, find_tasks, load_task
 
 
@@ -82,7 +83,7 @@ def run_command(args: argparse.Namespace) -> int:
     options = _env_options(args)
     if args.drift is not None:
         options["drift"] = args.drift
-    mixed = sorted({r.get("drift") for r in read_results(out)} - {args.drift}, key=str)  # None and seeds
+    mixed = sorted({r.drift for r in read_attempts(out)} - {args.drift}, key=str)  # None and seeds
     if mixed:
         print(f"officesim: {out} holds attempts played with drift {mixed[0]}, not {args.drift}; "
               "use another --out folder so the two conditions are not mixed", file=sys.stderr)
@@ -93,7 +94,7 @@ def run_command(args: argparse.Namespace) -> int:
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in folders}
-    records = [r for r in read_results(out) if r["task"] in ids]
+    records = [r for r in read_attempts(out) if r.task in ids]
     summary = summarize(records, ks=[k for k in args.k if k <= args.n] or [1])
     print(format_groups(summary.categories.values(), "category"))
     print(format_groups(summary.difficulties.values(), "difficulty"))

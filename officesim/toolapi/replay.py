@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from officesim.attempts import read_attempts
 from officesim.errors import OfficesimError
 from officesim.replay import tool_calls
-from officesim.runner import load_transcript, read_results, read_run_info
+from officesim.runner import load_transcript, read_run_info
 from officesim.task import SUBMIT, read_yaml
 from officesim.toolapi.revision import code_at, run_worker
 from officesim.toolapi.surface import canonical_json
@@ -156,14 +157,13 @@ def run_trajectories(run: Path) -> list[Trajectory]:
     info = read_run_info(run) or {}
     folders = {k: Path(v) for k, v in (info.get("tasks") or {}).items()}
     trajectories = []
-    for record in read_results(run):
-        if record.get("status") == "error" or record["task"] not in folders:
+    for record in read_attempts(run):
+        if not record.graded or record.task not in folders:
             continue  # no episode to replay (an agent error, a crash) or no known task folder
-        transcript = load_transcript(run, record["task"], record["attempt"])
+        transcript = load_transcript(run, record.task, record.attempt)
         trajectories.append(Trajectory(
-            f"{record['task']}#{record['attempt']}", record["task"], folders[record["task"]].resolve(),
-            tool_calls(transcript), record.get("drift"), _recorded_results(transcript),
-            (record.get("score"), record.get("passed"))))
+            f"{record.task}#{record.attempt}", record.task, folders[record.task].resolve(),
+            tool_calls(transcript), record.drift, _recorded_results(transcript), (record.score, record.passed)))
     if not trajectories:
         raise OfficesimError(f"{run} holds no replayable attempts (results.jsonl with transcripts and run.json)")
     return trajectories

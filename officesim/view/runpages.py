@@ -5,20 +5,20 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 from markdown_it import MarkdownIt
 
 from officesim import plots
+from officesim.attempts import Attempt, read_attempts
 from officesim.metrics import summarize
-from officesim.runner import read_results, read_run_info
+from officesim.runner import read_run_info
 from officesim.view.html import PAGE_LIMIT, esc, link, table
 
 ATTEMPT_COLUMNS = ["task", "attempt", "category", "difficulty", "score", "passed", "status", "steps", "tokens", "error"]
 
 
-def _tokens(record: dict[str, Any]) -> int:
-    tokens = record.get("tokens")
+def _tokens(record: Attempt) -> int:
+    tokens = record.tokens
     if isinstance(tokens, dict):
         return int(sum(v for v in tokens.values() if isinstance(v, int | float)))
     return int(tokens or 0)
@@ -26,13 +26,13 @@ def _tokens(record: dict[str, Any]) -> int:
 
 def run_page(folder: Path, prefix: str, filters: dict[str, str | None]) -> str:
     info = read_run_info(folder) or {}
-    records = read_results(folder)
-    categories = sorted({str(r.get("category")) for r in records})
+    records = read_attempts(folder)
+    categories = sorted({str(r.category) for r in records})
     chosen = [r for r in records
-              if (not filters.get("category") or r.get("category") == filters["category"])
-              and (not filters.get("passed") or str(bool(r.get("passed"))).lower() == filters["passed"])
-              and (not filters.get("q") or filters["q"] in r["task"])]
-    passed = sum(bool(r.get("passed")) for r in chosen)
+              if (not filters.get("category") or r.category == filters["category"])
+              and (not filters.get("passed") or str(bool(r.passed)).lower() == filters["passed"])
+              and (not filters.get("q") or str(filters["q"]) in r.task)]
+    passed = sum(bool(r.passed) for r in chosen)
     agent = info.get("agent") or {}
     options = "".join(f"<option{' selected' if c == filters.get('category') else ''}>{esc(c)}</option>"
                       for c in categories)
@@ -43,11 +43,11 @@ def run_page(folder: Path, prefix: str, filters: dict[str, str | None]) -> str:
             "<button type='submit'>filter</button></form>")
     rows = []
     for r in chosen[:PAGE_LIMIT]:
-        error = r.get("error") or (r.get("crash") or "").strip().splitlines()[-1:] or ""
-        rows.append([link(f"{prefix}/episode/{r['task']}/{r['attempt']}", r["task"]), str(r["attempt"]),
-                     esc(r.get("category")), esc(r.get("difficulty")), f"{float(r.get('score') or 0):.3f}",
-                     "<span class='pass'>yes</span>" if r.get("passed") else "<span class='fail'>no</span>",
-                     esc(r.get("status")), esc(r.get("steps")), str(_tokens(r)), esc(error)])
+        error = r.error or (r.crash or "").strip().splitlines()[-1:] or ""
+        rows.append([link(f"{prefix}/episode/{r.task}/{r.attempt}", r.task), str(r.attempt),
+                     esc(r.category), esc(r.difficulty), f"{r.score_or_zero:.3f}",
+                     "<span class='pass'>yes</span>" if r.passed else "<span class='fail'>no</span>",
+                     esc(r.status), esc(r.steps), str(_tokens(r)), esc(error)])
     return (f"<p>agent <strong>{esc(agent.get('name'))}</strong> {esc(json.dumps(agent.get('options') or {}))}; "
             f"n = {esc(info.get('n'))}; {len(records)} attempt(s) recorded; {passed} of {len(chosen)} shown passed."
             f"</p>{form}<img alt='pass@1 per category' src='{prefix}/plot.png'>"
@@ -57,7 +57,7 @@ def run_page(folder: Path, prefix: str, filters: dict[str, str | None]) -> str:
 def run_plot(folder: Path, title: str) -> bytes:
     """pass@1 per category of a run, as PNG bytes."""
     buffer = io.BytesIO()
-    plots.pass_rate_per_category(buffer, summarize(read_results(folder), ks=(1,)), title)
+    plots.pass_rate_per_category(buffer, summarize(read_attempts(folder), ks=(1,)), title)
     return buffer.getvalue()
 
 
