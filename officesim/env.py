@@ -420,11 +420,47 @@ class OfficeEnv:
         }
 
 
+class AgentRun:
+    """The one agent loop: reset, let the agent act until the episode ends, show it the last result.
+
+    Every way officesim plays an agent goes through it (``play`` here, ``episode.run_episode`` for
+    runs and calibration), so the rules (when an episode ends, what the agent is shown) are one
+    piece of code.  Its fields stay readable when the agent raises half-way (``steps`` so far).
+    """
+
+    def __init__(self, env: Any, agent: Any, *, seed: int = 0, options: dict[str, Any] | None = None,
+                 max_actions: int | None = None) -> None:
+        self.env, self.agent, self.seed, self.options = env, agent, seed, options
+        self.max_actions = max_actions
+        self.steps = 0
+        self.obs: dict[str, Any] = {}
+        self.info: dict[str, Any] = {}
+        self.truncated = False
+
+    def run(self) -> AgentRun:
+        """Play the episode; ``truncated`` when the budget (or ``max_actions``) ended it, not ``submit``.
+
+        ``max_actions`` bounds envs without a step budget (default: the env's ``max_steps`` + 1,
+        so the env's own truncation always comes first).
+        """
+        self.obs, self.info = self.env.reset(seed=self.seed, options=self.options)
+        limit = self.max_actions if self.max_actions is not None else int(self.obs.get("max_steps") or 1000) + 1
+        self.agent.reset(self.obs, seed=self.seed)
+        while True:
+            self.obs, _, terminated, truncated, self.info = self.env.step(self.agent.act(self.obs))
+            self.steps += 1
+            if terminated:
+                break
+            if truncated or self.steps >= limit:
+                self.truncated = True
+                break
+        end = getattr(self.agent, "end", None)
+        if callable(end):
+            end(self.obs)  # agents that keep their own history record the last result
+        return self
+
+
 def play(env: OfficeEnv, agent: Any, *, seed: int = 0, options: dict[str, Any] | None = None) -> Grade:
     """Run ``agent`` (see ``officesim.agents.base.Agent``) for one episode; returns the grade."""
-    obs, _ = env.reset(seed=seed, options=options)
-    agent.reset(obs, seed=seed)
-    while True:
-        obs, _, terminated, truncated, info = env.step(agent.act(obs))
-        if terminated or truncated:
-            return info["grade"]
+    grade_: Grade = AgentRun(env, agent, seed=seed, options=options).run().info["grade"]
+    return grade_

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from officesim.agents.base import Agent, AgentError
-from officesim.env import is_harness
+from officesim.env import AgentRun, is_harness
 
 Status = Literal["ok", "error", "truncated"]
 REGRADES = 2  # a judge failure is often transient: grade the same end state again this many times
@@ -78,28 +78,17 @@ def run_episode(env: Any, agent: Agent, seed: int, *, max_actions: int | None = 
             ``max_steps`` + 1, so the env's own truncation always comes first).
     """
     started = time.perf_counter()
-    obs, info = env.reset(seed=seed)
-    steps = 0
+    loop = AgentRun(env, agent, seed=seed, max_actions=max_actions)
     status: Status = "ok"
     error: str | None = None
-    limit = max_actions if max_actions is not None else int(obs.get("max_steps") or 1000) + 1
     try:
-        agent.reset(obs, seed=seed)
-        while True:
-            action = agent.act(obs)
-            obs, _reward, terminated, truncated, info = env.step(action)
-            steps += 1
-            if terminated:
-                break
-            if truncated or steps >= limit:
-                status = "truncated"
-                break
-        end = getattr(agent, "end", None)
-        if callable(end):
-            end(obs)  # agents that keep their own history record the last result
+        loop.run()
+        if loop.truncated:
+            status = "truncated"
     except AgentError as exc:
         status, error = "error", str(exc)
-    verdict = info.get("grade")
+    info, steps = loop.info, loop.steps
+    verdict: Any = info.get("grade")
     for _ in range(REGRADES):
         if status == "error" or not getattr(verdict, "incomplete", False) or not hasattr(env, "regrade"):
             break
