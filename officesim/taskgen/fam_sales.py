@@ -152,27 +152,35 @@ class DealReconcileFromMail(Family):
 
 
 # How a chase mail says an invoice is not part of the chase, beside the usual markers ("not due
-# yet", "excluded"): "we received your payment for INV-0411", "INV-0417 was voided".
+# yet", "excluded"): "we received your payment for INV-0411", "INV-0417 was voided", "INV-0420 is
+# under dispute, so we are holding it".
 SETTLED = (r"\b(?:received\s+(?:your\s+|the\s+)?payments?|payments?\s+(?:\w+\s+){0,3}(?:received|arrived|came\s+in)|"
            r"(?:was|were|has\s+been|have\s+been|is|are|now|fully)\s+(?:paid|settled|voided|void|cancell?ed|credited)|"
            r"paid\s+on|settled|voided|cancell?ed|credited|credit\s+note|upcoming|falls?\s+due\s+(?:on|in|next)|"
-           r"(?:due|payable)\s+(?:only\s+)?(?:next|later|in\s+\d+\s+days))\b")
+           r"(?:due|payable)\s+(?:only\s+)?(?:next|later|in\s+\d+\s+days)|disputed?|under\s+dispute|on\s+hold|"
+           r"remittance|remitted|holding)\b")
 
 
-def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int) -> tuple[
-        list[dict[str, Any]], list[dict[str, Any]]]:
-    """Invoices for one account: ``n_overdue`` overdue open ones plus paid, void and not-yet-due ones."""
-    numbers = invoice_numbers(rng, n_overdue + 3)
+def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int, *, paid: int = 1,
+                 void: int = 1, future: int = 1, taken: set[str] | None = None) -> tuple[
+                     list[dict[str, Any]], list[dict[str, Any]]]:
+    """Invoices for one account: ``n_overdue`` overdue open ones plus ``paid`` paid, ``void`` void
+    and ``future`` not-yet-due ones (a hard ledger holds more than one result page of them);
+    ``taken`` holds the numbers other accounts of the task already use."""
+    taken = set() if taken is None else taken
+    numbers = [n for n in invoice_numbers(rng, n_overdue + paid + void + future + len(taken)) if n not in taken]
+    numbers = sorted(rng.sample(numbers, n_overdue + paid + void + future))
+    taken.update(numbers)
     currency = stage.world.meta("currency") or "USD"
+    kinds = ["overdue"] * n_overdue + ["paid"] * paid + ["future"] * future + ["void"] * void
     rows = []
-    for position, number in enumerate(numbers):
+    for kind, number in zip(kinds, numbers, strict=True):
         amount = float(rng.randrange(2_000, 60_000, 50))
-        if position < n_overdue:
-            due = day(-rng.randint(5, 50))
-            status = "open"
-        elif position == n_overdue:
-            due, status = day(-rng.randint(10, 40)), "paid"
-        elif position == n_overdue + 1:
+        if kind == "overdue":
+            due, status = day(-rng.randint(5, 50)), "open"
+        elif kind == "paid":
+            due, status = day(-rng.randint(10, 200)), "paid"
+        elif kind == "future":
             due, status = day(rng.randint(5, 30)), "open"
         else:
             due, status = day(-rng.randint(10, 40)), "void"
@@ -187,19 +195,59 @@ def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_ov
     return overdue, others
 
 
+CHASE_SHAPES = {  # variant -> (accounts, overdue per account, paid, void, not yet due)
+    "one-account": (1, 2, 1, 1, 1),
+    "two-accounts": (2, 2, 1, 1, 1),
+    "one-account-many": (1, 3, 1, 1, 1),
+    "remittance": (1, 3, 2, 1, 1),
+    "hard-ledger": (2, 4, 12, 2, 4),
+}
+
+
+def _settle_by_mail(stage: Stage, rng: random.Random, account: dict[str, Any], contact: dict[str, Any],
+                    invoice: dict[str, Any]) -> str:
+    """The customer's remittance advice: an invoice the CRM still shows open was paid last week."""
+    paid_on = day(-rng.randint(2, 4))
+    return outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                        subject=f"Remittance advice - {account['name']}",
+                        body=f"Hello,\n\nPlease note we paid {invoice['number']} "
+                             f"({stage.money(invoice['amount'])}) by bank transfer on {long_date(paid_on)}. It should "
+                             f"reach your account in the next day or two.\n\nKind regards,\n{contact['name']}\n"
+                             f"{account['name']}\n", at=stamp(day(-1), 15, rng.randint(0, 50)))
+
+
+def _dispute_note(stage: Stage, rng: random.Random, account: dict[str, Any], invoice: dict[str, Any]) -> str:
+    """The account owner's internal note: one overdue invoice is disputed and must not be chased."""
+    owner = stage.person(account["owner_id"])
+    stage.clock(stamp(day(-2), 11, rng.randint(0, 50)))
+    note = colleague_mail(stage, owner["id"], ["user"], f"{account['name']}: invoice on hold",
+                          f"Hi,\n\nHeads-up: {account['name']} disputes {invoice['number']} (it billed seats they "
+                          "had already cancelled). We're issuing a credit note, so please hold that one and don't "
+                          f"chase it until it's sorted. The rest of their invoices are fine.\n\n"
+                          f"{first_name(owner['name'])}\n")
+    return str(note["id"])
+
+
 class ChaseOverdueInvoices(Family):
-    """Mail each account's finance contact about its overdue invoices only, and log the chase."""
+    """Mail each account's finance contact about its overdue invoices only, and log the chase.
+
+    The hard tier holds two ledgers longer than a result page, and two overdue invoices that must
+    not be chased although the CRM (and its ``overdue_only`` filter) still lists them as overdue: one
+    the customer says it paid last week, one the account owner put on hold because it is disputed.
+    """
 
     name = "chase_overdue_invoices"
     skills = ("exhaustive_search", "communication", "confidentiality")
     category = "finance-collections"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("one-account", "two-accounts", "one-account-many")
+    variants = tuple(CHASE_SHAPES)
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        n_accounts, n_overdue, n_paid, n_void, n_future = CHASE_SHAPES[variant]
+        hard = variant == "hard-ledger"
         stage.act_as(rng.choice(["role:controller", "role:cfo"]))
         stage.clock(stamp(day(0), 8, 0))
         home = stage.one("SELECT country FROM crm_account GROUP BY country ORDER BY count(*) DESC, country LIMIT 1")
@@ -209,28 +257,77 @@ class ChaseOverdueInvoices(Family):
                 or "Accounts Payable" in contacts_of(stage, a["id"])[0]["title"]]
         first = nth(pool, index, self.name)
         chosen = [first]
-        if variant == "two-accounts":
+        if n_accounts == 2:
             chosen.append(nth([a for a in pool if a["id"] != first["id"]], index, self.name, salt="second"))
         plans = []
-        for account in chosen:
-            overdue, others = _overdue_set(stage, rng, account, 3 if variant == "one-account-many" else 2)
-            plans.append((account, contacts_of(stage, account["id"])[0], overdue, others))
+        held: list[dict[str, Any]] = []  # overdue in the CRM, but paid by mail or disputed: not chased
+        notes: list[str] = []  # the mails that say so
+        taken: set[str] = set()
+        for n, account in enumerate(chosen):
+            contact = contacts_of(stage, account["id"])[0]
+            overdue, others = _overdue_set(stage, rng, account, n_overdue, paid=n_paid, void=n_void, future=n_future,
+                                           taken=taken)
+            if variant == "remittance" or (hard and n == 0):
+                settled = rng.choice(overdue)
+                notes.append(_settle_by_mail(stage, rng, account, contact, settled))
+            elif hard:
+                settled = rng.choice(overdue)
+                notes.append(_dispute_note(stage, rng, account, settled))
+            else:
+                settled = None
+            if settled is not None:
+                overdue.remove(settled)
+                others.append(settled)
+                held.append(settled)
+            plans.append((account, contact, overdue, others))
         stage.clock(stamp(day(0), 9, 0))
         names = " and ".join(a["name"] for a, *_ in plans)
-        instruction = rng.choice([
-            f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in the "
-            "CRM) listing every overdue invoice with its number and amount plus the total overdue, and log the "
-            "chase as an email activity on the account in the CRM. Leave out anything that's paid, void or not due "
-            "yet.",
-            f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
-            "with the invoice numbers and amounts that are past due (nothing else) and what they add up to, and "
-            "log an email activity on each account in the CRM.",
-        ])
+        if hard:
+            instruction = rng.choice([
+                f"Month-end collections: please chase {names} for everything they owe us that's past due. Mail each "
+                "account's finance contact from the CRM with the invoice numbers, amounts and the total, and log an "
+                "email activity on each account. Make sure we don't chase anything that's already been dealt with.",
+                f"Could you send the overdue reminders to {names}? Their finance contacts in the CRM should get the "
+                "past-due invoices (number and amount) and what they add up to; log the chase on each account in "
+                "the CRM. Don't chase anything that shouldn't be chased.",
+                f"{names} are behind on payments. Please write to each one's finance contact on file listing what's "
+                "overdue with amounts and a total, and record an email activity on both accounts.",
+            ])
+        elif variant == "remittance":
+            instruction = rng.choice([
+                f"Please chase {names} for their overdue invoices: mail their finance contact (the one in the CRM) "
+                "with each overdue invoice's number and amount and the total, and log an email activity on the "
+                "account. Check my inbox first in case they've already paid something.",
+                f"Can you send {names} a reminder about what's past due (invoice numbers, amounts, total) to the "
+                "finance contact on file, and log it on the account in the CRM? Nothing they've already paid, "
+                "please.",
+            ])
+        else:
+            instruction = rng.choice([
+                f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in "
+                "the CRM) listing every overdue invoice with its number and amount plus the total overdue, and log "
+                "the chase as an email activity on the account in the CRM. Leave out anything that's paid, void or "
+                "not due yet.",
+                f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
+                "with the invoice numbers and amounts that are past due (nothing else) and what they add up to, and "
+                "log an email activity on each account in the CRM.",
+            ])
 
         def solve(s: Solver) -> None:
+            if notes:
+                for account, *_ in plans:
+                    found = s.call("mail_search_messages", query=account["name"])
+                    for message in found["messages"]:
+                        if message["id"] in notes:
+                            s.call("mail_get_message", message_id=message["id"])
             for account, contact, overdue, _ in plans:
                 s.call("crm_search_accounts", query=account["name"])
-                s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
+                if hard:  # every invoice, page by page; overdue is judged against the mail, not the filter
+                    page = s.call("crm_search_invoices", account_id=account["id"])
+                    while page.get("next_cursor"):
+                        page = s.call("crm_search_invoices", account_id=account["id"], cursor=page["next_cursor"])
+                else:
+                    s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
                 s.call("crm_search_contacts", account_id=account["id"])
                 lines = "\n".join(f"- {r['number']}: {stage.money(r['amount'])} (due {r['due_on']})"
                                   for r in overdue)
@@ -255,12 +352,14 @@ class ChaseOverdueInvoices(Family):
                                                    party=party)
                 sheet.fact(keys[row["number"]], "amount", row["amount"], tolerance=0.001)
             total = sum(r["amount"] for r in overdue)
-            sheet.fact(acc, "overdue_total", total, tolerance=0.001,
-                       wrong=[total + sum(r["amount"] for r in others)] if others else ())
+            # the wrong totals: everything on the ledger, or the CRM's overdue list taken at its word
+            wrong = [total + sum(r["amount"] for r in others)] if others else []
+            wrong += [total + r["amount"] for r in held if r in others]
+            sheet.fact(acc, "overdue_total", total, tolerance=0.001, wrong=wrong)
             gates.append(facts_check(
                 f"chased_{n}", None, "sent_mail", to=[contact["email"]], subject=acc,
                 description=f"{account['name']}'s finance contact got every overdue invoice with its amount and "
-                            "their total; paid, void or not-yet-due ones only named as such.",
+                            "their total; paid, void, disputed or not-yet-due ones only named as such.",
                 require=[*(f"{keys[r['number']]}.amount" for r in overdue), f"{acc}.overdue_total"],
                 exclude=[keys[r["number"]] for r in others], excluded_also=SETTLED))
             criteria.append(ChangedCheck(id=f"logged_{n}", check="changed", points=1, table="crm_activity",
@@ -275,12 +374,13 @@ class ChaseOverdueInvoices(Family):
         gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
         # the account owners (colleagues) may be copied: collections often keep the account manager in the loop
         owners = [stage.person(a["owner_id"])["email"] for a, *_ in plans]
-        criteria += mail_guards([*(c["email"] for _, c, _, _ in plans), *owners])
+        criteria += mail_guards([*(c["email"] for _, c, _, _ in plans), *owners], keep=notes)
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
                           distractors=["mail", "crm"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=25, facts=sheet,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
+            facts=sheet, difficulty="hard" if hard else None,
         )
 
 
