@@ -384,19 +384,28 @@ class ChaseOverdueInvoices(Family):
         )
 
 
+QUARTER_END = date(2026, 12, 31)  # the acme clock's quarter (Q4 2026)
+
+
 class PipelineSummaryMail(Family):
-    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked."""
+    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked.
+
+    The hard tier has no pipeline roll-up tool: the agent pages through the deals and adds them up
+    itself, and two mails it is not told about change the numbers: the asker's follow-up widens the
+    request to every stage, and a rep says one deal was entered twice.
+    """
 
     name = "pipeline_summary_mail"
     skills = ("aggregation", "communication")
     category = "sales-reporting"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("company-by-stage", "one-rep-by-stage", "late-stages")
+    variants = ("company-by-stage", "one-rep-by-stage", "late-stages", "closing-this-quarter", "hard-corrected")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        hard = variant == "hard-corrected"
         home = stage.world.meta("currency") or "USD"
         foreign = "EUR" if home != "EUR" else "GBP"
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:controller"]))
@@ -409,7 +418,7 @@ class PipelineSummaryMail(Family):
         stage.clock(stamp(day(0), 7, 30))
         # fresh deals this morning, so every instance has its own totals
         new_rows = []
-        for _ in range(rng.randint(2, 4)):
+        for _ in range(rng.randint(2, 4) + (12 if hard else 0)):  # a hard pipeline runs over three pages
             account = rng.choice(accounts(stage))
             label = rng.choice(["Expansion", "Renewal 2027", "Pilot", "Add-on seats"])
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {label} {rng.randint(2, 9)}",
@@ -417,41 +426,97 @@ class PipelineSummaryMail(Family):
                              "currency": home, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
-        if variant == "one-rep-by-stage":  # the rep's own foreign deal: "home currency only" must bite for them too
+        if variant in ("one-rep-by-stage", "closing-this-quarter", "hard-corrected"):
+            # a foreign deal in scope: "home currency only" must bite
             account = rng.choice(accounts(stage))
             region = "UK" if foreign == "GBP" else "EU"
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {region} rollout",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
-                             "currency": foreign, "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": foreign, "close_date": day(rng.randint(20, 80)).isoformat(),
                              "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
         stage.insert("crm_deal", new_rows)
+        duplicate: dict[str, Any] | None = None
+        if hard:  # the rep entered one of their deals twice: the copy must not be counted
+            original = rng.choice(open_deals(stage, "currency = ? AND owner_id = ?", home, rep["id"]))
+            copy = {k: original[k] for k in ("account_id", "name", "stage", "amount", "currency", "close_date",
+                                             "owner_id", "next_step")}
+            stage.clock(stamp(day(0), 7, 40))
+            [copy_id] = stage.insert("crm_deal", [{**copy, "updated_by": rep["id"]}])
+            duplicate = {**copy, "id": copy_id, "original": original["id"]}
         stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
+        in_quarter = variant == "closing-this-quarter"
         mine = (lambda d: d["owner_id"] == rep["id"]) if variant == "one-rep-by-stage" else (lambda d: True)
-        scoped = [d for d in open_deals(stage) if mine(d)]  # every open deal of the asked owner(s)
+        # every open deal of the asked owner(s) and close dates; the duplicate is no deal at all
+        scoped = [d for d in open_deals(stage) if mine(d) and (not in_quarter or d["close_date"] <=
+                                                               QUARTER_END.isoformat())
+                  and (duplicate is None or d["id"] != duplicate["id"])]
         counted = [d for d in scoped if d["currency"] == home and d["stage"] in stages]
         totals = {s: sum(d["amount"] for d in counted if d["stage"] == s) for s in stages}
         counts = {s: sum(1 for d in counted if d["stage"] == s) for s in stages}
         scope = {"company-by-stage": "the whole company's open pipeline",
                  "one-rep-by-stage": f"{rep['name']}'s open pipeline",
-                 "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
-        stage.clock(stamp(day(0), 8, 20))
+                 "late-stages": "the late-stage pipeline (Proposal and Negotiation only)",
+                 "closing-this-quarter": f"the open pipeline expected to close this quarter (close date by "
+                                         f"{long_date(QUARTER_END)})",
+                 "hard-corrected": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
+        stage.clock(stamp(day(0), 8, 20) if not hard else stamp(day(-1), 17, 10))
         request = colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
                        f"Hi,\n\nCould you send me {scope}: the total amount per stage? {home} deals only; leave out "
                        f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
+        requests = [str(request["id"])]
+        notes: list[str] = []
+        if hard:
+            assert duplicate is not None
+            stage.clock(stamp(day(0), 7, 55))
+            notes.append(str(colleague_mail(
+                stage, rep["id"], ["user"], "Double entry in the CRM",
+                f"Hi,\n\nI saw you're pulling the pipeline numbers. I entered '{duplicate['name']}' twice by "
+                f"mistake; {duplicate['id']} is the duplicate of {duplicate['original']} and I'll delete it once "
+                f"the CRM lets me. Please don't count it.\n\n{first_name(rep['name'])}\n")["id"]))
+            stage.clock(stamp(day(0), 8, 25))
+            follow = colleague_mail(stage, asker_role, ["user"], "Re: Pipeline numbers for this morning",
+                                    f"Change of plan: the board wants the full picture, so please send all four "
+                                    f"open stages (Prospecting through Negotiation), not just the late ones. Same "
+                                    f"rule on currency.\n\n{first_name(asker['name'])}\n")
+            requests.append(str(follow["id"]))
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together from "
-            "the CRM and mail them back.",
-            f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
-        ])
+        if hard:
+            instruction = rng.choice([
+                f"{first_name(asker['name'])} wants pipeline numbers from me today. Please work them out from the "
+                "CRM and mail them back; make sure they're right, the board will see them.",
+                f"Can you handle {asker['name']}'s request for pipeline figures? Pull them from the CRM deal by deal "
+                "and reply by mail.",
+                f"Please put together the pipeline figures {first_name(asker['name'])} asked me for, straight from "
+                "the CRM, and send them over.",
+            ])
+        else:
+            instruction = rng.choice([
+                f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together "
+                "from the CRM and mail them back.",
+                f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
+                f"{asker['name']} needs pipeline totals. Please get them from the CRM and reply.",
+            ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query="Pipeline numbers")
-            owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
-            s.call("crm_list_pipeline", group_by="stage", **owner)
+            found = s.call("mail_search_messages", query="Pipeline numbers")
+            if hard:
+                for message in sorted(found["messages"], key=lambda m: m["sent_at"]):
+                    s.call("mail_get_message", message_id=message["id"])
+                found = s.call("mail_search_messages", query="CRM", sender=rep["email"])
+                s.call("mail_get_message", message_id=found["messages"][0]["id"])
+                s.call("crm_get_deal", deal_id=duplicate["id"])
+                s.call("crm_get_deal", deal_id=duplicate["original"])
+            if hard or in_quarter:  # no roll-up (or none by close date): deal by deal, page by page
+                extra = {"close_before": QUARTER_END.isoformat()} if in_quarter else {}
+                page = s.call("crm_search_deals", stage="open", **extra)
+                while page.get("next_cursor"):
+                    page = s.call("crm_search_deals", stage="open", cursor=page["next_cursor"], **extra)
+            else:
+                owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
+                s.call("crm_list_pipeline", group_by="stage", **owner)
             lines = "\n".join(f"- {STAGE_LABELS[k]}: {stage.money(v, cents=False)} ({counts[k]} deals)"
                               for k, v in totals.items())
-            s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
+            s.call("mail_send_message", to=[asker["email"]], subject="Pipeline by stage",
                    body=f"Hi {first_name(asker['name'])},\n\n{home} open pipeline by stage:\n{lines}\n\nBest")
 
         # Figures trace to what was asked (the totals, their counts, sums and shares) and to the
@@ -459,11 +524,16 @@ class PipelineSummaryMail(Family):
         # currency): a grid or a total nobody asked for (other currencies, stages, people) traces
         # to nothing.
         sheet = FactSheet()
-        sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
+        if hard:  # a deal counted may be cited; one priced in another currency only named as left out
+            sheet.figure(*sorted({d["amount"] for d in counted}))
+        else:
+            sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
         # deals priced in another currency may be named as left out ("not included: X, in euros"),
         # never presented as part of the pipeline (a pasted read result does that)
         foreign_keys = [sheet.entity(d["name"], key=f"foreign_{d['id']}", kind="deal")
                    for d in scoped if d["stage"] in stages and d["currency"] != home]
+        if duplicate is not None:  # the double entry, by the id the rep gave: named only as left out
+            foreign_keys.append(sheet.entity(duplicate["id"], key="duplicate", kind="deal"))
         misread: dict[str, list[float]] = {}  # per stage: the totals a wrong scope gives
         for key in stages:
             everyone = sum(d["amount"] for d in open_deals(stage, "currency = ?", home) if d["stage"] == key)
@@ -471,6 +541,11 @@ class PipelineSummaryMail(Family):
                      for c in sorted({d["currency"] for d in scoped} - {home})]
             misread[key] = [*(totals[key] + o for o in other if o),
                             *([everyone] if variant == "one-rep-by-stage" else [])]
+            if in_quarter:  # the whole stage, whatever its close dates
+                misread[key].append(sum(d["amount"] for d in open_deals(stage, "currency = ?", home)
+                                        if d["stage"] == key))
+            if duplicate is not None and duplicate["stage"] == key:  # the double entry counted
+                misread[key].append(totals[key] + duplicate["amount"])
         # a misread total stated with no stage named could be any stage's: wrong for each of them
         anywhere = sorted({w for ws in misread.values() for w in ws
                            if w and not any(abs(w - t) <= 0.001 * t for t in totals.values())})
@@ -491,17 +566,21 @@ class PipelineSummaryMail(Family):
                         exclude=[*(keys[k] for k in OPEN_STAGES if k not in totals), *foreign_keys])
             for key, value in totals.items() if value
         ]
-        criteria += mail_guards([asker_role], keep=[request["id"]])
+        criteria += mail_guards([asker_role], keep=[*requests, *notes])
+        tools = toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
+                        distractors=["mail", "crm"])
+        if hard:  # no roll-up that adds up the stages: the agent does the sums
+            tools = [t for t in tools if t != "crm_list_pipeline"]
         return Draft(
             instruction=instruction,
-            tools=toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
-                          distractors=["mail", "crm"]),
+            tools=tools,
             gates=[
                 MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
                               description="The numbers went back to the person who asked."),
                 allowed_changes(*MAIL_TABLES),
             ],
-            criteria=criteria, solve=solve, variant=variant, max_steps=15, facts=sheet,
+            criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20, facts=sheet,
+            difficulty="hard" if hard else None,
         )
 
 
