@@ -571,14 +571,21 @@ class PipelineSummaryMail(Family):
                         distractors=["mail", "crm"])
         if hard:  # no roll-up that adds up the stages: the agent does the sums
             tools = [t for t in tools if t != "crm_list_pipeline"]
+        gates: list[CheckItem] = [
+            MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
+                          description="The numbers went back to the person who asked."),
+            allowed_changes(*MAIL_TABLES),
+        ]
+        if hard:  # the board's numbers: every stage the follow-up asks for, each right, or nothing
+            gates.append(facts_check(
+                "every_stage", None, "sent_mail", to=[asker_role], trace_to="facts",
+                description="Every open stage's total is stated with its stage and right (the follow-up widened "
+                            "the request; the double entry is not counted).",
+                require=[f"{keys[k]}.total" for k, v in totals.items() if v], exclude=foreign_keys))
         return Draft(
             instruction=instruction,
             tools=tools,
-            gates=[
-                MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
-                              description="The numbers went back to the person who asked."),
-                allowed_changes(*MAIL_TABLES),
-            ],
+            gates=gates,
             criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20, facts=sheet,
             difficulty="hard" if hard else None,
         )
