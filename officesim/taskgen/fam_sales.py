@@ -10,7 +10,7 @@ from typing import Any
 from officesim.grading.facts import MailPrivateCheck
 from officesim.grading.mail_checks import MailSentCheck
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
-from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
+from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.common import (
     MAIL_TABLES,
     OPEN_STAGES,
@@ -27,6 +27,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     outside_mail,
+    sales_people,
     stamp,
     toolset,
 )
@@ -603,7 +604,7 @@ class LeadToDeal(Family):
     category = "crm-update"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("seats-times-price", "discounted-total", "follow-up-choice")
+    variants = ("seats-times-price", "discounted-total", "follow-up-choice", "two-products", "forwarded-partner-rate")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -629,13 +630,35 @@ class LeadToDeal(Family):
             ask += (f" Your colleague mentioned the 10% first-year discount; please build that in so the quote "
                     f"comes to {stage.money(amount)}.")
         body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
+        if variant == "two-products":  # one mail, two quotes: the deal asked for is one of them
+            second = rng.choice([p for p in PRODUCTS if p != product])
+            seats_2, price_2 = rng.choice([10, 20, 30]), float(rng.choice([150, 210, 390]))
+            ask = (f"We'd like quotes for two things. First, the {product}: {seats} seats at your list price of "
+                   f"{stage.money(price)} per seat. Second, the {second}: {seats_2} seats at "
+                   f"{stage.money(price_2)} per seat. We're aiming to sign by {long_date(close)}, {close.year}.")
+            body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
+        partner: dict[str, Any] | None = None
+        if variant == "forwarded-partner-rate":  # sent to a colleague, who forwards it with the partner rate
+            partner = next((p for p in sales_people(stage) if p["id"] != owner["id"]), None)
+            if partner is None:
+                raise WorldLacks("lead_to_deal: no second salesperson to forward the request")
+            partner_price = round(price * 0.85, 2)
+            amount = round(seats * partner_price, 2)
         if variant == "follow-up-choice":
             body = (f"Hi {first_name(owner['name'])},\n\nWe're weighing two options for the {product}: {seats} seats "
                     f"or {seats + 20} seats, both at your list price of {stage.money(price)} per seat. Target "
                     f"signature is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
-        first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+        first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"],
+                             to=[partner["email"]] if partner else ["user"],
                              subject=f"Quote request: {product}", body=body, at=stamp(day(0), 7, 45))
         requests = [first]
+        if partner is not None:
+            stage.clock(stamp(day(0), 8, 10))
+            forward = stage.act(partner["id"], "mail_forward_message", message_id=first, to=[owner["email"]],
+                                body=f"This one's your account, over to you. They're in our partner programme, so "
+                                     f"quote the partner rate of {stage.money(partner_price)} per seat, not list "
+                                     f"price.\n\n{first_name(partner['name'])}")
+            requests = [str(forward["id"])]
         if variant == "follow-up-choice":
             thread = stage.one("SELECT thread_id FROM mail_message WHERE id = ?", first)["thread_id"]
             requests += [outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
@@ -644,7 +667,17 @@ class LeadToDeal(Family):
                               f"{first_name(contact['name'])}\n", at=stamp(day(0), 8, 35))]
         stage.clock(stamp(day(0), 9, 0))
         deal_name = f"{account['name']} - {product}"
-        instruction = rng.choice([
+        if partner is not None:
+            instruction = rng.choice([
+                f"{partner['name']} forwarded me a quote request from {contact['name']}. Please open the deal "
+                f"'{deal_name}' in the CRM (Qualification, owned by me) with the right amount ({home}) and the "
+                "close date they're aiming for.",
+                f"Can you set up '{deal_name}' in the CRM from the request {first_name(partner['name'])} forwarded? "
+                "Stage Qualification, me as owner, value and target close date as per the mail.",
+            ])
+        else:
+            instruction = ""
+        instruction = instruction or rng.choice([
             f"Please open a deal in the CRM for {first_name(contact['name'])}'s quote request: call it "
             f"'{deal_name}', put it in Qualification with me as the owner, and take the amount ({home}) and the close "
             "date from their mail.",
