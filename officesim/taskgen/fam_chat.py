@@ -206,28 +206,71 @@ class ChannelSummaryPost(Family):
     category = "chat-reporting"
     difficulty = "easy"
     apps = ("drive", "chat")
-    variants = ("bookings", "vendor-spend")
+    # bookings and vendor spend as they are; bookings with cancelled rows to leave out; vendor spend
+    # beside a stale draft of the same sheet; bookings asked for by the sheet's owner in the channel
+    variants = ("bookings", "vendor-spend", "bookings-with-cancellations", "spend-beside-draft",
+                "asked-in-channel")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        name, columns, types, channel, owner_role, what = SUMMARY_KINDS[variant]
+        kind = "vendor-spend" if variant in ("vendor-spend", "spend-beside-draft") else "bookings"
+        name, columns, types, channel, owner_role, what = SUMMARY_KINDS[kind]
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant"]))
-        rows, facts = (_bookings if variant == "bookings" else _vendor_spend)(stage, rng)
+        rows, facts = (_bookings if kind == "bookings" else _vendor_spend)(stage, rng)
+        shown_rows, shown_columns, shown_types = rows, columns, types
+        left_out: list[list[Any]] = []  # cancelled bookings: in the sheet, not in the summary
+        if variant == "bookings-with-cancellations":
+            left_out = [[a, t, r, float(rng.randrange(20_000, 190_000, 500)), d]
+                        for a, t, r, _, d in rng.sample(rows, 2)]
+            left_out = [[f"{row[0]} (cancelled order)", *row[1:]] for row in left_out]
+            shown_columns, shown_types = [*columns, "Status"], [*types, "text"]
+            shown_rows = [[*r, "Booked"] for r in rows] + [[*r, "Cancelled"] for r in left_out]
+            rng.shuffle(shown_rows)
+            what += " (cancelled orders don't count)"
         stage.clock(stamp(day(-2), 16, 0))
-        file_id = shared_sheet(stage, owner_role, name, columns, types, rows)
+        draft_rows: list[list[Any]] = []
+        if variant == "spend-beside-draft":  # last week's draft: other amounts, one vendor more
+            draft_rows = [[r[0], r[1], float(round(r[2] * rng.choice([0.8, 0.9, 1.15]), -1)), "estimate"]
+                          for r in rows]
+            stage.clock(stamp(day(-9), 11, 0))
+            shared_sheet(stage, owner_role, f"{name} (draft)", columns, types, draft_rows)
+            stage.clock(stamp(day(-2), 16, 0))
+        file_id = shared_sheet(stage, owner_role, name, shown_columns, shown_types, shown_rows)
         channel_id = ensure_channel(stage, channel, [owner_role, "user"])
+        asked = None
+        if variant == "asked-in-channel":
+            owner = stage.person(owner_role)
+            stage.clock(stamp(day(0), 8, 40))
+            asked = post(stage, owner_role, channel_id, f"Could someone post a quick summary of {what} here for "
+                                                        f"the team? The '{name}' sheet has the numbers.")
+            instruction = rng.choice([
+                f"{first_name(owner['name'])} asked for a summary in #{channel}. Could you post it for me?",
+                f"Please answer {owner['name']}'s request in #{channel} with the summary they want.",
+            ])
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
-            f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
-        ])
-        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[variant])
-        noun = "deals" if variant == "bookings" else "vendors"
+        if asked is None:
+            instruction = rng.choice([
+                f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
+                f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
+                f"I need {what} shared in #{channel}; the '{name}' sheet in Drive has it. A short post is fine.",
+            ])
+        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[kind])
+        # the wrong totals: the cancelled orders counted, or the draft's figures
+        wrong_totals = [facts["total"] + sum(r[3] for r in left_out)] if left_out else []
+        if draft_rows:
+            wrong_totals.append(sum(r[2] for r in draft_rows))
+        cancelled = [sheet.entity(r[0], key=f"cancelled_{n}", kind="deal") for n, r in enumerate(left_out, 1)]
+        if wrong_totals:
+            sheet.facts = [{**f, "wrong": wrong_totals} if f["entity"] == summary and f["attribute"] == "amount"
+                           else f for f in sheet.facts]
+        noun = "deals" if kind == "bookings" else "vendors"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=name)
             s.call("drive_read_sheet", file_id=file_id)
+            if asked is not None:  # the request, to answer where it was asked
+                s.call("chat_list_messages", channel=channel_id, limit=5)
             s.call("chat_post_message", channel=channel_id,
                    text=f"{name}: {stage.money(facts['total'], cents=False)} across {facts['count']} {noun}. "
                         f"Biggest: {facts['biggest']} at {stage.money(facts['biggest_amount'], cents=False)}.")
@@ -241,7 +284,7 @@ class ChannelSummaryPost(Family):
             gates=[
                 facts_check("posted", None, text, channel=channel_id, subject=summary, trace_to="facts",
                             require=[f"{summary}.amount"], name=[biggest], candidates=items.values(),
-                            others_at_most=others_at_most,
+                            others_at_most=others_at_most, exclude=cancelled,
                             description=f"A summary is posted in #{channel}: the total, one biggest {noun[:-1]}, "
                                         "every figure from the sheet or computed from it, and not a paste of "
                                         "every row."),
