@@ -354,31 +354,55 @@ class ThreadToDoc(Family):
     category = "chat-to-docs"
     difficulty = "medium"
     apps = ("chat", "drive")
-    variants = ("offsite-planning", "vendor-reviews", "launch-cobalt")
+    # three topics as first written (an option suggested, turned down, another decided), then a
+    # decision reversed later in the thread, and an owner who hands the job on
+    variants = ("offsite-planning", "vendor-reviews", "launch-cobalt", "reversed-decision", "owner-handed-on")
     worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        channel, topic, _ = next(t for t in THREADS if t[0] == variant)
-        options = next(t for t in THREADS if t[0] == variant)[2][0][1] or []
+        topic_of = variant if variant in [t[0] for t in THREADS] else THREADS[(index // 5) % len(THREADS)][0]
+        channel, topic, _ = next(t for t in THREADS if t[0] == topic_of)
+        options = next(t for t in THREADS if t[0] == topic_of)[2][0][1] or []
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:marketing_lead"]))
         user = stage.world.user
         pool = staff(stage, exclude=[user["id"]])
         lead, second, third = rng.sample(pool, 3)
         owner = rng.choice([lead, second, third])
+        first_owner = owner
+        if variant == "owner-handed-on":  # named owner first, then they hand it to another attendee
+            first_owner = rng.choice([p for p in (lead, second, third) if p["id"] != owner["id"]])
         first_pick, final_pick = rng.sample(options, 2)
         budget = float(rng.randrange(12_000, 60_000, 500))
         stage.clock(stamp(day(-1), 14, 0))
         channel_id = ensure_channel(stage, channel, [lead["id"], second["id"], third["id"], "user"])
         root = post(stage, lead["id"], channel_id, f"Let's settle the {topic} today. Open points: which option, "
                                                    "budget, and who owns it.")
-        reply(stage, second["id"], root, f"I'd go with {first_pick}, they were great last time.")
-        reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has availability "
-                                        "and is cheaper.")
-        reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
-        reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
-        reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's final.")
-        reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
+        if variant == "reversed-decision":  # decided, then reversed when the first choice fell through
+            reply(stage, second["id"], root, f"{first_pick} and {final_pick} both quoted; {first_pick} is a bit "
+                                             "cheaper.")
+            reply(stage, lead["id"], root, f"Decision: we go with {first_pick}.")
+            reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+            reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's "
+                                           "final.")
+            reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
+            stage.clock(stamp(day(-1), 16, 30))
+            reply(stage, third["id"], root, f"Bad news: {first_pick} just told me they can't do it after all.")
+            reply(stage, lead["id"], root, f"OK, change of plan: we go with {final_pick} instead. Budget and owner "
+                                           "stay as decided.")
+        else:
+            reply(stage, second["id"], root, f"I'd go with {first_pick}, they were great last time.")
+            reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has "
+                                            "availability and is cheaper.")
+            reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
+            reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+            reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's "
+                                           "final.")
+            reply(stage, lead["id"], root, f"Decision: {first_owner['name']} owns it from here.")
+            if first_owner["id"] != owner["id"]:
+                reply(stage, first_owner["id"], root, f"I'm out for most of next month, so {owner['name']} will "
+                                                      "take it instead; we agreed this morning.")
+                reply(stage, lead["id"], root, f"Fine by me: {first_name(owner['name'])} owns it.")
         reply(stage, third["id"], root, "👍 thanks all")
         stage.clock(stamp(day(0), 9, 0))
         doc_name = f"{topic.title()} decisions"
