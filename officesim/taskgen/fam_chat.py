@@ -57,7 +57,8 @@ class DmAnswerQuestion(Family):
     category = "chat-answer"
     difficulty = "easy"
     apps = ("chat", "drive")
-    variants = ("phone-number", "manager", "policy-figure", "launch-date")
+    # the fifth: the policy doc's figure was raised by a later update doc, which wins
+    variants = ("phone-number", "manager", "policy-figure", "launch-date", "policy-figure-updated")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -87,17 +88,31 @@ class DmAnswerQuestion(Family):
                     if m["id"] != about["id"]]
             subject = sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
             sheet.fact(subject, "manager", manager["id"])
-        elif variant == "policy-figure":
+        elif variant in ("policy-figure", "policy-figure-updated"):
             cities = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin"]
             hotel = {c: rng.randrange(170, 420, 5) for c in cities}
             set_travel_policy(stage, hotel, {c: rng.randrange(55, 100, 5) for c in cities}, 0.67)
             city = rng.choice(cities)
+            old_cap = hotel[city]
+            if variant == "policy-figure-updated":  # a later update doc raises this city's cap
+                hotel = {**hotel, city: old_cap + rng.randrange(25, 80, 5)}
+                update_name = f"Travel policy update: {city} hotel cap"
+                stage.clock(stamp(day(-6), 11, 0))
+                update_id = str(stage.act("role:travel_coordinator", "drive_create_doc", name=update_name,
+                                          content=f"# {update_name}\n\nEffective {day(-5).isoformat()}, the "
+                                                  f"nightly hotel cap for {city} rises from ${old_cap} to "
+                                                  f"${hotel[city]} because of rising rates. All other caps in the "
+                                                  "Travel & Expense Policy are unchanged.\n")["id"])
+                stage.act("role:travel_coordinator", "drive_share_file", file_id=update_id, domain=True,
+                          role="viewer")
+                sheet.sources.append(f"doc:{update_name}")
             question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
             fact = f"${hotel[city]}"
             sheet.sources.append("doc:Travel & Expense Policy")
             keys = [sheet.entity(c, kind="city") for c in cities]
             for c, key in zip(cities, keys, strict=True):
-                sheet.fact(key, "hotel_cap", hotel[c], wrong=[180] if c == city else (), tolerance=0.001)
+                stale = [180, *([old_cap] if old_cap != hotel[c] else [])] if c == city else []
+                sheet.fact(key, "hotel_cap", hotel[c], wrong=stale, tolerance=0.001)
             subject = keys[cities.index(city)]
         else:
             project = LAUNCH_PROJECTS[index % len(LAUNCH_PROJECTS)]
@@ -122,6 +137,7 @@ class DmAnswerQuestion(Family):
         instruction = rng.choice([
             f"{first_name(asker['name'])} sent me a DM with a question. Could you answer it for me in the DM?",
             f"Please reply to {asker['name']}'s direct message; find the answer first.",
+            f"Can you handle the question {first_name(asker['name'])} DMed me? Look it up and answer in the DM.",
         ])
         description = "The reply gives the right answer, and only that one."
         if variant == "phone-number":
@@ -130,7 +146,7 @@ class DmAnswerQuestion(Family):
         elif variant == "manager":
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     name=[manager["id"]], candidates=keys)
-        elif variant == "policy-figure":
+        elif variant in ("policy-figure", "policy-figure-updated"):
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     require=[f"{subject}.hotel_cap"], subject=subject, candidates=keys)
         else:
@@ -139,10 +155,13 @@ class DmAnswerQuestion(Family):
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
-            if variant == "policy-figure":
+            if variant in ("policy-figure", "policy-figure-updated"):
                 found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
                 policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
                 s.call("drive_get_doc", file_id=policy["id"])
+                if variant == "policy-figure-updated":
+                    s.call("drive_search_files", query="travel policy update", kind="doc")
+                    s.call("drive_get_doc", file_id=update_id)
             elif variant == "launch-date":
                 s.call("drive_search_files", query="launch plan")
             else:
