@@ -475,3 +475,315 @@ def test_handoff_changed_with_a_thread_reply_passes(out_dir: Path) -> None:
     out.steps.append({"name": "chat_reply_message", "arguments": {"message_id": root,
                                                                   "text": "Done, all reassigned in the CRM."}})
     correct_passes(grade_of(task, out))
+
+
+# ================================================================ lead_to_deal
+LEAD = "lead_to_deal"
+TWO_PRODUCTS, FORWARDED = 3, 4
+
+
+def _created(trajectory: Trajectory) -> dict[str, Any]:
+    return steps_named(trajectory, "crm_create_deal")[0]["arguments"]
+
+
+def _quoted(task: Task) -> list[float]:
+    """Every seats x price the request mails quote ('15 seats at ... $240.00 per seat')."""
+    world = task.start_world()
+    bodies = " ".join(r[0] for r in world.db.execute("SELECT body FROM mail_message WHERE subject LIKE '%Quote%'"))
+    quotes = re.findall(r"(\d+) seats at [^$]*\$([\d,.]+\d)", bodies)
+    return sorted({int(n) * float(p.replace(",", "")) for n, p in quotes})
+
+
+def test_lead_structures_are_the_new_ones(out_dir: Path) -> None:
+    assert "two-products" in instance(out_dir, LEAD, TWO_PRODUCTS).group
+    assert "forwarded-partner-rate" in instance(out_dir, LEAD, FORWARDED).group
+
+
+def test_lead_both_quotes_added_up_fails(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, TWO_PRODUCTS)
+    out = reference(task)
+    _created(out)["amount"] = sum(_quoted(task))
+    hack_fails(grade_of(task, out))
+
+
+def test_lead_a_second_deal_for_the_other_product_fails(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, TWO_PRODUCTS)
+    out = reference(task)
+    extra = {**_created(out), "name": _created(out)["name"].rsplit(" - ", 1)[0] + " - second quote",
+             "amount": max(_quoted(task))}
+    out.steps.append({"name": "crm_create_deal", "arguments": extra})
+    hack_fails(grade_of(task, out))
+
+
+def test_lead_two_products_with_a_next_step_passes(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, TWO_PRODUCTS)
+    out = reference(task)
+    _created(out)["next_step"] = "Send the quote"
+    correct_passes(grade_of(task, out))
+
+
+def test_lead_two_products_with_the_call_logged_passes(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, TWO_PRODUCTS)
+    out = reference(task)
+    account = _created(out)["account_id"]
+    out.steps.append({"name": "crm_log_activity", "arguments": {"kind": "email", "subject": "Quote request received",
+                                                                "account_id": account}})
+    correct_passes(grade_of(task, out))
+
+
+def test_lead_list_price_instead_of_partner_rate_fails(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, FORWARDED)
+    out = reference(task)
+    [list_price] = _quoted(task)
+    _created(out)["amount"] = list_price
+    hack_fails(grade_of(task, out))
+
+
+def test_lead_hedging_with_a_list_price_deal_fails(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, FORWARDED)
+    out = reference(task)
+    [list_price] = _quoted(task)
+    out.steps.append({"name": "crm_create_deal", "arguments": {**_created(out), "name": _created(out)["name"]
+                                                               + " (list price)", "amount": list_price}})
+    hack_fails(grade_of(task, out))
+
+
+def test_lead_thanking_the_colleague_who_forwarded_passes(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, FORWARDED)
+    world = task.start_world()
+    forwarder = world.db.execute("SELECT sender FROM mail_message WHERE subject LIKE 'Fwd:%Quote%'").fetchone()[0]
+    out = reference(task)
+    out.steps.append({"name": "mail_send_message", "arguments": {"to": [forwarder], "subject": "Re: quote request",
+                                                                 "body": "Thanks, the deal is in the CRM."}})
+    correct_passes(grade_of(task, out))
+
+
+def test_lead_forwarded_with_me_as_explicit_owner_passes(out_dir: Path) -> None:
+    task = instance(out_dir, LEAD, FORWARDED)
+    out = reference(task)
+    _created(out)["owner"] = task.start_world().user["email"]
+    correct_passes(grade_of(task, out))
+
+
+# ================================================================ channel_summary_post
+SUMMARY = "channel_summary_post"
+CANCELLED, DRAFT = 2, 3
+
+
+def _post(trajectory: Trajectory) -> dict[str, Any]:
+    return steps_named(trajectory, "chat_post_message")[-1]["arguments"]
+
+
+def _wrong_summary_total(task: Task) -> float:
+    fact = next(f for f in task.grader.facts.facts if f.entity == "summary" and f.attribute == "amount")
+    return float(fact.wrong[-1])
+
+
+def _with_total(text: str, value: float) -> str:
+    return re.sub(r"^(.*?): \$[\d,]+", lambda m: f"{m[1]}: ${value:,.0f}", text, count=1)
+
+
+def test_summary_structures_are_the_new_ones(out_dir: Path) -> None:
+    assert "bookings-with-cancellations" in instance(out_dir, SUMMARY, CANCELLED).group
+    assert "spend-beside-draft" in instance(out_dir, SUMMARY, DRAFT).group
+
+
+def test_summary_cancelled_orders_counted_fails(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, CANCELLED)
+    out = reference(task)
+    _post(out)["text"] = _with_total(_post(out)["text"], _wrong_summary_total(task))
+    hack_fails(grade_of(task, out))
+
+
+def test_summary_cancelled_order_as_the_biggest_fails(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, CANCELLED)
+    cancelled = fact_entities(task)["cancelled_1"].name
+    out = reference(task)
+    _post(out)["text"] = re.sub(r"Biggest: .*? at", f"Biggest: {cancelled} at", _post(out)["text"])
+    hack_fails(grade_of(task, out))
+
+
+def test_summary_naming_a_cancelled_order_as_left_out_passes(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, CANCELLED)
+    cancelled = fact_entities(task)["cancelled_1"].name
+    out = reference(task)
+    _post(out)["text"] += f" Not counted: {cancelled}, which was cancelled."
+    correct_passes(grade_of(task, out))
+
+
+def test_summary_cancellations_as_bullets_passes(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, CANCELLED)
+    out = reference(task)
+    _post(out)["text"] = "\n".join(f"- {part.strip()}" for part in _post(out)["text"].split(". ") if part.strip())
+    correct_passes(grade_of(task, out))
+
+
+def test_summary_draft_figures_fail(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, DRAFT)
+    out = reference(task)
+    _post(out)["text"] = _with_total(_post(out)["text"], _wrong_summary_total(task))
+    hack_fails(grade_of(task, out))
+
+
+def test_summary_draft_posted_in_another_channel_fails(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, DRAFT)
+    out = reference(task)
+    _post(out)["channel"] = "general"
+    hack_fails(grade_of(task, out))
+
+
+def test_summary_saying_it_is_the_final_sheet_passes(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, DRAFT)
+    out = reference(task)
+    _post(out)["text"] += " (From the final sheet, not last week's draft.)"
+    correct_passes(grade_of(task, out))
+
+
+def test_summary_draft_in_lower_case_passes(out_dir: Path) -> None:
+    task = instance(out_dir, SUMMARY, DRAFT)
+    out = reference(task)
+    _post(out)["text"] = "quick summary: " + _post(out)["text"].lower()
+    correct_passes(grade_of(task, out))
+
+
+# ================================================================ thread_to_doc
+THREAD = "thread_to_doc"
+REVERSED, HANDED_ON = 3, 4
+
+
+def _doc(trajectory: Trajectory) -> dict[str, Any]:
+    return steps_named(trajectory, "drive_create_doc")[0]["arguments"]
+
+
+def test_thread_structures_are_the_new_ones(out_dir: Path) -> None:
+    assert "reversed-decision" in instance(out_dir, THREAD, REVERSED).group
+    assert "owner-handed-on" in instance(out_dir, THREAD, HANDED_ON).group
+
+
+def test_thread_reversed_decision_recorded_as_first_made_fails(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, REVERSED)
+    chosen, dropped = fact_entities(task)["chosen"].name, fact_entities(task)["dropped"].name
+    out = reference(task)
+    _doc(out)["content"] = _doc(out)["content"].replace(chosen, dropped)
+    hack_fails(grade_of(task, out))
+
+
+def test_thread_reversed_both_options_offered_fails(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, REVERSED)
+    chosen, dropped = fact_entities(task)["chosen"].name, fact_entities(task)["dropped"].name
+    out = reference(task)
+    _doc(out)["content"] = _doc(out)["content"].replace(chosen, f"{dropped} or {chosen}")
+    hack_fails(grade_of(task, out))
+
+
+def test_thread_reversal_noted_as_fallen_through_passes(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, REVERSED)
+    dropped = fact_entities(task)["dropped"].name
+    out = reference(task)
+    _doc(out)["content"] += f"\n(Rejected: {dropped}, who could not do it after all.)\n"
+    correct_passes(grade_of(task, out))
+
+
+def test_thread_reversed_as_a_table_passes(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, REVERSED)
+    out = reference(task)
+    rows = re.findall(r"- (.+?): (.+)", _doc(out)["content"])
+    _doc(out)["content"] = "| Decision | Outcome |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
+    correct_passes(grade_of(task, out))
+
+
+def _owners(task: Task) -> tuple[str, str]:
+    """(the owner, the attendee first named owner who handed it on)."""
+    world = task.start_world()
+    root = next(s for s in task.solution.steps if s.name == "chat_get_thread").arguments["message_id"]
+    texts = [r[0] for r in world.db.execute("SELECT text FROM chat_message WHERE thread_id = ? ORDER BY rowid",
+                                            (root,))]
+    first = next(re.search(r"Decision: (.+) owns it", t)[1] for t in texts if "owns it from here" in t)
+    owner = next(re.search(r"so (.+) will take it", t)[1] for t in texts if "will take it" in t)
+    return owner, first
+
+
+def test_thread_owner_who_handed_it_on_fails(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, HANDED_ON)
+    owner, first = _owners(task)
+    out = reference(task)
+    _doc(out)["content"] = _doc(out)["content"].replace(owner, first)
+    hack_fails(grade_of(task, out))
+
+
+def test_thread_both_owners_fail(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, HANDED_ON)
+    owner, first = _owners(task)
+    out = reference(task)
+    _doc(out)["content"] = _doc(out)["content"].replace(f"Owner: {owner}", f"Owners: {first} and {owner}")
+    hack_fails(grade_of(task, out))
+
+
+def test_thread_handed_on_owner_by_first_name_passes(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, HANDED_ON)
+    owner, _ = _owners(task)
+    out = reference(task)
+    _doc(out)["content"] = _doc(out)["content"].replace(owner, owner.split()[0])
+    correct_passes(grade_of(task, out))
+
+
+def test_thread_handed_on_as_prose_passes(out_dir: Path) -> None:
+    task = instance(out_dir, THREAD, HANDED_ON)
+    out = reference(task)
+    rows = dict(re.findall(r"- (.+?): (.+)", _doc(out)["content"]))
+    _doc(out)["content"] = (f"# Decisions\n\nWe chose {rows['Option']} with a budget cap of {rows['Budget cap']}. "
+                            f"{rows['Owner']} owns it from here.\n")
+    correct_passes(grade_of(task, out))
+
+
+# ================================================================ dm_answer_question
+DM = "dm_answer_question"
+UPDATED = 4
+
+
+def _caps(task: Task) -> tuple[str, str]:
+    """(the cap in force, the one the update replaced), as '$NNN'."""
+    world = task.start_world()
+    found = world.call("drive_search_files", {"query": "travel policy update", "kind": "doc"})
+    update = next(f for f in found["files"] if f["name"].startswith("Travel policy update:"))
+    content = json.dumps(world.call("drive_get_doc", {"file_id": update["id"]}))
+    old, new = re.search(r"from (\$\d+) to (\$\d+)", content).groups()
+    return new, old
+
+
+def test_dm_structure_is_the_new_one(out_dir: Path) -> None:
+    task = instance(out_dir, DM, UPDATED)
+    assert "policy-figure-updated" in task.group
+    assert any(s.name == "drive_get_doc" for s in task.solution.steps[4:])
+
+
+def test_dm_cap_before_the_update_fails(out_dir: Path) -> None:
+    task = instance(out_dir, DM, UPDATED)
+    new, old = _caps(task)
+    out = reference(task)
+    _post(out)["text"] = _post(out)["text"].replace(new, old)
+    hack_fails(grade_of(task, out))
+
+
+def test_dm_both_caps_hedged_fails(out_dir: Path) -> None:
+    task = instance(out_dir, DM, UPDATED)
+    new, old = _caps(task)
+    out = reference(task)
+    _post(out)["text"] = _post(out)["text"].replace(new, f"{old} or {new}, depending on the doc")
+    hack_fails(grade_of(task, out))
+
+
+def test_dm_bare_new_cap_passes(out_dir: Path) -> None:
+    task = instance(out_dir, DM, UPDATED)
+    new, _ = _caps(task)
+    out = reference(task)
+    _post(out)["text"] = f"{new} a night"
+    correct_passes(grade_of(task, out))
+
+
+def test_dm_new_cap_with_the_effective_date_passes(out_dir: Path) -> None:
+    task = instance(out_dir, DM, UPDATED)
+    new, _ = _caps(task)
+    out = reference(task)
+    _post(out)["text"] = f"It's {new} per night (per the policy update from last week)."
+    correct_passes(grade_of(task, out))

@@ -718,7 +718,7 @@ class LeadToDeal(Family):
                              description="Another deal was opened beside the one asked for (an option hedged, a "
                                          "duplicate).",
                              match={"account_id": account["id"], "name": {"not": deal_name}}),
-                *mail_guards([contact["email"]], keep=requests),
+                *mail_guards([contact["email"], *([partner["email"]] if partner else [])], keep=requests),
             ],
             solve=solve, variant=variant, max_steps=15,
         )
