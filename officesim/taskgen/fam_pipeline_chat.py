@@ -313,7 +313,7 @@ class DealHandoff(Family):
                 s.call("chat_get_thread", message_id=announcement)
             s.call("crm_search_deals", owner=leaving["email"], stage="open")
             for deal_id, person in target.items():
-                s.call("crm_update_deal", deal_id=deal_id, owner=person["email"])
+                s.call("crm_update_deal", deal_id=deal_id, owner=person["id"])
 
         gates: list[CheckItem] = [_deal_record(f"reassigned_{n}", deal_id, {"owner_id": person["id"]},
                               f"{deal_id} now belongs to {person['name']}.")
