@@ -12,6 +12,7 @@ from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
     allowed_changes,
+    core_name,
     day,
     deleted_files,
     ensure_channel,
@@ -353,6 +354,14 @@ def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[l
     return sheet, summary, items
 
 
+def _plain_name(name: str) -> str:
+    """A name without its academic titles ('Dipl.-Ing. Gertrude Zänker B.A.' -> 'Gertrude Zänker'):
+    how colleagues write it in notes, and a form the reader matches (the dots of the titles end
+    sentences)."""
+    words = [w for w in core_name(name).split() if "." not in w]
+    return " ".join(words) if len(words) >= 2 else name
+
+
 OWNER_WORDS = ["owners", "owns", "owned by", "owning", "ownership", "in charge", "responsible", "point person",
                "takes it", "takes over", "drives", "driving", "lead on", "accountable"]
 THREADS = [
@@ -437,7 +446,8 @@ class ThreadToDoc(Family):
         decision = sheet.entity("budget", key="decision", aliases=["budget cap", "cap", "capped"], kind="decision")
         sheet.fact(decision, "budget", budget, wrong=[budget * 1.2], tolerance=0.001)
         sheet.figure(budget * 1.2)  # the cap asked for and refused is in the thread: recorded as rejected, it traces
-        people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
+        people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person",
+                                        aliases=[_plain_name(p["name"])])
                   for n, p in enumerate((lead, second, third), start=1)}
         # who owns it is a fact of the ownership, so another attendee named beside "owner" is a wrong
         # reading, while "Decision (Jack): we go with Harbor Hotel" names the lead harmlessly
@@ -450,7 +460,7 @@ class ThreadToDoc(Family):
             s.call("chat_get_thread", message_id=root)
             s.call("drive_create_doc", name=doc_name,
                    content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {stage.money(budget, cents=False)}\n"
-                           f"- Owner: {owner['name']}\n")
+                           f"- Owner: {_plain_name(owner['name'])}\n")
 
         return Draft(
             instruction=instruction,
