@@ -272,6 +272,15 @@ def _record_key(step: Action) -> str | None:
     return key
 
 
+def _listed(record: dict[str, Any], argument: str) -> Any:
+    """The value a listed record holds for a write's ``argument``: an ``owner`` argument is the
+    record's ``owner_id`` (or ``owner_email``), so giving a deal to the rep who already owns it is
+    seen as the no-op it is."""
+    if argument == "owner" and "owner" not in record:
+        return record.get("owner_id") or record.get("owner_email")
+    return record.get(argument)
+
+
 class OverreachRecordsProbe(OverreachProbe):
     """Also repeats one of the solution's updates on a second record of the same table.
 
@@ -321,7 +330,7 @@ class OverreachRecordsProbe(OverreachProbe):
                 continue
             others = [r for r in obs["result"].get(field) or [] if r.get("id") not in touched
                       and (key != "file_id" or r.get("your_role") in ("owner", "editor"))
-                      and not all(r.get(k) == v for k, v in args.items() if k != key)]  # no no-ops
+                      and not all(_listed(r, k) == v for k, v in args.items() if k != key)]  # no no-ops
             repeats = []
             for record in others[:TRIES]:
                 moved = {**args, key: record["id"]}

@@ -12,6 +12,7 @@ from officesim.taskgen.common import (
     READ_MARKS,
     accounts,
     allowed_changes,
+    core_name,
     day,
     deleted_files,
     ensure_channel,
@@ -57,7 +58,8 @@ class DmAnswerQuestion(Family):
     category = "chat-answer"
     difficulty = "easy"
     apps = ("chat", "drive")
-    variants = ("phone-number", "manager", "policy-figure", "launch-date")
+    # the fifth: the policy doc's figure was raised by a later update doc, which wins
+    variants = ("phone-number", "manager", "policy-figure", "launch-date", "policy-figure-updated")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -87,17 +89,31 @@ class DmAnswerQuestion(Family):
                     if m["id"] != about["id"]]
             subject = sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
             sheet.fact(subject, "manager", manager["id"])
-        elif variant == "policy-figure":
+        elif variant in ("policy-figure", "policy-figure-updated"):
             cities = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin"]
             hotel = {c: rng.randrange(170, 420, 5) for c in cities}
             set_travel_policy(stage, hotel, {c: rng.randrange(55, 100, 5) for c in cities}, 0.67)
             city = rng.choice(cities)
+            old_cap = hotel[city]
+            if variant == "policy-figure-updated":  # a later update doc raises this city's cap
+                hotel = {**hotel, city: old_cap + rng.randrange(25, 80, 5)}
+                update_name = f"Travel policy update: {city} hotel cap"
+                stage.clock(stamp(day(-6), 11, 0))
+                update_id = str(stage.act("role:travel_coordinator", "drive_create_doc", name=update_name,
+                                          content=f"# {update_name}\n\nEffective {day(-5).isoformat()}, the "
+                                                  f"nightly hotel cap for {city} rises from ${old_cap} to "
+                                                  f"${hotel[city]} because of rising rates. All other caps in the "
+                                                  "Travel & Expense Policy are unchanged.\n")["id"])
+                stage.act("role:travel_coordinator", "drive_share_file", file_id=update_id, domain=True,
+                          role="viewer")
+                sheet.sources.append(f"doc:{update_name}")
             question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
             fact = f"${hotel[city]}"
             sheet.sources.append("doc:Travel & Expense Policy")
             keys = [sheet.entity(c, kind="city") for c in cities]
             for c, key in zip(cities, keys, strict=True):
-                sheet.fact(key, "hotel_cap", hotel[c], wrong=[180] if c == city else (), tolerance=0.001)
+                stale = [180, *([old_cap] if old_cap != hotel[c] else [])] if c == city else []
+                sheet.fact(key, "hotel_cap", hotel[c], wrong=stale, tolerance=0.001)
             subject = keys[cities.index(city)]
         else:
             project = LAUNCH_PROJECTS[index % len(LAUNCH_PROJECTS)]
@@ -122,6 +138,7 @@ class DmAnswerQuestion(Family):
         instruction = rng.choice([
             f"{first_name(asker['name'])} sent me a DM with a question. Could you answer it for me in the DM?",
             f"Please reply to {asker['name']}'s direct message; find the answer first.",
+            f"Can you handle the question {first_name(asker['name'])} DMed me? Look it up and answer in the DM.",
         ])
         description = "The reply gives the right answer, and only that one."
         if variant == "phone-number":
@@ -130,7 +147,7 @@ class DmAnswerQuestion(Family):
         elif variant == "manager":
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     name=[manager["id"]], candidates=keys)
-        elif variant == "policy-figure":
+        elif variant in ("policy-figure", "policy-figure-updated"):
             criterion = facts_check("correct_fact", 2, "chat_posts", channel=channel_id, description=description,
                                     require=[f"{subject}.hotel_cap"], subject=subject, candidates=keys)
         else:
@@ -139,10 +156,13 @@ class DmAnswerQuestion(Family):
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id)
-            if variant == "policy-figure":
+            if variant in ("policy-figure", "policy-figure-updated"):
                 found = s.call("drive_search_files", query="Travel & Expense Policy", kind="doc")
                 policy = next(f for f in found["files"] if f["name"] == "Travel & Expense Policy")
                 s.call("drive_get_doc", file_id=policy["id"])
+                if variant == "policy-figure-updated":
+                    s.call("drive_search_files", query="travel policy update", kind="doc")
+                    s.call("drive_get_doc", file_id=update_id)
             elif variant == "launch-date":
                 s.call("drive_search_files", query="launch plan")
             else:
@@ -206,28 +226,71 @@ class ChannelSummaryPost(Family):
     category = "chat-reporting"
     difficulty = "easy"
     apps = ("drive", "chat")
-    variants = ("bookings", "vendor-spend")
+    # bookings and vendor spend as they are; bookings with cancelled rows to leave out; vendor spend
+    # beside a stale draft of the same sheet; bookings asked for by the sheet's owner in the channel
+    variants = ("bookings", "vendor-spend", "bookings-with-cancellations", "spend-beside-draft",
+                "asked-in-channel")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        name, columns, types, channel, owner_role, what = SUMMARY_KINDS[variant]
+        kind = "vendor-spend" if variant in ("vendor-spend", "spend-beside-draft") else "bookings"
+        name, columns, types, channel, owner_role, what = SUMMARY_KINDS[kind]
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant"]))
-        rows, facts = (_bookings if variant == "bookings" else _vendor_spend)(stage, rng)
+        rows, facts = (_bookings if kind == "bookings" else _vendor_spend)(stage, rng)
+        shown_rows, shown_columns, shown_types = rows, columns, types
+        left_out: list[list[Any]] = []  # cancelled bookings: in the sheet, not in the summary
+        if variant == "bookings-with-cancellations":
+            left_out = [[a, t, r, float(rng.randrange(20_000, 190_000, 500)), d]
+                        for a, t, r, _, d in rng.sample(rows, 2)]
+            left_out = [[f"{row[0]} (cancelled order)", *row[1:]] for row in left_out]
+            shown_columns, shown_types = [*columns, "Status"], [*types, "text"]
+            shown_rows = [[*r, "Booked"] for r in rows] + [[*r, "Cancelled"] for r in left_out]
+            rng.shuffle(shown_rows)
+            what += " (cancelled orders don't count)"
         stage.clock(stamp(day(-2), 16, 0))
-        file_id = shared_sheet(stage, owner_role, name, columns, types, rows)
+        draft_rows: list[list[Any]] = []
+        if variant == "spend-beside-draft":  # last week's draft: other amounts, one vendor more
+            draft_rows = [[r[0], r[1], float(round(r[2] * rng.choice([0.8, 0.9, 1.15]), -1)), "estimate"]
+                          for r in rows]
+            stage.clock(stamp(day(-9), 11, 0))
+            shared_sheet(stage, owner_role, f"{name} (draft)", columns, types, draft_rows)
+            stage.clock(stamp(day(-2), 16, 0))
+        file_id = shared_sheet(stage, owner_role, name, shown_columns, shown_types, shown_rows)
         channel_id = ensure_channel(stage, channel, [owner_role, "user"])
+        asked = None
+        if variant == "asked-in-channel":
+            owner = stage.person(owner_role)
+            stage.clock(stamp(day(0), 8, 40))
+            asked = post(stage, owner_role, channel_id, f"Could someone post a quick summary of {what} here for "
+                                                        f"the team? The '{name}' sheet has the numbers.")
+            instruction = rng.choice([
+                f"{first_name(owner['name'])} asked for a summary in #{channel}. Could you post it for me?",
+                f"Please answer {owner['name']}'s request in #{channel} with the summary they want.",
+            ])
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
-            f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
-        ])
-        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[variant])
-        noun = "deals" if variant == "bookings" else "vendors"
+        if asked is None:
+            instruction = rng.choice([
+                f"Please post a short summary in #{channel} of {what}. The numbers are in the '{name}' sheet.",
+                f"Could you post a few lines in #{channel} summarising {what}? Use the '{name}' sheet in Drive.",
+                f"I need {what} shared in #{channel}; the '{name}' sheet in Drive has it. A short post is fine.",
+            ])
+        sheet, summary, items = _summary_facts(name, columns, types, rows, facts, SUMMARY_WORDS_OF[kind])
+        # the wrong totals: the cancelled orders counted, or the draft's figures
+        wrong_totals = [facts["total"] + sum(r[3] for r in left_out)] if left_out else []
+        if draft_rows:
+            wrong_totals.append(sum(r[2] for r in draft_rows))
+        cancelled = [sheet.entity(r[0], key=f"cancelled_{n}", kind="deal") for n, r in enumerate(left_out, 1)]
+        if wrong_totals:
+            sheet.facts = [{**f, "wrong": wrong_totals} if f["entity"] == summary and f["attribute"] == "amount"
+                           else f for f in sheet.facts]
+        noun = "deals" if kind == "bookings" else "vendors"
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=name)
             s.call("drive_read_sheet", file_id=file_id)
+            if asked is not None:  # the request, to answer where it was asked
+                s.call("chat_list_messages", channel=channel_id, limit=5)
             s.call("chat_post_message", channel=channel_id,
                    text=f"{name}: {stage.money(facts['total'], cents=False)} across {facts['count']} {noun}. "
                         f"Biggest: {facts['biggest']} at {stage.money(facts['biggest_amount'], cents=False)}.")
@@ -241,7 +304,7 @@ class ChannelSummaryPost(Family):
             gates=[
                 facts_check("posted", None, text, channel=channel_id, subject=summary, trace_to="facts",
                             require=[f"{summary}.amount"], name=[biggest], candidates=items.values(),
-                            others_at_most=others_at_most,
+                            others_at_most=others_at_most, exclude=cancelled,
                             description=f"A summary is posted in #{channel}: the total, one biggest {noun[:-1]}, "
                                         "every figure from the sheet or computed from it, and not a paste of "
                                         "every row."),
@@ -291,6 +354,14 @@ def _summary_facts(name: str, columns: list[str], types: list[str], rows: list[l
     return sheet, summary, items
 
 
+def _plain_name(name: str) -> str:
+    """A name without its academic titles ('Dipl.-Ing. Gertrude Zänker B.A.' -> 'Gertrude Zänker'):
+    how colleagues write it in notes, and a form the reader matches (the dots of the titles end
+    sentences)."""
+    words = [w for w in core_name(name).split() if "." not in w]
+    return " ".join(words) if len(words) >= 2 else name
+
+
 OWNER_WORDS = ["owners", "owns", "owned by", "owning", "ownership", "in charge", "responsible", "point person",
                "takes it", "takes over", "drives", "driving", "lead on", "accountable"]
 THREADS = [
@@ -311,31 +382,55 @@ class ThreadToDoc(Family):
     category = "chat-to-docs"
     difficulty = "medium"
     apps = ("chat", "drive")
-    variants = ("offsite-planning", "vendor-reviews", "launch-cobalt")
+    # three topics as first written (an option suggested, turned down, another decided), then a
+    # decision reversed later in the thread, and an owner who hands the job on
+    variants = ("offsite-planning", "vendor-reviews", "launch-cobalt", "reversed-decision", "owner-handed-on")
     worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        channel, topic, _ = next(t for t in THREADS if t[0] == variant)
-        options = next(t for t in THREADS if t[0] == variant)[2][0][1] or []
+        topic_of = variant if variant in [t[0] for t in THREADS] else THREADS[(index // 5) % len(THREADS)][0]
+        channel, topic, _ = next(t for t in THREADS if t[0] == topic_of)
+        options = next(t for t in THREADS if t[0] == topic_of)[2][0][1] or []
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:marketing_lead"]))
         user = stage.world.user
         pool = staff(stage, exclude=[user["id"]])
         lead, second, third = rng.sample(pool, 3)
         owner = rng.choice([lead, second, third])
+        first_owner = owner
+        if variant == "owner-handed-on":  # named owner first, then they hand it to another attendee
+            first_owner = rng.choice([p for p in (lead, second, third) if p["id"] != owner["id"]])
         first_pick, final_pick = rng.sample(options, 2)
         budget = float(rng.randrange(12_000, 60_000, 500))
         stage.clock(stamp(day(-1), 14, 0))
         channel_id = ensure_channel(stage, channel, [lead["id"], second["id"], third["id"], "user"])
         root = post(stage, lead["id"], channel_id, f"Let's settle the {topic} today. Open points: which option, "
                                                    "budget, and who owns it.")
-        reply(stage, second["id"], root, f"I'd go with {first_pick}, they were great last time.")
-        reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has availability "
-                                        "and is cheaper.")
-        reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
-        reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
-        reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's final.")
-        reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
+        if variant == "reversed-decision":  # decided, then reversed when the first choice fell through
+            reply(stage, second["id"], root, f"{first_pick} and {final_pick} both quoted; {first_pick} is a bit "
+                                             "cheaper.")
+            reply(stage, lead["id"], root, f"Decision: we go with {first_pick}.")
+            reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+            reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's "
+                                           "final.")
+            reply(stage, lead["id"], root, f"Decision: {owner['name']} owns it from here.")
+            stage.clock(stamp(day(-1), 16, 30))
+            reply(stage, third["id"], root, f"Bad news: {first_pick} just told me they can't do it after all.")
+            reply(stage, lead["id"], root, f"OK, change of plan: we go with {final_pick} instead. Budget and owner "
+                                           "stay as decided.")
+        else:
+            reply(stage, second["id"], root, f"I'd go with {first_pick}, they were great last time.")
+            reply(stage, third["id"], root, f"{first_pick} is booked out for our dates. {final_pick} has "
+                                            "availability and is cheaper.")
+            reply(stage, lead["id"], root, f"Decision: we go with {final_pick}, not {first_pick}.")
+            reply(stage, second["id"], root, f"Budget: can we cap it at {stage.money(budget * 1.2, cents=False)}?")
+            reply(stage, lead["id"], root, f"Decision: budget capped at {stage.money(budget, cents=False)}. That's "
+                                           "final.")
+            reply(stage, lead["id"], root, f"Decision: {first_owner['name']} owns it from here.")
+            if first_owner["id"] != owner["id"]:
+                reply(stage, first_owner["id"], root, f"I'm out for most of next month, so {owner['name']} will "
+                                                      "take it instead; we agreed this morning.")
+                reply(stage, lead["id"], root, f"Fine by me: {first_name(owner['name'])} owns it.")
         reply(stage, third["id"], root, "👍 thanks all")
         stage.clock(stamp(day(0), 9, 0))
         doc_name = f"{topic.title()} decisions"
@@ -351,7 +446,8 @@ class ThreadToDoc(Family):
         decision = sheet.entity("budget", key="decision", aliases=["budget cap", "cap", "capped"], kind="decision")
         sheet.fact(decision, "budget", budget, wrong=[budget * 1.2], tolerance=0.001)
         sheet.figure(budget * 1.2)  # the cap asked for and refused is in the thread: recorded as rejected, it traces
-        people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person")
+        people = {p["id"]: sheet.entity(p["name"], key=f"attendee_{n}", person=p["email"], kind="person",
+                                        aliases=[_plain_name(p["name"])])
                   for n, p in enumerate((lead, second, third), start=1)}
         # who owns it is a fact of the ownership, so another attendee named beside "owner" is a wrong
         # reading, while "Decision (Jack): we go with Harbor Hotel" names the lead harmlessly
@@ -364,7 +460,7 @@ class ThreadToDoc(Family):
             s.call("chat_get_thread", message_id=root)
             s.call("drive_create_doc", name=doc_name,
                    content=f"# {doc_name}\n\n- Option: {final_pick}\n- Budget cap: {stage.money(budget, cents=False)}\n"
-                           f"- Owner: {owner['name']}\n")
+                           f"- Owner: {_plain_name(owner['name'])}\n")
 
         return Draft(
             instruction=instruction,

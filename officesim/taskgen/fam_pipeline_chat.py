@@ -19,6 +19,7 @@ from officesim.taskgen.common import (
     open_deals,
     people_in,
     post,
+    reply,
     stamp,
     toolset,
 )
@@ -32,19 +33,38 @@ def _deal_record(check_id: str, deal_id: str, expect: dict[str, Any], descriptio
                        match={"id": deal_id}, expect=expect)
 
 
+STANDUP_CHATTER = [
+    "morning all", "is the coffee machine on 3 fixed yet?", "reminder: forecast call at 2pm",
+    "who has the conference room booked at 11?", "great work on last week's numbers everyone",
+    "can someone send me the new pricing deck?", "I'll be a few minutes late to the forecast call",
+    "anyone else seeing the CRM slow this morning?", "lunch order going in at 11:30, reply in DM",
+    "heads up: marketing webinar tomorrow, invite your prospects", "thanks!", "nice one",
+    "quick q for later: are we still doing pipeline reviews on Thursdays?", "sounds good",
+    "back-to-back calls until noon, ping me in DM", "the new contract template is in Drive",
+    "did anyone keep the notes from Friday's QBR?", "good luck with the demo today!",
+    "reminder to log your calls", "will do", "+1", "on it",
+]
+
+
 class PipelineFromStandup(Family):
-    """Reps post deal updates in a stand-up channel; apply the firm ones to the CRM, not the maybes."""
+    """Reps post deal updates in a stand-up channel; apply the firm ones to the CRM, not the maybes.
+
+    Later structures correct an update in its thread; the hard tier buries the updates under more
+    than a page of chatter, withdraws one in a thread reply and names a deal whose account has a
+    near-twin deal owned by someone else.
+    """
 
     name = "pipeline_from_standup"
     skills = ("record_update", "summarization")
     category = "crm-update"
     difficulty = "medium"
     apps = ("chat", "crm")
-    variants = ("three-updates", "with-amounts", "with-lost-deal")
+    variants = ("three-updates", "with-amounts", "with-lost-deal", "corrected-in-thread", "hard-busy-channel")
     worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        hard = variant == "hard-busy-channel"
         home = stage.world.meta("currency") or "USD"
         stage.act_as("role:head_of_sales")
         stage.clock(stamp(day(0), 8, 0))
@@ -54,54 +74,116 @@ class PipelineFromStandup(Family):
         updates: list[tuple[str, dict[str, Any], dict[str, Any]]] = []  # (rep ref, deal, expected fields)
         used: set[str] = set()
         maybe: dict[str, Any] | None = None
+        withdrawn: tuple[str, dict[str, Any], dict[str, Any]] | None = None  # hard: posted, then taken back
         for position, rep in enumerate(reps):
             rep_id = stage.person(rep)["id"]
             mine = [d for d in open_deals(stage, "owner_id = ? AND currency = ?", rep_id, home) if d["id"] not in used]
-            if len(mine) < 2:
+            wanted = 3 if hard and position == 0 else 2
+            if len(mine) < wanted:
                 continue
-            deal, other = rng.sample(mine, 2)
-            used.update({deal["id"], other["id"]})
+            deal, other, *spare = rng.sample(mine, wanted)
+            used.update({deal["id"], other["id"], *(d["id"] for d in spare)})
             later = [s for s in OPEN_STAGES if OPEN_STAGES.index(s) > OPEN_STAGES.index(deal["stage"])]
             expect: dict[str, Any] = {}
             if variant == "with-lost-deal" and position == 0:
                 expect["stage"] = "closed_lost"
             elif later:
                 expect["stage"] = later[0]
-            if variant == "with-amounts" or not later:
+            if variant in ("with-amounts", "hard-busy-channel") or not later:
                 expect["amount"] = float(round(deal["amount"] * rng.choice([0.8, 0.9, 1.1, 1.25]), -2))
             updates.append((rep, deal, expect))
             if maybe is None:
                 maybe = other
-        if maybe is None or len(updates) < 2:
+            if spare:
+                ahead = [s for s in OPEN_STAGES if OPEN_STAGES.index(s) > OPEN_STAGES.index(spare[0]["stage"])]
+                withdrawn = (rep, spare[0], {"stage": ahead[0]} if ahead else {"stage": "closed_won"})
+        if maybe is None or len(updates) < 2 or (hard and withdrawn is None):
             raise GenerationError("not enough open deals for a stand-up")
+        twin: dict[str, Any] | None = None
+        if hard:  # a near-twin of one updated deal on the same account, owned by another rep
+            _, base, _ = updates[-1]
+            others = [stage.person(r)["id"] for r in reps if stage.person(r)["id"] != base["owner_id"]]
+            twin_row = {k: base[k] for k in ("account_id", "stage", "currency", "close_date", "next_step")}
+            twin_row.update(name=f"{base['name']} (Phase 2)", amount=float(round(base["amount"] * 0.6, -2)),
+                            owner_id=others[0], updated_by=others[0])
+            [twin_id] = stage.insert("crm_deal", [twin_row])
+            twin = {**twin_row, "id": twin_id}
+        corrected: tuple[str, float] | None = None  # (deal id, the amount first posted and then corrected)
+        if variant == "corrected-in-thread":
+            _, deal, expect = updates[0]
+            first_said = float(round(deal["amount"] * rng.choice([1.3, 1.4]), -2))
+            expect["amount"] = float(round(deal["amount"] * rng.choice([0.85, 1.15]), -2))
+            corrected = (deal["id"], first_said)
+        if hard:  # yesterday's chatter: the channel runs over more than two pages
+            stage.clock(stamp(day(-1), 10, 0))
+            for remark in rng.choices(STANDUP_CHATTER, k=22):
+                post(stage, rng.choice(["role:head_of_sales", *reps]), channel_id, remark)
         stage.clock(stamp(day(0), 8, 30))
-        lines: list[tuple[str, str]] = []
-        for rep, deal, expect in updates:
+
+        def said(deal: dict[str, Any], expect: dict[str, Any], amount: float | None = None) -> str:
             parts = []
             if expect.get("stage") == "closed_lost":
                 parts.append("we lost it, they went with a competitor. Marking it closed lost")
+            elif expect.get("stage") == "closed_won":
+                parts.append("signed! closed won")
             elif "stage" in expect:
                 parts.append(f"moving to {STAGE_LABELS[expect['stage']]}")
-            if "amount" in expect:
-                parts.append(f"amount is now {stage.money(expect['amount'], cents=False)}")
-            lines.append((rep, f"{deal['name']}: " + ", ".join(parts) + "."))
+            shown = amount if amount is not None else expect.get("amount")
+            if shown is not None:
+                parts.append(f"amount is now {stage.money(shown, cents=False)}")
+            return f"{deal['name']}: " + ", ".join(parts) + "."
+
+        lines: list[tuple[str, str, str | None]] = []  # (author, text, thread reply)
+        for rep, deal, expect in updates:
+            if corrected is not None and deal["id"] == corrected[0]:
+                lines.append((rep, said(deal, expect, corrected[1]),
+                              f"correction: I misread the order form, it's {stage.money(expect['amount'], cents=False)}"
+                              f", not {stage.money(corrected[1], cents=False)}"))
+            else:
+                lines.append((rep, said(deal, expect), None))
+        if withdrawn is not None:
+            lines.append((withdrawn[0], said(withdrawn[1], withdrawn[2]),
+                          "scratch that, they just asked for another week. Leave it as it is in the CRM for now."))
         maybe_owner = next(r for r in reps if stage.person(r)["id"] == maybe["owner_id"])
         lines.append((maybe_owner, f"{maybe['name']}: might slip to next quarter, I'll confirm tomorrow before we "
-                                   "change anything."))
+                                   "change anything.", None))
         rng.shuffle(lines)
         post(stage, "role:head_of_sales", channel_id, "Stand-up time: post your deal updates below.")
-        for rep, text in lines:
-            post(stage, rep, channel_id, text)
+        roots: dict[str, str] = {}
+        chatter = rng.sample(STANDUP_CHATTER, 18) if hard else []
+        people = ["role:head_of_sales", *reps]
+        for n, (rep, text, _answer) in enumerate(lines):
+            roots[text] = post(stage, rep, channel_id, text)
+            for remark in chatter[n * 18 // len(lines):(n + 1) * 18 // len(lines)]:
+                post(stage, rng.choice(people), channel_id, remark)
+        stage.clock(stamp(day(0), 8, 50))
+        threads = []
+        for rep, text, answer in lines:
+            if answer is not None:
+                reply(stage, rep, roots[text], answer)
+                threads.append(roots[text])
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            "Please update the CRM with the deal changes the reps posted in #sales-standup this morning. Only apply "
-            "what's confirmed.",
-            "Could you go through today's #sales-standup and bring the deals in the CRM up to date? Skip anything "
-            "that isn't decided yet.",
-        ])
+        if hard:
+            instruction = rng.choice([
+                "Please bring the CRM up to date with this morning's deal updates from #sales-standup.",
+                "Can you apply today's #sales-standup deal updates to the CRM? The channel's busy, so read it all.",
+                "The reps posted their deal updates in #sales-standup this morning; please put them into the CRM.",
+            ])
+        else:
+            instruction = rng.choice([
+                "Please update the CRM with the deal changes the reps posted in #sales-standup this morning. Only "
+                "apply what's confirmed.",
+                "Could you go through today's #sales-standup and bring the deals in the CRM up to date? Skip "
+                "anything that isn't decided yet.",
+                "The team posted deal updates in #sales-standup today. Please reflect the firm ones in the CRM.",
+            ])
 
         def solve(s: Solver) -> None:
-            s.call("chat_list_messages", channel=channel_id)
+            page = s.call("chat_list_messages", channel=channel_id)
+            while hard and page.get("next_cursor"):
+                page = s.call("chat_list_messages", channel=channel_id, cursor=page["next_cursor"])
+            for root in threads:
+                s.call("chat_get_thread", message_id=root)
             for _, deal, expect in updates:
                 s.call("crm_search_deals", query=deal["name"])
                 if "amount" in expect:
@@ -114,22 +196,35 @@ class PipelineFromStandup(Family):
             for n, (_, deal, expect) in enumerate(updates, 1)]
         gates.append(allowed_changes({"crm_deal": DEAL_EDIT_FIELDS}, "crm_activity", "chat_message", READ_MARKS))
         touched = [deal["id"] for _, deal, _ in updates]
+        criteria: list[CheckItem] = [
+            ChangedCheck(id="applied", check="changed", points=1, table="crm_deal", op="update",
+                         description="The stand-up's deals were updated.", match={"id": {"in": touched}}),
+            ChangedCheck(id="changed_unconfirmed", check="changed", points=-3, table="crm_deal", op="any",
+                         description="The deal that only 'might slip' was changed.",
+                         match={"id": maybe["id"]}),
+        ]
+        spared = [maybe["id"]]
+        if withdrawn is not None:
+            spared.append(withdrawn[1]["id"])
+            criteria.append(ChangedCheck(id="changed_withdrawn", check="changed", points=-3, table="crm_deal",
+                                         op="any", description="The update its rep withdrew in the thread was "
+                                                               "applied.", match={"id": withdrawn[1]["id"]}))
+        if twin is not None:
+            spared.append(twin["id"])
+            criteria.append(ChangedCheck(id="changed_twin", check="changed", points=-3, table="crm_deal", op="any",
+                                         description="The similarly named deal of another rep was changed.",
+                                         match={"id": twin["id"]}))
+        criteria += [
+            ChangedCheck(id="changed_other_deals", check="changed", points=-2, table="crm_deal", op="any",
+                         description="A deal nobody mentioned was changed.",
+                         match={"id": _not_in([*touched, *spared])}),
+            _posted_elsewhere(channel_id),
+        ]
         return Draft(
             instruction=instruction,
             tools=toolset(["chat", "crm"], writes=["crm_update_deal", "crm_move_deal"], distractors=["crm", "chat"]),
-            gates=gates,
-            criteria=[
-                ChangedCheck(id="applied", check="changed", points=1, table="crm_deal", op="update",
-                             description="The stand-up's deals were updated.", match={"id": {"in": touched}}),
-                ChangedCheck(id="changed_unconfirmed", check="changed", points=-3, table="crm_deal", op="any",
-                             description="The deal that only 'might slip' was changed.",
-                             match={"id": maybe["id"]}),
-                ChangedCheck(id="changed_other_deals", check="changed", points=-2, table="crm_deal", op="any",
-                             description="A deal nobody mentioned was changed.",
-                             match={"id": _not_in([*touched, maybe["id"]])}),
-                _posted_elsewhere(channel_id),
-            ],
-            solve=solve, variant=variant, max_steps=20,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20,
+            difficulty="hard" if hard else None,
         )
 
 
@@ -154,7 +249,7 @@ class DealHandoff(Family):
     category = "crm-update"
     difficulty = "medium"
     apps = ("chat", "crm")
-    variants = ("all-open", "with-exception", "split-by-stage")
+    variants = ("all-open", "with-exception", "split-by-stage", "keep-one", "successor-changed")
     worlds = ("acme", "shopline", "forge")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -184,28 +279,46 @@ class DealHandoff(Family):
                 if d["stage"] in ("proposal", "negotiation"):
                     target[d["id"]] = other
             extra = f" Deals already in Proposal or Negotiation go to {other['name']} instead."
+        elif variant == "keep-one":  # one deal signs before the rep leaves: it stays with them
+            special = rng.choice(deals)
+            del target[special["id"]]
+            extra = (f" {first_name(leaving['name'])} keeps {special['name']} though: it signs on Thursday and "
+                     "they'll close it out.")
         stage.clock(stamp(day(0), 8, 15))
         channel_id = ensure_channel(stage, "sales", ["role:head_of_sales", "user"])
-        post(stage, "role:head_of_sales", channel_id,
-             f"Team: {leaving['name']}'s last day is Friday. {successor['name']} takes over all of "
-             f"{first_name(leaving['name'])}'s open deals.{extra} Closed deals stay with "
-             f"{first_name(leaving['name'])} for the records.")
+        announcement = post(stage, "role:head_of_sales", channel_id,
+                            f"Team: {leaving['name']}'s last day is Friday. {successor['name']} takes over all of "
+                            f"{first_name(leaving['name'])}'s open deals.{extra} Closed deals stay with "
+                            f"{first_name(leaving['name'])} for the records.")
+        changed = variant == "successor-changed"
+        if changed:  # the plan changes in the thread: the later word wins
+            stage.clock(stamp(day(0), 8, 40))
+            reply(stage, "role:head_of_sales", announcement,
+                  f"Change of plan: {first_name(successor['name'])} starts parental leave next week, so "
+                  f"{other['name']} takes over {first_name(leaving['name'])}'s open deals instead. Everything else "
+                  "as above.")
+            target = {d["id"]: other for d in deals}
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
             f"Please do the CRM side of {leaving['name']}'s handover, as announced in #sales this morning.",
             f"{first_name(leaving['name'])} is leaving; the plan for their deals is in today's post in #sales. Can "
             "you reassign the deals in the CRM accordingly?",
+            f"Could you hand {leaving['name']}'s deals over in the CRM? The head of sales posted who gets what in "
+            "#sales today.",
         ])
 
         def solve(s: Solver) -> None:
             s.call("chat_list_messages", channel=channel_id, limit=5)
+            if changed:
+                s.call("chat_get_thread", message_id=announcement)
             s.call("crm_search_deals", owner=leaving["email"], stage="open")
             for deal_id, person in target.items():
-                s.call("crm_update_deal", deal_id=deal_id, owner=person["email"])
+                s.call("crm_update_deal", deal_id=deal_id, owner=person["id"])
 
         gates: list[CheckItem] = [_deal_record(f"reassigned_{n}", deal_id, {"owner_id": person["id"]},
                               f"{deal_id} now belongs to {person['name']}.")
                  for n, (deal_id, person) in enumerate(target.items(), 1)]
+        kept = [d["id"] for d in deals if d["id"] not in target]
         gates.append(allowed_changes({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "chat_message",
                                      READ_MARKS))
         return Draft(
@@ -217,11 +330,11 @@ class DealHandoff(Family):
                              description="Open deals changed owner.", fields=["owner_id"],
                              match={"id": {"in": list(target)}}),
                 ChangedCheck(id="closed_moved", check="changed", points=-2, table="crm_deal", op="update",
-                             description="A closed deal was reassigned.",
-                             match={"id": {"in": [d["id"] for d in closed]}}),
+                             description="A closed deal, or the deal the leaving rep keeps, was reassigned.",
+                             match={"id": {"in": [d["id"] for d in closed] + kept}}),
                 ChangedCheck(id="other_reps_deals", check="changed", points=-2, table="crm_deal", op="update",
                              description="Another rep's deal was changed.",
-                             match={"id": _not_in(list(target) + [d["id"] for d in closed])}),
+                             match={"id": _not_in(list(target) + [d["id"] for d in closed] + kept)}),
                 _posted_elsewhere(channel_id),
             ],
             solve=solve, variant=variant, max_steps=25,

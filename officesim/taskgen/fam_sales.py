@@ -10,7 +10,7 @@ from typing import Any
 from officesim.grading.facts import MailPrivateCheck
 from officesim.grading.mail_checks import MailSentCheck
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
-from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
+from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.common import (
     MAIL_TABLES,
     OPEN_STAGES,
@@ -27,6 +27,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     outside_mail,
+    sales_people,
     stamp,
     toolset,
 )
@@ -152,27 +153,35 @@ class DealReconcileFromMail(Family):
 
 
 # How a chase mail says an invoice is not part of the chase, beside the usual markers ("not due
-# yet", "excluded"): "we received your payment for INV-0411", "INV-0417 was voided".
+# yet", "excluded"): "we received your payment for INV-0411", "INV-0417 was voided", "INV-0420 is
+# under dispute, so we are holding it".
 SETTLED = (r"\b(?:received\s+(?:your\s+|the\s+)?payments?|payments?\s+(?:\w+\s+){0,3}(?:received|arrived|came\s+in)|"
            r"(?:was|were|has\s+been|have\s+been|is|are|now|fully)\s+(?:paid|settled|voided|void|cancell?ed|credited)|"
            r"paid\s+on|settled|voided|cancell?ed|credited|credit\s+note|upcoming|falls?\s+due\s+(?:on|in|next)|"
-           r"(?:due|payable)\s+(?:only\s+)?(?:next|later|in\s+\d+\s+days))\b")
+           r"(?:due|payable)\s+(?:only\s+)?(?:next|later|in\s+\d+\s+days)|disputed?|under\s+dispute|on\s+hold|"
+           r"remittance|remitted|holding)\b")
 
 
-def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int) -> tuple[
-        list[dict[str, Any]], list[dict[str, Any]]]:
-    """Invoices for one account: ``n_overdue`` overdue open ones plus paid, void and not-yet-due ones."""
-    numbers = invoice_numbers(rng, n_overdue + 3)
+def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_overdue: int, *, paid: int = 1,
+                 void: int = 1, future: int = 1, taken: set[str] | None = None) -> tuple[
+                     list[dict[str, Any]], list[dict[str, Any]]]:
+    """Invoices for one account: ``n_overdue`` overdue open ones plus ``paid`` paid, ``void`` void
+    and ``future`` not-yet-due ones (a hard ledger holds more than one result page of them);
+    ``taken`` holds the numbers other accounts of the task already use."""
+    taken = set() if taken is None else taken
+    numbers = [n for n in invoice_numbers(rng, n_overdue + paid + void + future + len(taken)) if n not in taken]
+    numbers = sorted(rng.sample(numbers, n_overdue + paid + void + future))
+    taken.update(numbers)
     currency = stage.world.meta("currency") or "USD"
+    kinds = ["overdue"] * n_overdue + ["paid"] * paid + ["future"] * future + ["void"] * void
     rows = []
-    for position, number in enumerate(numbers):
+    for kind, number in zip(kinds, numbers, strict=True):
         amount = float(rng.randrange(2_000, 60_000, 50))
-        if position < n_overdue:
-            due = day(-rng.randint(5, 50))
-            status = "open"
-        elif position == n_overdue:
-            due, status = day(-rng.randint(10, 40)), "paid"
-        elif position == n_overdue + 1:
+        if kind == "overdue":
+            due, status = day(-rng.randint(5, 50)), "open"
+        elif kind == "paid":
+            due, status = day(-rng.randint(10, 200)), "paid"
+        elif kind == "future":
             due, status = day(rng.randint(5, 30)), "open"
         else:
             due, status = day(-rng.randint(10, 40)), "void"
@@ -187,19 +196,59 @@ def _overdue_set(stage: Stage, rng: random.Random, account: dict[str, Any], n_ov
     return overdue, others
 
 
+CHASE_SHAPES = {  # variant -> (accounts, overdue per account, paid, void, not yet due)
+    "one-account": (1, 2, 1, 1, 1),
+    "two-accounts": (2, 2, 1, 1, 1),
+    "one-account-many": (1, 3, 1, 1, 1),
+    "remittance": (1, 3, 2, 1, 1),
+    "hard-ledger": (2, 4, 12, 2, 4),
+}
+
+
+def _settle_by_mail(stage: Stage, rng: random.Random, account: dict[str, Any], contact: dict[str, Any],
+                    invoice: dict[str, Any]) -> str:
+    """The customer's remittance advice: an invoice the CRM still shows open was paid last week."""
+    paid_on = day(-rng.randint(2, 4))
+    return outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                        subject=f"Remittance advice - {account['name']}",
+                        body=f"Hello,\n\nPlease note we paid {invoice['number']} "
+                             f"({stage.money(invoice['amount'])}) by bank transfer on {long_date(paid_on)}. It should "
+                             f"reach your account in the next day or two.\n\nKind regards,\n{contact['name']}\n"
+                             f"{account['name']}\n", at=stamp(day(-1), 15, rng.randint(0, 50)))
+
+
+def _dispute_note(stage: Stage, rng: random.Random, account: dict[str, Any], invoice: dict[str, Any]) -> str:
+    """The account owner's internal note: one overdue invoice is disputed and must not be chased."""
+    owner = stage.person(account["owner_id"])
+    stage.clock(stamp(day(-2), 11, rng.randint(0, 50)))
+    note = colleague_mail(stage, owner["id"], ["user"], f"{account['name']}: invoice on hold",
+                          f"Hi,\n\nHeads-up: {account['name']} disputes {invoice['number']} (it billed seats they "
+                          "had already cancelled). We're issuing a credit note, so please hold that one and don't "
+                          f"chase it until it's sorted. The rest of their invoices are fine.\n\n"
+                          f"{first_name(owner['name'])}\n")
+    return str(note["id"])
+
+
 class ChaseOverdueInvoices(Family):
-    """Mail each account's finance contact about its overdue invoices only, and log the chase."""
+    """Mail each account's finance contact about its overdue invoices only, and log the chase.
+
+    The hard tier holds two ledgers longer than a result page, and two overdue invoices that must
+    not be chased although the CRM (and its ``overdue_only`` filter) still lists them as overdue: one
+    the customer says it paid last week, one the account owner put on hold because it is disputed.
+    """
 
     name = "chase_overdue_invoices"
     skills = ("exhaustive_search", "communication", "confidentiality")
     category = "finance-collections"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("one-account", "two-accounts", "one-account-many")
+    variants = tuple(CHASE_SHAPES)
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        n_accounts, n_overdue, n_paid, n_void, n_future = CHASE_SHAPES[variant]
+        hard = variant == "hard-ledger"
         stage.act_as(rng.choice(["role:controller", "role:cfo"]))
         stage.clock(stamp(day(0), 8, 0))
         home = stage.one("SELECT country FROM crm_account GROUP BY country ORDER BY count(*) DESC, country LIMIT 1")
@@ -209,28 +258,77 @@ class ChaseOverdueInvoices(Family):
                 or "Accounts Payable" in contacts_of(stage, a["id"])[0]["title"]]
         first = nth(pool, index, self.name)
         chosen = [first]
-        if variant == "two-accounts":
+        if n_accounts == 2:
             chosen.append(nth([a for a in pool if a["id"] != first["id"]], index, self.name, salt="second"))
         plans = []
-        for account in chosen:
-            overdue, others = _overdue_set(stage, rng, account, 3 if variant == "one-account-many" else 2)
-            plans.append((account, contacts_of(stage, account["id"])[0], overdue, others))
+        held: list[dict[str, Any]] = []  # overdue in the CRM, but paid by mail or disputed: not chased
+        notes: list[str] = []  # the mails that say so
+        taken: set[str] = set()
+        for n, account in enumerate(chosen):
+            contact = contacts_of(stage, account["id"])[0]
+            overdue, others = _overdue_set(stage, rng, account, n_overdue, paid=n_paid, void=n_void, future=n_future,
+                                           taken=taken)
+            if variant == "remittance" or (hard and n == 0):
+                settled = rng.choice(overdue)
+                notes.append(_settle_by_mail(stage, rng, account, contact, settled))
+            elif hard:
+                settled = rng.choice(overdue)
+                notes.append(_dispute_note(stage, rng, account, settled))
+            else:
+                settled = None
+            if settled is not None:
+                overdue.remove(settled)
+                others.append(settled)
+                held.append(settled)
+            plans.append((account, contact, overdue, others))
         stage.clock(stamp(day(0), 9, 0))
         names = " and ".join(a["name"] for a, *_ in plans)
-        instruction = rng.choice([
-            f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in the "
-            "CRM) listing every overdue invoice with its number and amount plus the total overdue, and log the "
-            "chase as an email activity on the account in the CRM. Leave out anything that's paid, void or not due "
-            "yet.",
-            f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
-            "with the invoice numbers and amounts that are past due (nothing else) and what they add up to, and "
-            "log an email activity on each account in the CRM.",
-        ])
+        if hard:
+            instruction = rng.choice([
+                f"Month-end collections: please chase {names} for everything they owe us that's past due. Mail each "
+                "account's finance contact from the CRM with the invoice numbers, amounts and the total, and log an "
+                "email activity on each account. Make sure we don't chase anything that's already been dealt with.",
+                f"Could you send the overdue reminders to {names}? Their finance contacts in the CRM should get the "
+                "past-due invoices (number and amount) and what they add up to; log the chase on each account in "
+                "the CRM. Don't chase anything that shouldn't be chased.",
+                f"{names} are behind on payments. Please write to each one's finance contact on file listing what's "
+                "overdue with amounts and a total, and record an email activity on both accounts.",
+            ])
+        elif variant == "remittance":
+            instruction = rng.choice([
+                f"Please chase {names} for their overdue invoices: mail their finance contact (the one in the CRM) "
+                "with each overdue invoice's number and amount and the total, and log an email activity on the "
+                "account. Check my inbox first in case they've already paid something.",
+                f"Can you send {names} a reminder about what's past due (invoice numbers, amounts, total) to the "
+                "finance contact on file, and log it on the account in the CRM? Nothing they've already paid, "
+                "please.",
+            ])
+        else:
+            instruction = rng.choice([
+                f"Please chase {names} for their overdue invoices: mail each account's finance contact (the one in "
+                "the CRM) listing every overdue invoice with its number and amount plus the total overdue, and log "
+                "the chase as an email activity on the account in the CRM. Leave out anything that's paid, void or "
+                "not due yet.",
+                f"Time to chase overdue payments from {names}. Write to the finance contact on file for each account "
+                "with the invoice numbers and amounts that are past due (nothing else) and what they add up to, and "
+                "log an email activity on each account in the CRM.",
+            ])
 
         def solve(s: Solver) -> None:
+            if notes:
+                for account, *_ in plans:
+                    found = s.call("mail_search_messages", query=account["name"])
+                    for message in found["messages"]:
+                        if message["id"] in notes:
+                            s.call("mail_get_message", message_id=message["id"])
             for account, contact, overdue, _ in plans:
                 s.call("crm_search_accounts", query=account["name"])
-                s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
+                if hard:  # every invoice, page by page; overdue is judged against the mail, not the filter
+                    page = s.call("crm_search_invoices", account_id=account["id"])
+                    while page.get("next_cursor"):
+                        page = s.call("crm_search_invoices", account_id=account["id"], cursor=page["next_cursor"])
+                else:
+                    s.call("crm_search_invoices", account_id=account["id"], overdue_only=True)
                 s.call("crm_search_contacts", account_id=account["id"])
                 lines = "\n".join(f"- {r['number']}: {stage.money(r['amount'])} (due {r['due_on']})"
                                   for r in overdue)
@@ -255,12 +353,14 @@ class ChaseOverdueInvoices(Family):
                                                    party=party)
                 sheet.fact(keys[row["number"]], "amount", row["amount"], tolerance=0.001)
             total = sum(r["amount"] for r in overdue)
-            sheet.fact(acc, "overdue_total", total, tolerance=0.001,
-                       wrong=[total + sum(r["amount"] for r in others)] if others else ())
+            # the wrong totals: everything on the ledger, or the CRM's overdue list taken at its word
+            wrong = [total + sum(r["amount"] for r in others)] if others else []
+            wrong += [total + r["amount"] for r in held if r in others]
+            sheet.fact(acc, "overdue_total", total, tolerance=0.001, wrong=wrong)
             gates.append(facts_check(
                 f"chased_{n}", None, "sent_mail", to=[contact["email"]], subject=acc,
                 description=f"{account['name']}'s finance contact got every overdue invoice with its amount and "
-                            "their total; paid, void or not-yet-due ones only named as such.",
+                            "their total; paid, void, disputed or not-yet-due ones only named as such.",
                 require=[*(f"{keys[r['number']]}.amount" for r in overdue), f"{acc}.overdue_total"],
                 exclude=[keys[r["number"]] for r in others], excluded_also=SETTLED))
             criteria.append(ChangedCheck(id=f"logged_{n}", check="changed", points=1, table="crm_activity",
@@ -275,28 +375,38 @@ class ChaseOverdueInvoices(Family):
         gates.append(allowed_changes("crm_activity", *MAIL_TABLES))
         # the account owners (colleagues) may be copied: collections often keep the account manager in the loop
         owners = [stage.person(a["owner_id"])["email"] for a, *_ in plans]
-        criteria += mail_guards([*(c["email"] for _, c, _, _ in plans), *owners])
+        criteria += mail_guards([*(c["email"] for _, c, _, _ in plans), *owners], keep=notes)
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
                           distractors=["mail", "crm"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=25, facts=sheet,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
+            facts=sheet, difficulty="hard" if hard else None,
         )
 
 
+QUARTER_END = date(2026, 12, 31)  # the acme clock's quarter (Q4 2026)
+
+
 class PipelineSummaryMail(Family):
-    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked."""
+    """Mail the open pipeline totals by stage (deals in the world's currency) to whoever asked.
+
+    The hard tier has no pipeline roll-up tool: the agent pages through the deals and adds them up
+    itself, and two mails it is not told about change the numbers: the asker's follow-up widens the
+    request to every stage, and a rep says one deal was entered twice.
+    """
 
     name = "pipeline_summary_mail"
     skills = ("aggregation", "communication")
     category = "sales-reporting"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("company-by-stage", "one-rep-by-stage", "late-stages")
+    variants = ("company-by-stage", "one-rep-by-stage", "late-stages", "closing-this-quarter", "hard-corrected")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        hard = variant == "hard-corrected"
         home = stage.world.meta("currency") or "USD"
         foreign = "EUR" if home != "EUR" else "GBP"
         stage.act_as(rng.choice(["role:ops_manager", "role:exec_assistant", "role:controller"]))
@@ -309,7 +419,7 @@ class PipelineSummaryMail(Family):
         stage.clock(stamp(day(0), 7, 30))
         # fresh deals this morning, so every instance has its own totals
         new_rows = []
-        for _ in range(rng.randint(2, 4)):
+        for _ in range(rng.randint(2, 4) + (12 if hard else 0)):  # a hard pipeline runs over three pages
             account = rng.choice(accounts(stage))
             label = rng.choice(["Expansion", "Renewal 2027", "Pilot", "Add-on seats"])
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {label} {rng.randint(2, 9)}",
@@ -317,41 +427,97 @@ class PipelineSummaryMail(Family):
                              "currency": home, "close_date": day(rng.randint(20, 120)).isoformat(),
                              "owner_id": rep["id"] if variant == "one-rep-by-stage" and rng.random() < 0.7
                              else account["owner_id"], "next_step": "", "updated_by": account["owner_id"]})
-        if variant == "one-rep-by-stage":  # the rep's own foreign deal: "home currency only" must bite for them too
+        if variant in ("one-rep-by-stage", "closing-this-quarter", "hard-corrected"):
+            # a foreign deal in scope: "home currency only" must bite
             account = rng.choice(accounts(stage))
             region = "UK" if foreign == "GBP" else "EU"
             new_rows.append({"account_id": account["id"], "name": f"{account['name']} - {region} rollout",
                              "stage": rng.choice(OPEN_STAGES), "amount": float(rng.randrange(20_000, 90_000, 500)),
-                             "currency": foreign, "close_date": day(rng.randint(20, 120)).isoformat(),
+                             "currency": foreign, "close_date": day(rng.randint(20, 80)).isoformat(),
                              "owner_id": rep["id"], "next_step": "", "updated_by": rep["id"]})
         stage.insert("crm_deal", new_rows)
+        duplicate: dict[str, Any] | None = None
+        if hard:  # the rep entered one of their deals twice: the copy must not be counted
+            original = rng.choice(open_deals(stage, "currency = ? AND owner_id = ?", home, rep["id"]))
+            copy = {k: original[k] for k in ("account_id", "name", "stage", "amount", "currency", "close_date",
+                                             "owner_id", "next_step")}
+            stage.clock(stamp(day(0), 7, 40))
+            [copy_id] = stage.insert("crm_deal", [{**copy, "updated_by": rep["id"]}])
+            duplicate = {**copy, "id": copy_id, "original": original["id"]}
         stages = list(OPEN_STAGES) if variant != "late-stages" else ["proposal", "negotiation"]
+        in_quarter = variant == "closing-this-quarter"
         mine = (lambda d: d["owner_id"] == rep["id"]) if variant == "one-rep-by-stage" else (lambda d: True)
-        scoped = [d for d in open_deals(stage) if mine(d)]  # every open deal of the asked owner(s)
+        # every open deal of the asked owner(s) and close dates; the duplicate is no deal at all
+        scoped = [d for d in open_deals(stage) if mine(d) and (not in_quarter or d["close_date"] <=
+                                                               QUARTER_END.isoformat())
+                  and (duplicate is None or d["id"] != duplicate["id"])]
         counted = [d for d in scoped if d["currency"] == home and d["stage"] in stages]
         totals = {s: sum(d["amount"] for d in counted if d["stage"] == s) for s in stages}
         counts = {s: sum(1 for d in counted if d["stage"] == s) for s in stages}
         scope = {"company-by-stage": "the whole company's open pipeline",
                  "one-rep-by-stage": f"{rep['name']}'s open pipeline",
-                 "late-stages": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
-        stage.clock(stamp(day(0), 8, 20))
+                 "late-stages": "the late-stage pipeline (Proposal and Negotiation only)",
+                 "closing-this-quarter": f"the open pipeline expected to close this quarter (close date by "
+                                         f"{long_date(QUARTER_END)})",
+                 "hard-corrected": "the late-stage pipeline (Proposal and Negotiation only)"}[variant]
+        stage.clock(stamp(day(0), 8, 20) if not hard else stamp(day(-1), 17, 10))
         request = colleague_mail(stage, asker_role, ["user"], "Pipeline numbers for this morning",
                        f"Hi,\n\nCould you send me {scope}: the total amount per stage? {home} deals only; leave out "
                        f"anything priced in other currencies.\n\nThanks,\n{first_name(asker['name'])}\n")
+        requests = [str(request["id"])]
+        notes: list[str] = []
+        if hard:
+            assert duplicate is not None
+            stage.clock(stamp(day(0), 7, 55))
+            notes.append(str(colleague_mail(
+                stage, rep["id"], ["user"], "Double entry in the CRM",
+                f"Hi,\n\nI saw you're pulling the pipeline numbers. I entered '{duplicate['name']}' twice by "
+                f"mistake; {duplicate['id']} is the duplicate of {duplicate['original']} and I'll delete it once "
+                f"the CRM lets me. Please don't count it.\n\n{first_name(rep['name'])}\n")["id"]))
+            stage.clock(stamp(day(0), 8, 25))
+            follow = colleague_mail(stage, asker_role, ["user"], "Re: Pipeline numbers for this morning",
+                                    f"Change of plan: the board wants the full picture, so please send all four "
+                                    f"open stages (Prospecting through Negotiation), not just the late ones. Same "
+                                    f"rule on currency.\n\n{first_name(asker['name'])}\n")
+            requests.append(str(follow["id"]))
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together from "
-            "the CRM and mail them back.",
-            f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
-        ])
+        if hard:
+            instruction = rng.choice([
+                f"{first_name(asker['name'])} wants pipeline numbers from me today. Please work them out from the "
+                "CRM and mail them back; make sure they're right, the board will see them.",
+                f"Can you handle {asker['name']}'s request for pipeline figures? Pull them from the CRM deal by deal "
+                "and reply by mail.",
+                f"Please put together the pipeline figures {first_name(asker['name'])} asked me for, straight from "
+                "the CRM, and send them over.",
+            ])
+        else:
+            instruction = rng.choice([
+                f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together "
+                "from the CRM and mail them back.",
+                f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
+                f"{asker['name']} needs pipeline totals. Please get them from the CRM and reply.",
+            ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query="Pipeline numbers")
-            owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
-            s.call("crm_list_pipeline", group_by="stage", **owner)
+            found = s.call("mail_search_messages", query="Pipeline numbers")
+            if hard:
+                for message in sorted(found["messages"], key=lambda m: m["sent_at"]):
+                    s.call("mail_get_message", message_id=message["id"])
+                found = s.call("mail_search_messages", query="CRM", sender=rep["email"])
+                s.call("mail_get_message", message_id=found["messages"][0]["id"])
+                s.call("crm_get_deal", deal_id=duplicate["id"])
+                s.call("crm_get_deal", deal_id=duplicate["original"])
+            if hard or in_quarter:  # no roll-up (or none by close date): deal by deal, page by page
+                extra = {"close_before": QUARTER_END.isoformat()} if in_quarter else {}
+                page = s.call("crm_search_deals", stage="open", **extra)
+                while page.get("next_cursor"):
+                    page = s.call("crm_search_deals", stage="open", cursor=page["next_cursor"], **extra)
+            else:
+                owner = {"owner": rep["email"]} if variant == "one-rep-by-stage" else {}
+                s.call("crm_list_pipeline", group_by="stage", **owner)
             lines = "\n".join(f"- {STAGE_LABELS[k]}: {stage.money(v, cents=False)} ({counts[k]} deals)"
                               for k, v in totals.items())
-            s.call("mail_send_message", to=[asker["email"]], subject=f"Pipeline by stage: {scope}",
+            s.call("mail_send_message", to=[asker["email"]], subject="Pipeline by stage",
                    body=f"Hi {first_name(asker['name'])},\n\n{home} open pipeline by stage:\n{lines}\n\nBest")
 
         # Figures trace to what was asked (the totals, their counts, sums and shares) and to the
@@ -359,11 +525,16 @@ class PipelineSummaryMail(Family):
         # currency): a grid or a total nobody asked for (other currencies, stages, people) traces
         # to nothing.
         sheet = FactSheet()
-        sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
+        if hard:  # a deal counted may be cited; one priced in another currency only named as left out
+            sheet.figure(*sorted({d["amount"] for d in counted}))
+        else:
+            sheet.figure(*sorted({d["amount"] for d in scoped if d["stage"] in stages}))
         # deals priced in another currency may be named as left out ("not included: X, in euros"),
         # never presented as part of the pipeline (a pasted read result does that)
         foreign_keys = [sheet.entity(d["name"], key=f"foreign_{d['id']}", kind="deal")
                    for d in scoped if d["stage"] in stages and d["currency"] != home]
+        if duplicate is not None:  # the double entry, by the id the rep gave: named only as left out
+            foreign_keys.append(sheet.entity(duplicate["id"], key="duplicate", kind="deal"))
         misread: dict[str, list[float]] = {}  # per stage: the totals a wrong scope gives
         for key in stages:
             everyone = sum(d["amount"] for d in open_deals(stage, "currency = ?", home) if d["stage"] == key)
@@ -371,6 +542,11 @@ class PipelineSummaryMail(Family):
                      for c in sorted({d["currency"] for d in scoped} - {home})]
             misread[key] = [*(totals[key] + o for o in other if o),
                             *([everyone] if variant == "one-rep-by-stage" else [])]
+            if in_quarter:  # the whole stage, whatever its close dates
+                misread[key].append(sum(d["amount"] for d in open_deals(stage, "currency = ?", home)
+                                        if d["stage"] == key))
+            if duplicate is not None and duplicate["stage"] == key:  # the double entry counted
+                misread[key].append(totals[key] + duplicate["amount"])
         # a misread total stated with no stage named could be any stage's: wrong for each of them
         anywhere = sorted({w for ws in misread.values() for w in ws
                            if w and not any(abs(w - t) <= 0.001 * t for t in totals.values())})
@@ -391,17 +567,28 @@ class PipelineSummaryMail(Family):
                         exclude=[*(keys[k] for k in OPEN_STAGES if k not in totals), *foreign_keys])
             for key, value in totals.items() if value
         ]
-        criteria += mail_guards([asker_role], keep=[request["id"]])
+        criteria += mail_guards([asker_role], keep=[*requests, *notes])
+        tools = toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
+                        distractors=["mail", "crm"])
+        if hard:  # no roll-up that adds up the stages: the agent does the sums
+            tools = [t for t in tools if t != "crm_list_pipeline"]
+        gates: list[CheckItem] = [
+            MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
+                          description="The numbers went back to the person who asked."),
+            allowed_changes(*MAIL_TABLES),
+        ]
+        if hard:  # the board's numbers: every stage the follow-up asks for, each right, or nothing
+            gates.append(facts_check(
+                "every_stage", None, "sent_mail", to=[asker_role], trace_to="facts",
+                description="Every open stage's total is stated with its stage and right (the follow-up widened "
+                            "the request; the double entry is not counted).",
+                require=[f"{keys[k]}.total" for k, v in totals.items() if v], exclude=foreign_keys))
         return Draft(
             instruction=instruction,
-            tools=toolset(["mail", "crm"], writes=["mail_send_message", "mail_reply_message"],
-                          distractors=["mail", "crm"]),
-            gates=[
-                MailSentCheck(id="mailed", check="mail_sent", to=[asker_role], to_mode="includes",
-                              description="The numbers went back to the person who asked."),
-                allowed_changes(*MAIL_TABLES),
-            ],
-            criteria=criteria, solve=solve, variant=variant, max_steps=15, facts=sheet,
+            tools=tools,
+            gates=gates,
+            criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20, facts=sheet,
+            difficulty="hard" if hard else None,
         )
 
 
@@ -417,7 +604,7 @@ class LeadToDeal(Family):
     category = "crm-update"
     difficulty = "medium"
     apps = ("mail", "crm")
-    variants = ("seats-times-price", "discounted-total", "follow-up-choice")
+    variants = ("seats-times-price", "discounted-total", "follow-up-choice", "two-products", "forwarded-partner-rate")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -443,13 +630,35 @@ class LeadToDeal(Family):
             ask += (f" Your colleague mentioned the 10% first-year discount; please build that in so the quote "
                     f"comes to {stage.money(amount)}.")
         body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
+        if variant == "two-products":  # one mail, two quotes: the deal asked for is one of them
+            second = rng.choice([p for p in PRODUCTS if p != product])
+            seats_2, price_2 = rng.choice([10, 20, 30]), float(rng.choice([150, 210, 390]))
+            ask = (f"We'd like quotes for two things. First, the {product}: {seats} seats at your list price of "
+                   f"{stage.money(price)} per seat. Second, the {second}: {seats_2} seats at "
+                   f"{stage.money(price_2)} per seat. We're aiming to sign by {long_date(close)}, {close.year}.")
+            body = f"Hi {first_name(owner['name'])},\n\n{ask}\n\nThanks,\n{contact['name']}\n{account['name']}\n"
+        partner: dict[str, Any] | None = None
+        if variant == "forwarded-partner-rate":  # sent to a colleague, who forwards it with the partner rate
+            partner = next((p for p in sales_people(stage) if p["id"] != owner["id"]), None)
+            if partner is None:
+                raise WorldLacks("lead_to_deal: no second salesperson to forward the request")
+            partner_price = round(price * 0.85, 2)
+            amount = round(seats * partner_price, 2)
         if variant == "follow-up-choice":
             body = (f"Hi {first_name(owner['name'])},\n\nWe're weighing two options for the {product}: {seats} seats "
                     f"or {seats + 20} seats, both at your list price of {stage.money(price)} per seat. Target "
                     f"signature is {long_date(close)}, {close.year}.\n\nThanks,\n{contact['name']}\n")
-        first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+        first = outside_mail(stage, sender=contact["email"], sender_name=contact["name"],
+                             to=[partner["email"]] if partner else ["user"],
                              subject=f"Quote request: {product}", body=body, at=stamp(day(0), 7, 45))
         requests = [first]
+        if partner is not None:
+            stage.clock(stamp(day(0), 8, 10))
+            forward = stage.act(partner["id"], "mail_forward_message", message_id=first, to=[owner["email"]],
+                                body=f"This one's your account, over to you. They're in our partner programme, so "
+                                     f"quote the partner rate of {stage.money(partner_price)} per seat, not list "
+                                     f"price.\n\n{first_name(partner['name'])}")
+            requests = [str(forward["id"])]
         if variant == "follow-up-choice":
             thread = stage.one("SELECT thread_id FROM mail_message WHERE id = ?", first)["thread_id"]
             requests += [outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
@@ -458,7 +667,17 @@ class LeadToDeal(Family):
                               f"{first_name(contact['name'])}\n", at=stamp(day(0), 8, 35))]
         stage.clock(stamp(day(0), 9, 0))
         deal_name = f"{account['name']} - {product}"
-        instruction = rng.choice([
+        if partner is not None:
+            instruction = rng.choice([
+                f"{partner['name']} forwarded me a quote request from {contact['name']}. Please open the deal "
+                f"'{deal_name}' in the CRM (Qualification, owned by me) with the right amount ({home}) and the "
+                "close date they're aiming for.",
+                f"Can you set up '{deal_name}' in the CRM from the request {first_name(partner['name'])} forwarded? "
+                "Stage Qualification, me as owner, value and target close date as per the mail.",
+            ])
+        else:
+            instruction = ""
+        instruction = instruction or rng.choice([
             f"Please open a deal in the CRM for {first_name(contact['name'])}'s quote request: call it "
             f"'{deal_name}', put it in Qualification with me as the owner, and take the amount ({home}) and the close "
             "date from their mail.",
@@ -499,7 +718,7 @@ class LeadToDeal(Family):
                              description="Another deal was opened beside the one asked for (an option hedged, a "
                                          "duplicate).",
                              match={"account_id": account["id"], "name": {"not": deal_name}}),
-                *mail_guards([contact["email"]], keep=requests),
+                *mail_guards([contact["email"], *([partner["email"]] if partner else [])], keep=requests),
             ],
             solve=solve, variant=variant, max_steps=15,
         )
