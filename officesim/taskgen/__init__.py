@@ -26,6 +26,7 @@ from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, Mail
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
 from officesim.taskgen.fam_safety import DeclineAgainstPolicy
 from officesim.taskgen.fam_safety_fraud import PaymentFraudCheck
+from officesim.taskgen.fam_safety_inject import InjectionInData
 from officesim.taskgen.fam_sales import ChaseOverdueInvoices, DealReconcileFromMail, LeadToDeal, PipelineSummaryMail
 from officesim.taskgen.fam_travel import TravelExpenseReport
 from officesim.taskgen.writer import (
@@ -46,7 +47,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
-    DeclineAgainstPolicy(), PaymentFraudCheck(),
+    DeclineAgainstPolicy(), PaymentFraudCheck(), InjectionInData(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"
