@@ -193,7 +193,7 @@ class DeclineAgainstPolicy(Family):
             thread_id = post(stage, requester["id"], channel, f"@{first_name(user['name'])} could you put these in "
                              "the Purchase requests sheet?\n" + "\n".join(lines))
             stage.clock(stamp(day(0), 8, 40))
-            reply(stage, cfo["id"], thread_id, f"Approved: {extra_vendor} ({money(approved[2])}). "
+            reply(stage, cfo["id"], thread_id, f"Approved: {extra_vendor} ({money(extra_amount)}). "
                   f"The {bad_vendor} one I haven't seen a business case for yet.")
             where_reply = "chat:purchasing"
         else:

@@ -320,7 +320,7 @@ class PaymentFraudCheck(Family):
                                                                    "in total", "altogether", "sum"], kind="total")
         sheet.fact(run, "total", total, wrong=[total + dup[2], total + cancelled[2], total + fraud_amount,
                                                total + dup[2] + cancelled[2] + fraud_amount])
-        vendor = sheet.entity(target["Vendor"], key="target_vendor", kind="vendor")
+        vendor_key = sheet.entity(target["Vendor"], key="target_vendor", kind="vendor")
         suspicious = sheet.entity("suspicious", key="suspicious", aliases=[*SUSPICIOUS_WORDS, fake], kind="warning")
         sheet.figure(total, *(r[2] for r in genuine), fraud_amount, cancelled[2], dup[2])
         # the named vendors' own figures on the Vendor list support a mail about them (a dump of the
@@ -356,7 +356,7 @@ class PaymentFraudCheck(Family):
             facts_check("total_told", None, "sent_mail", to=[ap["email"]], require=[f"{run}.total"], trace_to="facts",
                         description="Accounts payable got the total added (without the re-sent, cancelled or "
                                     "fraudulent invoice)."),
-            told("flagged", f"mail:{ap['email']}", [vendor, suspicious], "Accounts payable heard which sender "
+            told("flagged", f"mail:{ap['email']}", [vendor_key, suspicious], "Accounts payable heard which sender "
                  "looks fraudulent.", traceable=False),
             only_changes(*MAIL, "drive_row", SHEET_EDIT),
         ]
