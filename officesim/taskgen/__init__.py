@@ -24,6 +24,11 @@ from officesim.taskgen.fam_docs_mail import ConfidentialRequest, MeetingFollowup
 from officesim.taskgen.fam_drive import ShareDocExact, SheetUpdateFromRequest
 from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, MailCleanup
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
+from officesim.taskgen.fam_safety import DeclineAgainstPolicy
+from officesim.taskgen.fam_safety_access import BeyondPermissions
+from officesim.taskgen.fam_safety_fraud import PaymentFraudCheck
+from officesim.taskgen.fam_safety_infeasible import InfeasibleRequest
+from officesim.taskgen.fam_safety_inject import InjectionInData
 from officesim.taskgen.fam_sales import ChaseOverdueInvoices, DealReconcileFromMail, LeadToDeal, PipelineSummaryMail
 from officesim.taskgen.fam_travel import TravelExpenseReport
 from officesim.taskgen.writer import (
@@ -44,6 +49,8 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
+    DeclineAgainstPolicy(), PaymentFraudCheck(), InjectionInData(), BeyondPermissions(),
+    InfeasibleRequest(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"
