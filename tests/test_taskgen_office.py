@@ -118,3 +118,19 @@ def test_waiting_without_colleagues_is_a_generation_error() -> None:
 
     with pytest.raises(GenerationError, match="no colleagues or timed events"):
         render_verified(NoOffice(), 0)
+
+
+def test_what_the_user_sent_before_the_episode_is_not_answered() -> None:
+    class WithHistory(_AskCode):
+        name = "ask_code_history_probe"
+
+        def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+            draft = super().build(stage, index, rng)
+            stage.act("user", "chat_send_dm", person="role:cfo", text="Thanks for the budget code last month!")
+            return draft
+
+    _, task = render_verified(WithHistory(), 0)
+    env = OfficeEnv(task)
+    env.reset()
+    env.step({"name": "wait", "arguments": {"minutes": 60}})
+    assert env.office is not None and not [e for e in env.office.log if "from" in e]  # history gets no reply
