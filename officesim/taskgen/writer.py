@@ -168,7 +168,8 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             "task.yaml": dump_yaml(task),
             "grader.yaml": dump_yaml(grader),
             "solution.yaml": dump_yaml(solution),
-            "tools.json": dumps([*export_tools(task["tools"]), SUBMIT_TOOL]),
+            "tools.json": dumps([*export_tools(task["tools"]), *export_tools([], wait=office is not None),
+                                 SUBMIT_TOOL]),
         })
         loaded = verify(rendered, start, world_db, solver.answer)
     except WorldLacks as exc:
