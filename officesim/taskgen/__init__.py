@@ -18,6 +18,7 @@ from officesim.taskgen.base import Family, GenerationError, WorldLacks
 from officesim.taskgen.fam_answers import BudgetVarianceAnswer, ExpensePolicyAnswer, HeadcountAnswer
 from officesim.taskgen.fam_audit import ExpenseAudit, RenewalRiskDigest
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
+from officesim.taskgen.fam_colleagues import AskBeforeActing
 from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAnswer, LogCallFromMail
 from officesim.taskgen.fam_customer import CustomerBrief, ThreeAppQuestion
 from officesim.taskgen.fam_docs_mail import ConfidentialRequest, MeetingFollowup
@@ -44,6 +45,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
+    AskBeforeActing(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"
