@@ -16,6 +16,7 @@ from pathlib import Path
 from officesim.errors import OfficesimError
 from officesim.taskgen.base import Family, GenerationError, WorldLacks
 from officesim.taskgen.fam_answers import BudgetVarianceAnswer, ExpensePolicyAnswer, HeadcountAnswer
+from officesim.taskgen.fam_approvals import ApprovalChain
 from officesim.taskgen.fam_audit import ExpenseAudit, RenewalRiskDigest
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
 from officesim.taskgen.fam_colleagues import AskBeforeActing
@@ -45,7 +46,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
-    AskBeforeActing(),
+    AskBeforeActing(), ApprovalChain(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -18,18 +18,26 @@ from typing import Any
 from officesim.colleagues import Colleague, Reply
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, RecordCheck
 from officesim.taskgen.base import GenerationError, Solver, Stage, WorldLacks
-from officesim.taskgen.common import MAIL_TABLES, first_name, mail_guards, open_deals, toolset
+from officesim.taskgen.common import MAIL_TABLES, day, first_name, mail_guards, open_deals, stamp, toolset
 
 CHAT_TABLES = ("chat_message", "chat_channel", "chat_member")
 DEAL_FIELDS = ["amount", "close_date", "next_step", "updated_at", "updated_by"]
 WRITES = ["crm_update_deal", "chat_send_dm", "mail_send_message", "mail_reply_message", "chat_reply_message"]
+DESK = "deal-desk"
+CHATTER = ["Anyone have the latest security questionnaire template?", "Pricing call with {acc} moved to Thursday.",
+           "{acc} asked for a reference customer in their industry.", "Reminder: forecast calls are at 4pm today.",
+           "Who can cover a demo for {acc} on Friday morning?", "{acc} legal came back with two redlines.",
+           "Updated the {acc} next step after this morning's call.", "{acc} wants the order form in EUR, any blocker?",
+           "Quick one: do we still offer the onboarding bundle?", "{acc} is asking about SSO on the starter plan.",
+           "Heads-up: {acc} champion is leaving at the end of the month.", "Has anyone spoken to {acc} this week?"]
 # The convenience reads a hard tier goes without: a search that finds the one message, a pipeline summary.
 CONVENIENT = ("chat_search_messages", "crm_list_pipeline")
 
 
-def tools(hard: bool = False, writes: Iterable[str] = ()) -> list[str]:
-    """Reads of CRM, mail and chat, the writes these tasks need and the usual distractor writes."""
-    names = toolset(["crm", "mail", "chat"], writes=[*WRITES, *writes], distractors=["crm", "mail", "chat"])
+def tools(hard: bool = False, writes: Iterable[str] = (), apps: Iterable[str] = ()) -> list[str]:
+    """Reads of CRM, mail and chat (and ``apps``), the writes these tasks need and the usual distractor
+    writes; a hard tier goes without the convenience reads."""
+    names = toolset(["crm", "mail", "chat", *apps], writes=[*WRITES, *writes], distractors=["crm", "mail", "chat"])
     return [n for n in names if not (hard and n in CONVENIENT)]
 
 
@@ -54,6 +62,19 @@ def others_in(stage: Stage, department_kind: str, *, exclude: Iterable[str]) -> 
     if not found:
         raise WorldLacks(f"no one else in {name}")
     return found
+
+
+def chatter(stage: Stage, rng: random.Random, channel: str, people: Sequence[dict[str, Any]], *, skip: str,
+            count: int = 24) -> None:
+    """``count`` posts of everyday sales chatter after a request (yesterday afternoon, this morning), so
+    the request is older than one page of the channel; ``skip``: the account the request is about."""
+    pool = [a["name"] for a in stage.rows("SELECT name FROM crm_account WHERE id != ? ORDER BY id", skip)]
+    for n in range(count):
+        hour, minute = divmod(16 * 60 + 10 * n if n < count // 2 else 7 * 60 + 8 * (n - count // 2), 60)
+        stage.clock(stamp(day(-1) if n < count // 2 else day(0), hour, minute))
+        author = people[n % len(people)]
+        stage.act(author["id"], "chat_post_message", channel=channel, text=rng.choice(CHATTER).format(
+            acc=rng.choice(pool)))
 
 
 def dm_history(stage: Stage, person: dict[str, Any], opener: str, answer: str) -> str:

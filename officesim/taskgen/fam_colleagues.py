@@ -19,13 +19,7 @@ from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, reply, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
-DESK = "deal-desk"
-CHATTER = ["Anyone have the latest security questionnaire template?", "Pricing call with {acc} moved to Thursday.",
-           "{acc} asked for a reference customer in their industry.", "Reminder: forecast calls are at 4pm today.",
-           "Who can cover a demo for {acc} on Friday morning?", "{acc} legal came back with two redlines.",
-           "Updated the {acc} next step after this morning's call.", "{acc} wants the order form in EUR, any blocker?",
-           "Quick one: do we still offer the onboarding bundle?", "{acc} is asking about SSO on the starter plan.",
-           "Heads-up: {acc} champion is leaving at the end of the month.", "Has anyone spoken to {acc} this week?"]
+DESK = kit.DESK
 
 
 def _changed_deal(deal_id: str, fields: list[str]) -> ChangedCheck:
@@ -176,13 +170,7 @@ class AskBeforeActing(Family):
                          "can ops get it and update the CRM? Reply here when done.")
             peer = rng.choice([p for p in people if p["id"] not in (rep["id"], other_owner["id"])][:6] or people)
             reply(stage, peer["id"], asked, f"I think it was around {money(stale)} last I heard?")
-            pool = [a["name"] for a in stage.rows("SELECT name FROM crm_account WHERE id != ? ORDER BY id",
-                                                  account["id"])]
-            for n in range(24):
-                hour, minute = divmod(16 * 60 + 10 * n if n < 12 else 7 * 60 + 8 * (n - 12), 60)
-                stage.clock(stamp(day(-1) if n < 12 else day(0), hour, minute))
-                author = people[n % min(len(people), 6)]
-                post(stage, author["id"], DESK, rng.choice(CHATTER).format(acc=rng.choice(pool)))
+            kit.chatter(stage, rng, DESK, people[:6], skip=account["id"])
             instruction = rng.choice([
                 f"Someone asked in #{DESK} yesterday for a deal to be updated now that its terms are agreed. Can you "
                 "take care of it?",
