@@ -24,7 +24,7 @@ from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAn
 from officesim.taskgen.fam_customer import CustomerBrief, ThreeAppQuestion
 from officesim.taskgen.fam_docs_mail import ConfidentialRequest, MeetingFollowup
 from officesim.taskgen.fam_drive import ShareDocExact, SheetUpdateFromRequest
-from officesim.taskgen.fam_latest import LateChange
+from officesim.taskgen.fam_latest import ConflictingInstructions, LateChange
 from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, MailCleanup
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
 from officesim.taskgen.fam_sales import ChaseOverdueInvoices, DealReconcileFromMail, LeadToDeal, PipelineSummaryMail
@@ -47,7 +47,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
-    AskBeforeActing(), ApprovalChain(), LateChange(),
+    AskBeforeActing(), ApprovalChain(), LateChange(), ConflictingInstructions(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -18,7 +18,7 @@ from officesim.colleagues import Colleague, TimedEvent
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
 from officesim.taskgen.base import Draft, Family, Solver, Stage
-from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, stamp
+from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, reply, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
 ON_HOLD = (r"\bon\s+hold\b|\bhold(?:ing)?\s+off\b|\bpaused?\b|"
@@ -252,3 +252,204 @@ class LateChange(Family):
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues, events=events,
                      difficulty={"mail-correction": "easy", "busy-channel": "hard"}.get(variant, "medium"))
+
+
+class ConflictingInstructions(Family):
+    """Two instructions about one deal already wait for the agent: apply the one that wins, tell the one that lost."""
+
+    name = "conflicting_instructions"
+    skills = ("latest_instruction", "reconciliation", "record_update", "communication")
+    category = "changing-requests"
+    difficulty = "medium"
+    apps = ("crm", "mail", "chat")
+    variants = ("changed-own-mind", "manager-overrides", "manager-decides", "chat-after-mail", "busy-channel")
+    worlds = ("acme", "counsel", "carewell")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
+        user = stage.world.user
+        head = stage.person("role:head_of_sales")
+        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"]]), index, self.name)
+        rep = stage.person(deal["owner_id"])
+        peer = rng.choice(kit.others_in(stage, "Sales", exclude=[user["id"], head["id"], rep["id"]]))
+        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        money = lambda x: stage.money(x, cents=False)  # noqa: E731
+        short = kit.short(deal)
+        dates = variant in ("manager-decides",)
+        if dates:
+            d1 = day(rng.randint(10, 40))
+            d2 = date.fromordinal(d1.toordinal() + rng.choice([7, 14, 21]))
+            lose, win = d1.isoformat(), d2.isoformat()
+            say = {lose: f"{long_date(d1)}, {d1.year}", win: f"{long_date(d2)}, {d2.year}"}
+            field = "close_date"
+        else:
+            a, b = kit.amount_near(rng, deal["amount"]), 0.0
+            while not b or abs(b - a) < 0.04 * a:
+                b = kit.amount_near(rng, deal["amount"])
+            lose, win = a, b
+            say = {a: money(a), b: money(b)}
+            field = "amount"
+        loser, winner = rep, rep
+        cast = [rep["id"], head["id"], peer["id"]]
+        stage.clock(stamp(day(-4), 10, 0))
+        channels = [kit.dm_history(stage, p, "Thanks for the help on the forecast!", "Sure thing.")
+                    for p in (rep, head, peer)]
+        sheet = FactSheet()
+        key = sheet.entity(deal["name"], key="deal", aliases=[short, account["name"]], kind="deal")
+        keep: list[str] = []
+        hard = variant == "busy-channel"
+        told: dict[str, Any]
+        stage.clock(stamp(day(-2), 14, 10))
+        if variant == "changed-own-mind":
+            first = colleague_mail(stage, rep["id"], ["user"], f"{account['name']} amount",
+                                   f"Hi {kit.hello(user)},\n\nCould you set {deal['name']} to {say[lose]}?\n\nThanks,"
+                                   f"\n{kit.hello(rep)}\n")
+            stage.clock(stamp(day(-1), 11, 25))
+            second = colleague_mail(stage, rep["id"], ["user"], f"Re: {account['name']} amount",
+                                    f"Sorry, scratch that: the customer came back. Please make it {say[win]} "
+                                    "instead.\n\n" + kit.hello(rep))
+            keep += [first["id"], second["id"]]
+            told = {"to": rep["id"], "message": second["id"]}
+            instruction = rng.choice([
+                f"{kit.hello(rep)} mailed me about the {account['name']} deal amount; please sort it out in the CRM "
+                "and confirm to them.",
+                f"Can you handle {rep['name']}'s mails about {deal['name']}? Update the CRM and let them know.",
+            ])
+        elif variant == "manager-overrides":
+            first = colleague_mail(stage, rep["id"], ["user"], f"{account['name']}: new amount",
+                                   f"Hi {kit.hello(user)},\n\nPlease update {deal['name']} to {say[lose]}; that's "
+                                   f"what I'm proposing to them.\n\nThanks,\n{kit.hello(rep)}\n")
+            stage.clock(stamp(day(-1), 9, 50))
+            second = colleague_mail(stage, head["id"], ["user"], f"{account['name']} deal",
+                                    f"Hi {kit.hello(user)},\n\n{kit.hello(rep)} may have asked you to change "
+                                    f"{deal['name']}. We reviewed it together: put it in at {say[win]}, that's "
+                                    f"the number we're committing to.\n\n{kit.hello(head)}\n")
+            keep += [first["id"], second["id"]]
+            winner = head
+            told = {"to": rep["id"], "message": first["id"]}
+            instruction = rng.choice([
+                f"There are a couple of mails about the {account['name']} deal in my inbox. Please update the CRM "
+                f"to whatever stands and let {kit.hello(rep)} know what was done.",
+                f"Please take care of the requests about {deal['name']} that came in this week, and tell "
+                f"{kit.hello(rep)} how it ended up.",
+            ])
+        elif variant == "manager-decides":
+            desk = ensure_channel(stage, kit.DESK, [rep["id"], peer["id"], head["id"], "user"])
+            channels.append(desk)
+            asked = post(stage, rep["id"], kit.DESK, f"@ops please move the {deal['name']} close date to "
+                                                     f"{say[win]}.")
+            stage.clock(stamp(day(-2), 15, 5))
+            reply(stage, peer["id"], asked, f"I'd rather keep it at {say[lose]}: that's what their procurement "
+                                           "told me.")
+            stage.clock(stamp(day(-1), 10, 30))
+            reply(stage, head["id"], asked, f"Go with {kit.hello(rep)}'s date, {say[win]}. "
+                                            f"{kit.hello(peer)}, their procurement timeline changed last week.")
+            loser = peer
+            told = {"to": peer["id"]}
+            instruction = rng.choice([
+                f"There's a disagreement in #{kit.DESK} about the close date of the {account['name']} deal. Please "
+                f"apply whatever was decided and let {kit.hello(peer)} know by mail.",
+                f"Could you settle the {deal['name']} close date from the thread in #{kit.DESK} and tell "
+                f"{peer['name']} by mail where it landed?",
+            ])
+        elif variant == "chat-after-mail":
+            first = colleague_mail(stage, rep["id"], ["user"], f"{deal['name']}",
+                                   f"Hi {kit.hello(user)},\n\nPlease set {deal['name']} to {say[lose]} when you get a "
+                                   f"chance.\n\nThanks,\n{kit.hello(rep)}\n")
+            keep.append(first["id"])
+            stage.clock(stamp(day(-1), 16, 45))
+            stage.act(rep["id"], "chat_send_dm", person="user",
+                      text=f"Ignore my mail about {account['name']}: it's {say[win]} now, they trimmed the scope.")
+            told = {"to": rep["id"], "message": first["id"]}
+            instruction = rng.choice([
+                f"{kit.hello(rep)} asked me to change the {account['name']} deal. Please do it and confirm to them "
+                "by mail.",
+                f"Please update the {deal['name']} deal as {rep['name']} asked and reply to their mail.",
+            ])
+        else:  # busy-channel: request, chatter, a correction in the thread, the other deal's own change
+            other = f"{account['name']} - Premium Support"
+            if stage.rows("SELECT id FROM crm_deal WHERE name = ?", other):
+                other = f"{account['name']} - Training package"
+            other_amount = float(round(deal["amount"] * 0.4, -2))
+            stage.insert("crm_deal", [{"account_id": account["id"], "name": other, "stage": "proposal",
+                                       "amount": other_amount, "currency": deal["currency"],
+                                       "close_date": day(60).isoformat(), "owner_id": peer["id"],
+                                       "next_step": "Send proposal", "updated_by": peer["id"]}])
+            sales = kit.others_in(stage, "Sales", exclude=[user["id"], head["id"]])[:6]
+            desk = ensure_channel(stage, kit.DESK, [rep["id"], peer["id"], head["id"], "user",
+                                                    *(p["id"] for p in sales)])
+            channels.append(desk)
+            stage.clock(stamp(day(-2), 11, 0))
+            asked = post(stage, rep["id"], kit.DESK, f"@ops {account['name']} {short}: please set it to {say[lose]}.")
+            other_figure = kit.amount_near(rng, other_amount)
+            stage.clock(stamp(day(-2), 12, 30))
+            post(stage, peer["id"], kit.DESK, f"@ops {other}: please set it to {money(other_figure)}.")
+            stage.clock(stamp(day(-2), 14, 0))
+            reply(stage, head["id"], asked, f"No, {kit.hello(rep)}: we agreed {say[win]} for the {short} in this "
+                                            "morning's review. Ops, please use that.")
+            kit.chatter(stage, rng, kit.DESK, sales, skip=account["id"])
+            loser, winner = rep, head
+            told = {"channel": desk, "message": asked}
+            instruction = rng.choice([
+                f"There's an open request in #{kit.DESK} about the {account['name']} {short} amount. Please apply what "
+                "was finally agreed and answer in its thread.",
+                f"Could you close out the {account['name']} {short} request in #{kit.DESK}? Update the CRM to what "
+                "stands and reply in the thread.",
+            ])
+            sheet.entity(other, key="other_deal", aliases=[other.split(" - ")[-1]], kind="deal")
+            sheet.figure(other_figure, other_amount)
+        stage.clock(stamp(day(0), 9, 0))
+        sheet.fact(key, field, win, wrong=[lose])
+        sheet.fact(key, "requested_" + field, lose)  # naming the request that lost, as such, is fine
+        sheet.fact(key, "previous_amount", deal["amount"])  # "up from $27,000" is fine
+        if field == "close_date":
+            sheet.fact(key, "previous_close_date", deal["close_date"])
+        expect = {field: win}
+
+        def solve(s: Solver) -> None:
+            if variant in ("manager-decides", "busy-channel"):
+                page = s.call("chat_list_messages", channel=kit.DESK)
+                if hard:
+                    s.call("chat_list_messages", channel=kit.DESK, cursor=page["next_cursor"])
+                s.call("chat_get_thread", message_id=asked)
+                if hard:
+                    s.call("crm_search_accounts", query=account["name"])
+                    s.call("crm_search_deals", account_id=account["id"])
+                    s.call("crm_get_deal", deal_id=deal["id"])
+                    s.call("directory_get_person", person=head["id"])
+            else:
+                s.call("mail_search_messages", query=account["name"])
+                for message_id in keep:
+                    s.call("mail_get_message", message_id=message_id)
+                if variant == "chat-after-mail":
+                    s.call("chat_list_messages", channel=f"@{rep['email']}", limit=5)
+            if not hard:
+                s.call("crm_search_deals", query=account["name"])
+            s.call("crm_update_deal", deal_id=deal["id"], **expect)
+            because = "" if winner is loser else f" as {winner['name']} decided"
+            body = f"Hi {kit.hello(loser)}, {deal['name']} is now set to {say[win]}{because}."
+            if "channel" in told:
+                s.call("chat_reply_message", message_id=told["message"], text=body)
+            elif "message" in told:
+                s.call("mail_reply_message", message_id=told["message"], body=body)
+            else:
+                s.call("mail_send_message", to=[loser["email"]], subject=f"{deal['name']} close date",
+                       body=body)
+
+        text = "chat_posts" if "channel" in told else "sent_mail"
+        where: dict[str, Any] = {"channel": told["channel"]} if "channel" in told else {"to": [loser["id"]]}
+        gates: list[Any] = [
+            kit.deal_is(deal["id"], expect, "The deal holds the instruction that won."),
+            facts_check("told", None, text, trace_to="facts", subject=key, require=[f"{key}.{field}"],
+                        exclude=["other_deal"] if hard else (),
+                        description="The person whose request lost (or who asked) hears what now stands.", **where),
+            kit.collateral(),
+        ]
+        criteria: list[Any] = [ChangedCheck(id="changed_deal", check="changed", points=1, table="crm_deal",
+                                            op="update", match={"id": deal["id"]}, fields=[field],
+                                            description="The deal was updated.")]
+        criteria += kit.guards(cast, channels, deal["id"], keep=keep)
+        return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
+                     variant=variant, max_steps=30, facts=sheet,
+                     difficulty={"changed-own-mind": "easy", "busy-channel": "hard"}.get(variant, "medium"))
