@@ -19,7 +19,7 @@ from officesim.taskgen.fam_answers import BudgetVarianceAnswer, ExpensePolicyAns
 from officesim.taskgen.fam_approvals import ApprovalChain
 from officesim.taskgen.fam_audit import ExpenseAudit, RenewalRiskDigest
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
-from officesim.taskgen.fam_colleagues import AskBeforeActing
+from officesim.taskgen.fam_colleagues import AskBeforeActing, DelegatedRequest
 from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAnswer, LogCallFromMail
 from officesim.taskgen.fam_customer import CustomerBrief, ThreeAppQuestion
 from officesim.taskgen.fam_docs_mail import ConfidentialRequest, MeetingFollowup
@@ -48,6 +48,7 @@ _ALL: tuple[Family, ...] = (
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
     AskBeforeActing(), ApprovalChain(), LateChange(), ConflictingInstructions(),
+    DelegatedRequest(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -9,13 +9,14 @@ figure in the CRM or a thread, or an answer read before it arrived all leave the
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from officesim.colleagues import Colleague
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
-from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, reply, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
@@ -233,3 +234,175 @@ class AskBeforeActing(Family):
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
                      difficulty={"owner-knows": "easy", "find-owner": "hard"}.get(variant, "medium"))
+
+
+def _namesakes(stage: Stage, pool: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(person in ``pool``, someone elsewhere with the same first name) pairs."""
+    everyone = stage.rows("SELECT * FROM directory_person ORDER BY id")
+    ids = {p["id"] for p in pool}
+    return [(p, other) for p in pool for other in everyone
+            if other["id"] not in ids and kit.hello(other) == kit.hello(p)]
+
+
+class DelegatedRequest(Family):
+    """Get a deal's purchase-order number from whoever holds it: the first person asked hands it on."""
+
+    name = "delegated_request"
+    skills = ("ask_colleague", "record_update", "communication")
+    category = "colleague-facts"
+    difficulty = "medium"
+    apps = ("crm", "chat", "mail")
+    variants = ("one-hop", "two-hops", "delegate-away", "asks-back", "namesake")
+    worlds = ("acme", "carewell", "shopline")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
+        user = stage.world.user
+        head = stage.person("role:head_of_sales")
+        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"]]), index, self.name)
+        rep = stage.person(deal["owner_id"])
+        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        finance = kit.others_in(stage, "Finance", exclude=[user["id"], rep["id"], head["id"]])
+        hard = variant == "namesake"
+        if hard:
+            pairs = _namesakes(stage, finance)
+            if not pairs:
+                raise WorldLacks("no one in Finance shares a first name with someone elsewhere")
+            holder, namesake = rng.choice(pairs)
+        else:
+            holder, namesake = rng.choice(finance), None
+        po, other_po, old_po = (f"PO-{n}" for n in rng.sample(range(40_000, 99_999), 3))
+        short = kit.short(deal)
+        stage.clock(stamp(day(-3), 10, 0))
+        hops: list[dict[str, Any]] = [rep]
+        if variant == "two-hops":
+            hops.append(stage.person("role:controller") if stage.person("role:controller")["id"] not in (
+                holder["id"], user["id"]) else rng.choice([p for p in finance if p["id"] != holder["id"]]))
+        away_deputy = None
+        if variant == "delegate-away":
+            away_deputy = holder
+            holder = rng.choice([p for p in finance if p["id"] != away_deputy["id"]])
+        people = [*hops, holder, *([away_deputy] if away_deputy else []), *([namesake] if namesake else [])]
+        channels = [kit.dm_history(stage, p, "Thanks for your help last week!", "Happy to help.") for p in people]
+        cast = [p["id"] for p in people] + [head["id"]]
+        colleagues: list[Colleague] = []
+        asks: list[tuple[dict[str, Any], str, str, int]] = []
+        question = f"Hi {{}}, do you have the purchase-order number for {account['name']}'s {short}?"
+        waits = [rng.randint(8, 30) for _ in range(4)]
+        # the chain: each hop names the next person by full name (the namesake hop only by first name + team)
+        chain = [*hops, *([away_deputy] if away_deputy else []), holder]
+        for n, (person, after) in enumerate(itertools.pairwise(chain)):
+            if person is away_deputy:
+                colleagues.append(kit.away(person, long_date(day(rng.randint(4, 8))), after))
+                asks.append((person, question.format(kit.hello(person)), after["name"], 0))
+                continue
+            named = f"{kit.hello(after)} in {stage.department('Finance')}" if hard else after["name"]
+            colleagues.append(kit.replies(person, (f"Not me, sorry: {named} handles the POs for {account['name']}. "
+                                                   "Ask them.", waits[n])))
+            asks.append((person, question.format(kit.hello(person)), kit.hello(after), waits[n]))
+        last = waits[3]
+        if variant == "asks-back":
+            other = rng.choice([p for p in ("Training package", "Premium Support", "Data Connectors add-on")
+                                if p != short])
+            colleagues.append(kit.replies(holder, (f"Sure. They have two open orders with us: is it the {short} or "
+                                                   f"the {other}? They have separate POs.", last),
+                                          (f"{short}: {po}. ({other}: {other_po}.)", last)))
+            asks += [(holder, question.format(kit.hello(holder)), "separate POs", last),
+                     (holder, f"The {short}, please.", po, last)]
+        else:
+            colleagues.append(kit.replies(holder, (f"Yes: {account['name']}'s PO for the {short} is {po}.", last)))
+            asks.append((holder, question.format(kit.hello(holder)), po, last))
+        if namesake is not None:
+            colleagues.append(kit.replies(namesake, ("Sorry, no idea: I don't work on purchase orders.", 10)))
+        stage.clock(stamp(day(-10), 15, 0))
+        colleague_mail(stage, rep["id"], ["user"], f"{account['name']} paperwork",
+                       f"FYI: {account['name']}'s previous order ran on {old_po}; that one is closed now.\n\n"
+                       f"{kit.hello(rep)}")
+        sheet = FactSheet()
+        key = sheet.entity(deal["name"], key="deal", aliases=[short, account["name"]], kind="deal")
+        right = sheet.entity(po, key="po", kind="code")
+        wrongs = [sheet.entity(old_po, key="old_po", kind="code")]
+        if variant == "asks-back":
+            wrongs.append(sheet.entity(other_po, key="other_po", kind="code"))
+        # any other PO number stated beside the right one (a guessed one included) is a second candidate
+        guess = sheet.entity("another PO", key="another_po", kind="code",
+                             patterns=[rf"\bPO-(?!{po[3:]}\b)\d{{3,}}\b"])
+        pos = [right, *wrongs, guess]
+        sheet.fact(key, "po", right, wrong=wrongs)
+        sheet.fact(key, "amount", deal["amount"])  # the deal's own figure is fine to mention
+        request_text = (f"Could you get the customer's purchase-order number for {deal['name']} into the deal's next "
+                        f"step in the CRM? {kit.hello(rep)} will know who has it.")
+        told: dict[str, Any]
+        if hard:
+            sales = kit.others_in(stage, "Sales", exclude=[user["id"], head["id"]])[:6]
+            desk = ensure_channel(stage, DESK, [head["id"], "user", rep["id"], *(p["id"] for p in sales)])
+            channels.append(desk)
+            stage.clock(stamp(day(-1), 15, 45))
+            asked = post(stage, head["id"], DESK, f"@ops {request_text} Reply here when it's in.")
+            kit.chatter(stage, rng, DESK, sales, skip=account["id"])
+            told = {"channel": desk, "message": asked}
+            instruction = rng.choice([
+                f"{kit.hello(head)} left ops a request in #{DESK} yesterday about a customer PO. Please take care of "
+                "it and reply in the thread.",
+                f"There's a PO request for ops somewhere in #{DESK}; can you handle it?",
+            ])
+        else:
+            stage.clock(stamp(day(0), 8, 30))
+            request = colleague_mail(stage, head["id"], ["user"], f"PO for {account['name']}",
+                                     f"Hi {kit.hello(user)},\n\n{request_text} Let me know once it's in.\n\n"
+                                     f"{kit.hello(head)}\n")
+            told = {"to": head["id"], "message": request["id"]}
+            instruction = rng.choice([
+                f"Please handle {kit.hello(head)}'s mail about the {account['name']} purchase order and reply to "
+                "them.",
+                f"{head['name']} needs a PO number recorded on a deal; the details are in their mail. Ask around as "
+                "needed and let them know when it's done.",
+                f"Could you take care of the PO request {kit.hello(head)} mailed me this morning?",
+            ])
+        stage.clock(stamp(day(0), 9, 0))
+        next_step = f"Customer PO {po} received; send the order form"
+
+        def solve(s: Solver) -> None:
+            if hard:
+                page = s.call("chat_list_messages", channel=DESK)
+                s.call("chat_list_messages", channel=DESK, cursor=page["next_cursor"])
+                found = s.call("crm_search_accounts", query=account["name"])
+                s.call("crm_search_deals", account_id=found["accounts"][0]["id"])
+                s.call("crm_get_deal", deal_id=deal["id"])
+            else:
+                s.call("mail_search_messages", query="PO", sender=head["email"])
+                s.call("mail_get_message", message_id=told["message"])
+                s.call("crm_search_deals", query=account["name"])
+            for person, text, needle, minutes in asks:
+                if hard and person is holder:
+                    s.call("directory_search_people", query=kit.hello(holder), department=stage.department("Finance"))
+                kit.ask(s, person, text)
+                s.wait(minutes + 5)
+                kit.heard(s, person, needle)
+            s.call("crm_update_deal", deal_id=deal["id"], next_step=next_step)
+            body = f"Hi {kit.hello(head)}, done: {deal['name']} now has the customer's PO {po} in its next step."
+            if "to" in told:
+                s.call("mail_reply_message", message_id=told["message"], body=body)
+            else:
+                s.call("chat_reply_message", message_id=told["message"], text=body)
+
+        where: dict[str, Any] = {"to": [head["id"]]} if "to" in told else {"channel": told["channel"]}
+        gates: list[Any] = [
+            kit.deal_is(deal["id"], {"next_step": {"contains": po}}, "The deal's next step carries the PO number "
+                        "the person who holds it gave."),
+            facts_check("po_on_deal", None, "crm:crm_deal.next_step", trace_to="facts", subject=key,
+                        require=[f"{key}.po"], name=[right], candidates=pos,
+                        description="The next step states the right PO, committed (a closed "
+                        "or other order's PO only as such)."),
+            facts_check("told_requester", None, "sent_mail" if "to" in told else "chat_posts", trace_to="facts",
+                        subject=key, require=[f"{key}.po"], name=[right], candidates=pos,
+                        description="The requester hears the PO number, and only that one.",
+                        **where),
+            kit.collateral(),
+        ]
+        criteria: list[Any] = [_changed_deal(deal["id"], ["next_step"]),
+                               *kit.guards(cast, channels, deal["id"], keep=[] if hard else [told["message"]])]
+        return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
+                     variant=variant, max_steps=40, facts=sheet, colleagues=colleagues,
+                     difficulty={"one-hop": "easy", "namesake": "hard"}.get(variant, "medium"))
