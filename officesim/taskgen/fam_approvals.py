@@ -64,6 +64,9 @@ class ApprovalChain(Family):
         asked_amount = float(round(listed * (1 - pct / 100)))
         final = listed if variant == "declined" else float(round(listed * (1 - allowed / 100)))
         approver = cfo if variant in ("handed-up", "policy-lookup") else head
+        ref = f"APR-{rng.randrange(1000, 9999)}"  # the sign-off's reference: it goes on the deal with the discount
+        floor = rng.randint(18, 34)  # a decline gives its reason: the deal's margin floor
+        signed = f" Reference {ref}: put it in the deal's next step."
         wait = rng.randint(10, 35)
         stage.clock(stamp(day(-4), 10, 0))
         people = [rep, head] + ([cfo] if approver is cfo else [])
@@ -78,21 +81,23 @@ class ApprovalChain(Family):
         question = (f"Hi {{}}, {rep['name']} asks for a {pct}% discount on {deal['name']} ({money(listed)} list, "
                     f"{money(asked_amount)} after the discount). Do you approve?")
         if variant == "approved":
-            colleagues.append(kit.replies(head, (f"Approved: {pct}% on {kit.short(deal)} is fine, go ahead.", wait)))
+            colleagues.append(kit.replies(head, (f"Approved: {pct}% on {kit.short(deal)} is fine, go ahead.{signed}",
+                                                 wait)))
             asks.append((head, question.format(kit.hello(head)), "Approved", wait))
         elif variant == "approved-with-change":
             colleagues.append(kit.replies(head, (f"I can approve {allowed}%, not {pct}%. Please put it in at "
-                                                 f"{allowed}%.", wait)))
+                                                 f"{allowed}%.{signed}", wait)))
             asks.append((head, question.format(kit.hello(head)), f"{allowed}%", wait))
         elif variant == "declined":
-            colleagues.append(kit.replies(head, (f"No, I can't approve that: {rng.choice(REASONS)}. Leave the "
-                                                 "deal at list.", wait)))
+            colleagues.append(kit.replies(head, (f"No, I can't approve that: {rng.choice(REASONS)}, and it would "
+                                                 f"take the margin under our {floor}% floor. Leave the deal at list.",
+                                                 wait)))
             asks.append((head, question.format(kit.hello(head)), "can't approve", wait))
         elif variant == "handed-up":
             cfo_wait = rng.randint(10, 30)
             colleagues += [kit.replies(head, (f"{pct}% is above my {limit}% limit, so it needs {cfo['name']}'s "
                                               "sign-off, not mine. Please ask them.", wait)),
-                           kit.replies(cfo, (f"Approved, {pct}% on {kit.short(deal)}.", cfo_wait))]
+                           kit.replies(cfo, (f"Approved, {pct}% on {kit.short(deal)}.{signed}", cfo_wait))]
             asks += [(head, question.format(kit.hello(head)), cfo["name"], wait),
                      (cfo, question.format(kit.hello(cfo)), "Approved", cfo_wait)]
         elif variant == "deputy":
@@ -101,12 +106,13 @@ class ApprovalChain(Family):
             cast.append(deputy["id"])
             colleagues += [kit.away(head, long_date(day(rng.randint(4, 8))), deputy),
                            kit.replies(deputy, (f"Covering approvals for {kit.hello(head)} this week: approved, "
-                                                f"{pct}% is within policy.", wait))]
+                                                f"{pct}% is within policy.{signed}", wait))]
             asks += [(head, question.format(kit.hello(head)), deputy["name"], 0),
                      (deputy, question.format(kit.hello(deputy)), "approved", wait)]
         else:  # policy-lookup: the approver is in the current policy; the old one and the head of sales mislead
             colleagues += [kit.replies(head, (f"Fine by me for {pct}%.", rng.randint(5, 15))),
-                           kit.replies(cfo, (f"I'll approve {allowed}%, not {pct}%: put it in at {allowed}%.", wait))]
+                           kit.replies(cfo, (f"I'll approve {allowed}%, not {pct}%: put it in at {allowed}%.{signed}",
+                                             wait))]
             asks.append((cfo, question.format(kit.hello(cfo)), f"{allowed}%", wait))
         stage.clock(stamp(day(-2), 11, 0))
         policy_name = f"Discount approval policy {day(0).year}"
@@ -153,6 +159,7 @@ class ApprovalChain(Family):
         else:  # the answer must say it was declined, with the deal
             no = sheet.entity("declined", key="declined", patterns=[DECLINED], kind="decision")
             sheet.fact(key, "decision", no)
+            sheet.fact(key, "margin_floor", floor)  # the approver's reason, only in their answer
 
         def solve(s: Solver) -> None:
             if hard:
@@ -172,10 +179,12 @@ class ApprovalChain(Family):
                 s.wait(minutes + 5)
                 kit.heard(s, person, needle)
             if final != listed:
-                s.call("crm_update_deal", deal_id=deal["id"], amount=final)
+                s.call("crm_update_deal", deal_id=deal["id"], amount=final,
+                       next_step=f"Discount of {allowed}% approved by {approver['name']} ({ref})")
                 note = f"approved at {allowed}%: {deal['name']} is now at {money(final)}"
             else:
-                note = f"{approver['name']} declined the {pct}% discount, so {deal['name']} stays at {money(listed)}"
+                note = (f"{approver['name']} declined the {pct}% discount (it would take the margin under the "
+                        f"{floor}% floor), so {deal['name']} stays at {money(listed)}")
             body = f"Hi {kit.hello(rep)}, {note}."
             if "to" in told:
                 s.call("mail_reply_message", message_id=told["message"], body=body)
@@ -183,8 +192,9 @@ class ApprovalChain(Family):
                 s.call("chat_reply_message", message_id=told["message"], text=body)
 
         if final != listed:
-            gates: list[Any] = [kit.deal_is(deal["id"], {"amount": final}, "The deal carries the discount the approver "
-                                            "actually approved.")]
+            gates: list[Any] = [kit.deal_is(deal["id"], {"amount": final, "next_step": {"contains": ref}},
+                                            "The deal carries the discount the approver actually approved, with the "
+                                            "sign-off's reference.")]
             criteria: list[Any] = [ChangedCheck(id="changed_deal", check="changed", points=1, table="crm_deal",
                                                 op="update", match={"id": deal["id"]}, fields=["amount"],
                                                 description="The deal's amount was updated.")]
@@ -204,9 +214,9 @@ class ApprovalChain(Family):
                                      "the deal now carries.", **where))
         else:
             gates.append(facts_check("told_requester", None, text, trace_to="facts", subject=key,
-                                     require=[f"{key}.decision"],
-                                     description="The requester is told the discount was declined (and no discounted "
-                                                 "amount).",
+                                     require=[f"{key}.decision", f"{key}.margin_floor"],
+                                     description="The requester is told the discount was declined and why (the "
+                                                 "margin floor), and no discounted amount.",
                                      **where))
         criteria += kit.guards(cast, channels, deal["id"], keep=[told["message"]] if "to" in told else [])
         tools = kit.tools(hard, apps=("drive",) if hard else ())
