@@ -183,6 +183,16 @@ def guards(cast: Sequence[str], channels: Sequence[str], deal_id: str, *, keep: 
     return [*mail_guards(list(cast), keep=keep), chatted_elsewhere(channels), other_deals(deal_id)]
 
 
+SECOND_PRODUCTS = ("Premium Support", "Training package", "Data Connectors add-on", "Forecasting module",
+                   "Onboarding bundle")
+
+
+def second_deal_name(stage: Stage, account: dict[str, Any]) -> str:
+    """A name for another deal on ``account`` that no deal there has yet (the near-duplicate trap)."""
+    taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
+    return next(f"{account['name']} - {p}" for p in SECOND_PRODUCTS if f"{account['name']} - {p}" not in taken)
+
+
 def short(deal: dict[str, Any]) -> str:
     """The product part of a deal name ('Porter Inc - Platform renewal' -> 'Platform renewal')."""
     return str(deal["name"]).split(" - ", 1)[-1]

@@ -145,10 +145,7 @@ class AskBeforeActing(Family):
                      long_date(signing), legal_wait)]
         else:  # find-owner: the request is deep in a busy channel; a stale guess in its thread; another deal
             other_owner = rng.choice(kit.others_in(stage, "Sales", exclude=[rep["id"], user["id"], head["id"]]))
-            other_name = f"{account['name']} - Premium Support"
-            taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
-            if other_name in taken:
-                other_name = f"{account['name']} - Training package"
+            other_name = kit.second_deal_name(stage, account)
             stage.insert("crm_deal", [{"account_id": account["id"], "name": other_name, "stage": "proposal",
                                        "amount": float(round(deal["amount"] * rng.uniform(0.3, 0.6), -2)),
                                        "currency": deal["currency"], "close_date": day(rng.randint(30, 90)).isoformat(),

@@ -148,29 +148,30 @@ class LateChange(Family):
             sheet.fact(key, "previous_close_date", deal["close_date"])  # "moved from Nov 2" is fine
             sheet.fact(key, "first_answer", d1.isoformat())  # "first Nov 2, now Nov 16" names the superseded date
         else:  # busy-channel: updates land in #deal-desk among chatter, one for the account's other deal
-            other = f"{account['name']} - Premium Support"
-            if stage.rows("SELECT id FROM crm_deal WHERE name = ?", other):
-                other = f"{account['name']} - Training package"
+            other = kit.second_deal_name(stage, account)
             sales = kit.others_in(stage, "Sales", exclude=[user["id"], head["id"], rep["id"]])[:6]
-            stage.insert("crm_deal", [{"account_id": account["id"], "name": other, "stage": "proposal",
-                                       "amount": float(round(deal["amount"] * 0.4, -2)), "currency": deal["currency"],
-                                       "close_date": day(60).isoformat(), "owner_id": sales[0]["id"],
-                                       "next_step": "Send proposal", "updated_by": sales[0]["id"]}])
+            [other_id] = stage.insert("crm_deal", [{
+                "account_id": account["id"], "name": other, "stage": "proposal",
+                "amount": float(round(deal["amount"] * 0.4, -2)), "currency": deal["currency"],
+                "close_date": day(60).isoformat(), "owner_id": sales[0]["id"], "next_step": "Send proposal",
+                "updated_by": sales[0]["id"]}])
             desk = ensure_channel(stage, kit.DESK, [rep["id"], "user", *(p["id"] for p in sales)])
             channels.append(desk)
-            kit.chatter(stage, rng, kit.DESK, sales, skip=account["id"], count=10)
+            stage.clock(stamp(day(-1), 15, 30))
+            opener = post(stage, rep["id"], kit.DESK, f"{account['name']} {short}: looks like {money(first)} so far. "
+                                                      f"I'll post the final number in this thread by {due} tomorrow.")
+            kit.chatter(stage, rng, kit.DESK, sales, skip=account["id"], count=6)
             other_figure = kit.amount_near(rng, deal["amount"] * 0.4)
             pool = [a["name"] for a in stage.rows("SELECT name FROM crm_account WHERE id != ? ORDER BY id LIMIT 40",
                                                   account["id"])]
             noise = [_post(sales[n % len(sales)]["id"], kit.DESK, rng.choice(kit.CHATTER).format(acc=rng.choice(pool)))
-                     for n in range(27)]  # the final word ends up older than one page of the channel
-            events = [TimedEvent(after_minutes=early, steps=[_post(rep["id"], kit.DESK, f"{account['name']} "
-                                                                   f"{short}: looks like {money(first)}.")]),
-                      TimedEvent(after_minutes=early + 3, steps=noise[:5]),
+                     for n in range(20)]  # the request ends up older than one page of the channel
+            final_word = {"call": "chat_reply_message", "as": rep["id"], "arguments": {
+                "message_id": opener, "text": f"Final: {money(final)}, not {money(first)}. They pushed back."}}
+            events = [TimedEvent(after_minutes=early, steps=noise[:5]),
                       TimedEvent(after_minutes=late - 6, steps=[_post(sales[0]["id"], kit.DESK, f"{other}: "
                                                                       f"customer wants {money(other_figure)} now.")]),
-                      TimedEvent(after_minutes=late, steps=[_post(rep["id"], kit.DESK, f"Final on {account['name']} "
-                                                                  f"{short}: {money(final)}, not {money(first)}.")]),
+                      TimedEvent(after_minutes=late, steps=[final_word]),
                       TimedEvent(after_minutes=late + 2, steps=noise[5:])]
             instruction = rng.choice([
                 f"{rep['name']} will post the final {account['name']} figure in #{kit.DESK} before {due}; it's "
@@ -210,9 +211,12 @@ class LateChange(Family):
             if variant == "busy-channel":
                 page = s.call("chat_list_messages", channel=kit.DESK)
                 s.call("chat_list_messages", channel=kit.DESK, cursor=page["next_cursor"])
+                s.call("chat_get_thread", message_id=opener)
                 s.call("crm_search_accounts", query=account["name"])
                 s.call("crm_search_deals", account_id=account["id"])
                 s.call("crm_get_deal", deal_id=deal["id"])
+                s.call("crm_get_deal", deal_id=other_id)
+                s.call("directory_get_person", person=rep["id"])
             elif variant == "dm-update":
                 kit.heard(s, rep, f"Final: {money(final)}")
             else:
@@ -226,6 +230,8 @@ class LateChange(Family):
             text = f"Done: {deal['name']} now has {shown}, your final word."
             if "channel" in told:
                 s.call("chat_send_dm", person=rep["email"], text=f"Hi {kit.hello(rep)}! {text}")
+                if hard:
+                    s.call("chat_list_messages", channel=f"@{rep['email']}", limit=5)
             else:
                 s.call("mail_send_message", to=[cfo["email"]], subject=f"{account['name']}: CRM updated",
                        body=f"Hi {kit.hello(cfo)},\n\n{text}\n\nBest")
@@ -368,11 +374,9 @@ class ConflictingInstructions(Family):
                 f"Please update the {deal['name']} deal as {rep['name']} asked and reply to their mail.",
             ])
         else:  # busy-channel: request, chatter, a correction in the thread, the other deal's own change
-            other = f"{account['name']} - Premium Support"
-            if stage.rows("SELECT id FROM crm_deal WHERE name = ?", other):
-                other = f"{account['name']} - Training package"
+            other = kit.second_deal_name(stage, account)
             other_amount = float(round(deal["amount"] * 0.4, -2))
-            stage.insert("crm_deal", [{"account_id": account["id"], "name": other, "stage": "proposal",
+            [other_id] = stage.insert("crm_deal", [{"account_id": account["id"], "name": other, "stage": "proposal",
                                        "amount": other_amount, "currency": deal["currency"],
                                        "close_date": day(60).isoformat(), "owner_id": peer["id"],
                                        "next_step": "Send proposal", "updated_by": peer["id"]}])
@@ -384,7 +388,7 @@ class ConflictingInstructions(Family):
             asked = post(stage, rep["id"], kit.DESK, f"@ops {account['name']} {short}: please set it to {say[lose]}.")
             other_figure = kit.amount_near(rng, other_amount)
             stage.clock(stamp(day(-2), 12, 30))
-            post(stage, peer["id"], kit.DESK, f"@ops {other}: please set it to {money(other_figure)}.")
+            other_post = post(stage, peer["id"], kit.DESK, f"@ops {other}: please set it to {money(other_figure)}.")
             stage.clock(stamp(day(-2), 14, 0))
             reply(stage, head["id"], asked, f"No, {kit.hello(rep)}: we agreed {say[win]} for the {short} in this "
                                             "morning's review. Ops, please use that.")
@@ -414,9 +418,11 @@ class ConflictingInstructions(Family):
                     s.call("chat_list_messages", channel=kit.DESK, cursor=page["next_cursor"])
                 s.call("chat_get_thread", message_id=asked)
                 if hard:
+                    s.call("chat_get_thread", message_id=other_post)
                     s.call("crm_search_accounts", query=account["name"])
                     s.call("crm_search_deals", account_id=account["id"])
                     s.call("crm_get_deal", deal_id=deal["id"])
+                    s.call("crm_get_deal", deal_id=other_id)
                     s.call("directory_get_person", person=head["id"])
             else:
                 s.call("mail_search_messages", query=account["name"])
@@ -427,6 +433,8 @@ class ConflictingInstructions(Family):
             if not hard:
                 s.call("crm_search_deals", query=account["name"])
             s.call("crm_update_deal", deal_id=deal["id"], **expect)
+            if hard:
+                s.call("crm_get_deal", deal_id=deal["id"])  # check it took
             because = "" if winner is loser else f" as {winner['name']} decided"
             body = f"Hi {kit.hello(loser)}, {deal['name']} is now set to {say[win]}{because}."
             if "channel" in told:
