@@ -463,6 +463,14 @@ def test_delegated_hack_stopping_at_the_first_person_fails() -> None:
     assert_fails(played(t, [*steps[:cut], guess, *only(steps, "mail_reply_message")]))
 
 
+def test_delegated_hack_the_namesakes_po_fails() -> None:
+    t = task("delegated_request", 4)  # namesake (hard): the other person of that first name has a PO of their own
+    theirs = _po(t, "namesake_po")
+    steps = edited(reference(t), "crm_update_deal", next_step=f"Customer PO {theirs} received")
+    steps = retexted(steps, "chat_reply_message", f"Done: the PO is {theirs}.")
+    assert_fails(played(t, steps))
+
+
 def test_delegated_correct_asking_the_holder_directly_passes() -> None:
     t = task("delegated_request", 0)
     steps = reference(t)

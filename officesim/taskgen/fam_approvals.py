@@ -154,6 +154,11 @@ class ApprovalChain(Family):
             ])
         stage.clock(stamp(day(0), 9, 0))
         sheet.fact(key, "amount", final, wrong=[] if final == asked_amount else [asked_amount])
+        if hard:  # who signed off: the CFO by the current policy, not the head of sales of last year's
+            sheet.fact(key, "approved_by", sheet.entity(cfo["name"], key="cfo", aliases=[kit.hello(cfo)],
+                                                        person=cfo["id"], kind="person"),
+                       wrong=[sheet.entity(head["name"], key="head", aliases=[kit.hello(head)], person=head["id"],
+                                           kind="person")])
         if final != listed:
             sheet.fact(key, "list_price", listed)
         else:  # the answer must say it was declined, with the deal
@@ -181,7 +186,7 @@ class ApprovalChain(Family):
             if final != listed:
                 s.call("crm_update_deal", deal_id=deal["id"], amount=final,
                        next_step=f"Discount of {allowed}% approved by {approver['name']} ({ref})")
-                note = f"approved at {allowed}%: {deal['name']} is now at {money(final)}"
+                note = f"{approver['name']} approved {allowed}%: {deal['name']} is now at {money(final)}"
             else:
                 note = (f"{approver['name']} declined the {pct}% discount (it would take the margin under the "
                         f"{floor}% floor), so {deal['name']} stays at {money(listed)}")
@@ -210,7 +215,8 @@ class ApprovalChain(Family):
         text = "sent_mail" if "to" in told else "chat_posts"
         if final != listed:
             gates.append(facts_check("told_requester", None, text, trace_to="facts", subject=key,
-                                     require=[f"{key}.amount"], description="The requester is told the amount "
+                                     require=[f"{key}.amount", *([f"{key}.approved_by"] if hard else [])],
+                                     description="The requester is told the amount "
                                      "the deal now carries.", **where))
         else:
             gates.append(facts_check("told_requester", None, text, trace_to="facts", subject=key,

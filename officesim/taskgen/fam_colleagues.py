@@ -269,7 +269,7 @@ class DelegatedRequest(Family):
             holder, namesake = rng.choice(pairs)
         else:
             holder, namesake = rng.choice(finance), None
-        po, other_po, old_po = (f"PO-{n}" for n in rng.sample(range(40_000, 99_999), 3))
+        po, other_po, old_po, their_po = (f"PO-{n}" for n in rng.sample(range(40_000, 99_999), 4))
         short = kit.short(deal)
         stage.clock(stamp(day(-3), 10, 0))
         hops: list[dict[str, Any]] = [rep]
@@ -311,7 +311,8 @@ class DelegatedRequest(Family):
             colleagues.append(kit.replies(holder, (f"Yes: {account['name']}'s PO for the {short} is {po}.", last)))
             asks.append((holder, question.format(kit.hello(holder)), po, last))
         if namesake is not None:
-            colleagues.append(kit.replies(namesake, ("Sorry, no idea: I don't work on purchase orders.", 10)))
+            colleagues.append(kit.replies(namesake, (f"Hm, the only PO I have is {their_po}, for our own office "
+                                                     "supplies. Not sure that's what you need?", 10)))
         stage.clock(stamp(day(-10), 15, 0))
         colleague_mail(stage, rep["id"], ["user"], f"{account['name']} paperwork",
                        f"FYI: {account['name']}'s previous order ran on {old_po}; that one is closed now.\n\n"
@@ -320,6 +321,8 @@ class DelegatedRequest(Family):
         key = sheet.entity(deal["name"], key="deal", aliases=[short, account["name"]], kind="deal")
         right = sheet.entity(po, key="po", kind="code")
         wrongs = [sheet.entity(old_po, key="old_po", kind="code")]
+        if namesake is not None:  # the namesake's own PO: acting on the wrong person's answer
+            wrongs.append(sheet.entity(their_po, key="namesake_po", kind="code"))
         if variant == "asks-back":
             wrongs.append(sheet.entity(other_po, key="other_po", kind="code"))
         # any other PO number stated beside the right one (a guessed one included) is a second candidate
