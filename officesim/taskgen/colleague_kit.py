@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from officesim.colleagues import Colleague, Reply
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, RecordCheck
 from officesim.taskgen.base import GenerationError, Solver, Stage, WorldLacks
-from officesim.taskgen.common import MAIL_TABLES, day, first_name, mail_guards, open_deals, stamp, toolset
+from officesim.taskgen.common import MAIL_TABLES, day, first_name, mail_guards, nth, open_deals, stamp, toolset
 
 CHAT_TABLES = ("chat_message", "chat_channel", "chat_member")
 DEAL_FIELDS = ["amount", "close_date", "next_step", "updated_at", "updated_by"]
@@ -39,6 +40,40 @@ def tools(hard: bool = False, writes: Iterable[str] = (), apps: Iterable[str] = 
     writes; a hard tier goes without the convenience reads."""
     names = toolset(["crm", "mail", "chat", *apps], writes=[*WRITES, *writes], distractors=["crm", "mail", "chat"])
     return [n for n in names if not (hard and n in CONVENIENT)]
+
+
+@dataclass
+class Cast:
+    """Who a colleague task is about: the acting user, the head of sales, the deal, its owner and account."""
+
+    user: dict[str, Any]
+    head: dict[str, Any]
+    deal: dict[str, Any]
+    rep: dict[str, Any]
+    account: dict[str, Any]
+    others: dict[str, dict[str, Any]]  # the roles kept off the deal (role ref -> person)
+
+
+def cast(stage: Stage, rng: random.Random, family: str, index: int, *,
+         users: Sequence[str] = ("role:ops_manager", "role:cs_lead"), keep_out: Sequence[str] = ()) -> Cast:
+    """Choose the acting user and the deal of instance ``index``: owned by neither the user, the head of
+    sales nor the roles in ``keep_out`` (they play their own part)."""
+    stage.act_as(users[0] if len(users) == 1 else rng.choice(list(users)))
+    user = stage.world.user
+    head = stage.person("role:head_of_sales")
+    others = {ref: stage.person(ref) for ref in keep_out}
+    deal = nth(home_deals(stage, exclude=[user["id"], head["id"], *(p["id"] for p in others.values())]), index,
+               family)
+    account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+    return Cast(user, head, deal, stage.person(deal["owner_id"]), account, others)
+
+
+def two_amounts(rng: random.Random, amount: float) -> tuple[float, float]:
+    """A first figure and the one that supersedes it, both near ``amount`` and clearly apart."""
+    first, final = amount_near(rng, amount), 0.0
+    while not final or abs(final - first) < 0.04 * first:
+        final = amount_near(rng, amount)
+    return first, final
 
 
 def home_deals(stage: Stage, *, exclude: Iterable[str] = ()) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from officesim.grading.mail_checks import MailSentCheck
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
 from officesim.taskgen.base import Draft, Family, Solver, Stage
-from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, shared_doc, stamp
+from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, post, shared_doc, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
 DECLINED = (r"\bdeclin\w*|\bturned\s+(?:it\s+)?down|\bnot\s+(?:been\s+)?approv\w*|\brefus\w*|\breject\w*|"
@@ -48,12 +48,9 @@ class ApprovalChain(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        user = stage.world.user
-        head, cfo = stage.person("role:head_of_sales"), stage.person("role:cfo")
-        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"], cfo["id"]]), index, self.name)
-        rep = stage.person(deal["owner_id"])
-        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        who = kit.cast(stage, rng, self.name, index, users=["role:ops_manager"], keep_out=["role:cfo"])
+        user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
+        cfo = who.others["role:cfo"]
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
         limit = rng.choice([10, 15])
         hard = variant == "policy-lookup"

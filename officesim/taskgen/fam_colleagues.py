@@ -17,7 +17,7 @@ from officesim.colleagues import Colleague
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
-from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, reply, stamp
+from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, post, reply, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
 DESK = kit.DESK
@@ -41,12 +41,8 @@ class AskBeforeActing(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
-        user = stage.world.user
-        head = stage.person("role:head_of_sales")
-        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"]]), index, self.name)
-        rep = stage.person(deal["owner_id"])
-        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        who = kit.cast(stage, rng, self.name, index)
+        user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
         new = kit.amount_near(rng, deal["amount"])
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
         stage.clock(stamp(day(-3), 10, 0))
@@ -254,12 +250,8 @@ class DelegatedRequest(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
-        user = stage.world.user
-        head = stage.person("role:head_of_sales")
-        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"]]), index, self.name)
-        rep = stage.person(deal["owner_id"])
-        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        who = kit.cast(stage, rng, self.name, index)
+        user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
         finance = kit.others_in(stage, "Finance", exclude=[user["id"], rep["id"], head["id"]])
         hard = variant == "namesake"
         if hard:

@@ -18,7 +18,7 @@ from officesim.colleagues import Colleague, TimedEvent
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
 from officesim.taskgen.base import Draft, Family, Solver, Stage
-from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, nth, post, reply, stamp
+from officesim.taskgen.common import colleague_mail, day, ensure_channel, long_date, post, reply, stamp
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
 ON_HOLD = (r"\bon\s+hold\b|\bhold(?:ing)?\s+off\b|\bpaused?\b|"
@@ -51,16 +51,11 @@ class LateChange(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
-        user = stage.world.user
-        cfo, head = stage.person("role:cfo"), stage.person("role:head_of_sales")
-        deal = nth(kit.home_deals(stage, exclude=[user["id"], cfo["id"], head["id"]]), index, self.name)
-        rep = stage.person(deal["owner_id"])
-        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
+        who = kit.cast(stage, rng, self.name, index, keep_out=["role:cfo"])
+        user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
+        cfo = who.others["role:cfo"]
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
-        first, final = kit.amount_near(rng, deal["amount"]), 0.0
-        while not final or abs(final - first) < 0.04 * first:
-            final = kit.amount_near(rng, deal["amount"])
+        first, final = kit.two_amounts(rng, deal["amount"])
         due = "10:00 UTC"
         early, late = rng.randint(8, 25), rng.randint(32, 52)
         stage.clock(stamp(day(-3), 10, 0))
@@ -273,13 +268,9 @@ class ConflictingInstructions(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:cs_lead"]))
-        user = stage.world.user
-        head = stage.person("role:head_of_sales")
-        deal = nth(kit.home_deals(stage, exclude=[user["id"], head["id"]]), index, self.name)
-        rep = stage.person(deal["owner_id"])
+        who = kit.cast(stage, rng, self.name, index)
+        user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
         peer = rng.choice(kit.others_in(stage, "Sales", exclude=[user["id"], head["id"], rep["id"]]))
-        account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
         short = kit.short(deal)
         dates = variant in ("manager-decides",)
@@ -290,9 +281,7 @@ class ConflictingInstructions(Family):
             say = {lose: f"{long_date(d1)}, {d1.year}", win: f"{long_date(d2)}, {d2.year}"}
             field = "close_date"
         else:
-            a, b = kit.amount_near(rng, deal["amount"]), 0.0
-            while not b or abs(b - a) < 0.04 * a:
-                b = kit.amount_near(rng, deal["amount"])
+            a, b = kit.two_amounts(rng, deal["amount"])
             lose, win = a, b
             say = {a: money(a), b: money(b)}
             field = "amount"
