@@ -18,7 +18,7 @@ from typing import Any
 
 from officesim.colleagues import Colleague, Reply
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, RecordCheck
-from officesim.taskgen.base import GenerationError, Solver, Stage, WorldLacks
+from officesim.taskgen.base import Difficulty, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.common import MAIL_TABLES, day, first_name, mail_guards, nth, open_deals, stamp, toolset
 
 CHAT_TABLES = ("chat_message", "chat_channel", "chat_member")
@@ -226,6 +226,11 @@ def second_deal_name(stage: Stage, account: dict[str, Any]) -> str:
     """A name for another deal on ``account`` that no deal there has yet (the near-duplicate trap)."""
     taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
     return next(f"{account['name']} - {p}" for p in SECOND_PRODUCTS if f"{account['name']} - {p}" not in taken)
+
+
+def tier(variant: str, easy: str, hard: str) -> Difficulty:
+    """The instance's tier: ``easy`` and ``hard`` name one structure each, the rest are medium."""
+    return "easy" if variant == easy else "hard" if variant == hard else "medium"
 
 
 def short(deal: dict[str, Any]) -> str:

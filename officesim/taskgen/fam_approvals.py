@@ -140,13 +140,13 @@ class ApprovalChain(Family):
             request = colleague_mail(stage, rep["id"], ["user"], f"Discount for {account['name']}",
                                      f"Hi {kit.hello(user)},\n\n{request_text}\n\nThanks,\n{kit.hello(rep)}\n")
             told = {"to": rep["id"], "message": request["id"]}
-            who = f"by {head['name']}"
+            by = f"by {head['name']}"
             instruction = rng.choice([
-                f"{kit.hello(rep)} mailed me a discount request. Discounts need sign-off {who} before anything "
+                f"{kit.hello(rep)} mailed me a discount request. Discounts need sign-off {by} before anything "
                 "changes in the CRM; please take care of it and let them know.",
-                f"Please handle {rep['name']}'s discount request for {account['name']}: get it approved {who}, "
+                f"Please handle {rep['name']}'s discount request for {account['name']}: get it approved {by}, "
                 "update the deal to match the approval and reply to them.",
-                f"Could you deal with the discount {kit.hello(rep)} asked me for? It has to be signed off {who} "
+                f"Could you deal with the discount {kit.hello(rep)} asked me for? It has to be signed off {by} "
                 "first. Keep them posted.",
             ])
         stage.clock(stamp(day(0), 9, 0))
@@ -225,4 +225,4 @@ class ApprovalChain(Family):
         tools = kit.tools(hard, apps=("drive",) if hard else ())
         return Draft(instruction=instruction, tools=tools, gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
-                     difficulty={"approved": "easy", "policy-lookup": "hard"}.get(variant, "medium"))
+                     difficulty=kit.tier(variant, "approved", "policy-lookup"))

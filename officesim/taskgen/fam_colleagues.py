@@ -226,7 +226,7 @@ class AskBeforeActing(Family):
         sheet.fact(key, "previous_amount", deal["amount"])  # "up from $27,000" is fine
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
-                     difficulty={"owner-knows": "easy", "find-owner": "hard"}.get(variant, "medium"))
+                     difficulty=kit.tier(variant, "owner-knows", "find-owner"))
 
 
 def _namesakes(stage: Stage, pool: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -397,4 +397,4 @@ class DelegatedRequest(Family):
                                *kit.guards(cast, channels, deal["id"], keep=[] if hard else [told["message"]])]
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=40, facts=sheet, colleagues=colleagues,
-                     difficulty={"one-hop": "easy", "namesake": "hard"}.get(variant, "medium"))
+                     difficulty=kit.tier(variant, "one-hop", "namesake"))

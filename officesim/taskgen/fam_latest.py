@@ -69,7 +69,8 @@ class LateChange(Family):
         key = sheet.entity(deal["name"], key="deal", aliases=[kit.short(deal), account["name"]], kind="deal")
         colleagues: list[Colleague] = []
         events: list[TimedEvent] = []
-        field, value, shown = "amount", final, money(final)
+        field, shown = "amount", money(final)
+        value: float | str = final
         told: dict[str, Any] = {"to": talk["id"]}
         hard = variant == "busy-channel"
         short = kit.short(deal)
@@ -104,7 +105,7 @@ class LateChange(Family):
                 f"Could you action {head['name']}'s approval on the {account['name']} deal? It's conditional on "
                 f"{kit.hello(rep)} confirming something; ask them first, then reply to {kit.hello(head)}.",
             ])
-            field, value = "", deal["amount"]
+            field, value = "", float(deal["amount"])
             no = sheet.entity("on hold", key="on_hold", patterns=[ON_HOLD], kind="decision")
             sheet.fact(key, "decision", no)
             sheet.fact(key, "amount", deal["amount"], wrong=[first])
@@ -252,7 +253,7 @@ class LateChange(Family):
         criteria += kit.guards(cast, channels, deal["id"])
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues, events=events,
-                     difficulty={"mail-correction": "easy", "busy-channel": "hard"}.get(variant, "medium"))
+                     difficulty=kit.tier(variant, "mail-correction", "busy-channel"))
 
 
 class ConflictingInstructions(Family):
@@ -274,6 +275,9 @@ class ConflictingInstructions(Family):
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
         short = kit.short(deal)
         dates = variant in ("manager-decides",)
+        lose: float | str
+        win: float | str
+        say: dict[float | str, str]
         if dates:
             d1 = day(rng.randint(10, 40))
             d2 = date.fromordinal(d1.toordinal() + rng.choice([7, 14, 21]))
@@ -449,4 +453,4 @@ class ConflictingInstructions(Family):
         criteria += kit.guards(cast, channels, deal["id"], keep=keep)
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet,
-                     difficulty={"changed-own-mind": "easy", "busy-channel": "hard"}.get(variant, "medium"))
+                     difficulty=kit.tier(variant, "changed-own-mind", "busy-channel"))
