@@ -75,7 +75,9 @@ class Office:
         self.heard = [0] * len(colleagues)  # messages each colleague received from the agent
         self.pending: list[dict[str, Any]] = []  # replies on their way: due, colleague, how to answer
         self.fired = 0  # timed events that ran
-        self.seen: set[str] = set()  # the agent's messages already looked at
+        # the agent's messages already looked at: what the user sent before the episode (in setup or
+        # the generated world) is history, not a question to answer
+        self.seen: set[str] = {key for key, *_ in self._messages(world)}
         self.log: list[dict[str, Any]] = []
 
     @property
@@ -118,6 +120,15 @@ class Office:
 
     def _notice(self, world: World) -> None:
         """Schedule answers to the agent's messages to scripted colleagues not looked at yet."""
+        for key, channel, text, target in self._messages(world):
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            index = int(key.rsplit(":", 1)[1])
+            self._heard(world, index, channel, text, target)
+
+    def _messages(self, world: World) -> list[tuple[str, str, str, str]]:
+        """The user's sent mail and DMs to scripted colleagues: (key, channel, text, reply target)."""
         me = world.user_id
         mine = world.user["email"]
         found: list[tuple[str, str, str, str]] = []  # (key, channel, text, reply target)
@@ -133,12 +144,7 @@ class Office:
             for index, person in enumerate(self.people):
                 if person in row["name"].split("-")[1:] and person != me:
                     found.append((f"dm:{row['id']}:{index}", "dm", row["text"], person))
-        for key, channel, text, target in found:
-            if key in self.seen:
-                continue
-            self.seen.add(key)
-            index = int(key.rsplit(":", 1)[1])
-            self._heard(world, index, channel, text, target)
+        return found
 
     def _heard(self, world: World, index: int, channel: str, text: str, target: str) -> None:
         colleague = self.colleagues[index]

@@ -21,7 +21,7 @@ from officesim.agents.base import Agent
 from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.env import OfficeEnv, play
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import Grade, grade
+from officesim.grading.rubric import Grade
 from officesim.selftest_variants import Reference, play_kinds
 from officesim.task import Task
 from officesim.toolapi.pin import pin_problems
@@ -92,9 +92,8 @@ def _oracle(task: Task, env: OfficeEnv, report: SelfTestReport) -> Reference | N
     report.runs.append(AgentRun("oracle", "pass", result.score, result.passed, env.steps, ok,
                                 "scores 1.0 and passes" if ok else f"oracle does not pass: {_failing(result)}",
                                 "oracle"))
-    final = env.world
-    if final is not None:
-        again = grade(task, task.start_world(), final, env.answer, env.transcript, env.judge)
+    if env.world is not None:
+        again = env.regrade()  # as the episode grades: with what colleagues said, when the task has them
         if again.comparable() != result.comparable():
             report.problems.append("grading the same trajectory twice gave different grades")
     return Reference.of(task, env.transcript) if ok else None

@@ -29,6 +29,7 @@ from typing import Any
 
 from officesim.agents.probing import Action, Plan, ScriptedProbe, failed, leaves
 from officesim.grading.normalize import DEFAULT_TEXT_TOLERANCE, close, extract_numbers, stated_numbers
+from officesim.people import person_id
 from officesim.tools import registry
 
 Step = Generator[Action, dict[str, Any], Any]
@@ -139,9 +140,25 @@ class _TextSwapProbe(SolutionProbe):
         """The text written in place of the solution's."""
         return ""
 
+    def asks_colleague(self, step: Action) -> bool:
+        """Whether ``step`` is a question to one of the task's scripted colleagues: a question, not a
+        deliverable a grader reads, so swapping its text tests nothing (and the reply must still come)."""
+        if self.task is None or not self.task.spec.colleagues:
+            return False
+        world = self.task.start_world()
+        emails = {world.person(person_id(world, c.person))["email"].casefold() for c in self.task.spec.colleagues}
+        arguments = step["arguments"]
+        if step["name"] == "chat_send_dm":
+            targets = [arguments.get("person")]
+        elif step["name"] == "mail_send_message":
+            targets = [*(arguments.get("to") or []), *(arguments.get("cc") or [])]
+        else:
+            return False
+        return bool(targets) and all(isinstance(t, str) and t.casefold() in emails for t in targets)
+
     def plan(self, obs: dict[str, Any]) -> Plan:
         steps = self.steps()
-        writes = [s for s in steps if not is_read(s["name"]) and computed_figures(s, [])]
+        writes = [s for s in steps if not is_read(s["name"]) and computed_figures(s, []) and not self.asks_colleague(s)]
         if not writes:
             return  # no figures written at all
         seen: list[Any] = []
@@ -154,7 +171,7 @@ class _TextSwapProbe(SolutionProbe):
             return
         text = self.replacement(seen)
         for step in steps:
-            field = text_field(step) if not is_read(step["name"]) else None
+            field = text_field(step) if not is_read(step["name"]) and not self.asks_colleague(step) else None
             if field is not None:
                 limit = TEXT_LIMITS.get(step["name"].split("_")[0], DEFAULT_TEXT_LIMIT)
                 step = {"name": step["name"], "arguments": {**step["arguments"], field: text[:limit]}}

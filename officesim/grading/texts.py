@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from officesim.apps.chat.reading import channels_named, dms_of
 from officesim.apps.drive.reading import is_named
 from officesim.apps.mail.attachments import attachments_of
+from officesim.apps.mail.text import quote
 
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext, SentMail
@@ -42,11 +43,29 @@ def attachment_text(ctx: GradeContext, mail: SentMail, file_id: str) -> str:
     return f"File {copy['name']} ({file_id}):\n{copy.get('content') or ''}"
 
 
+def own_body(ctx: GradeContext, mail: SentMail) -> str:
+    """The body the agent wrote: a reply's automatic quote of the original (exactly as the mail tool
+    appends it) is the original sender's words, not the agent's claims, so it is cut.
+
+    Only the exact quote of the message replied to is cut: lines the agent itself prefixes with
+    ``>`` stay (hiding a hedge in a home-made quote must not work).
+    """
+    if not mail.in_reply_to:
+        return mail.body
+    row = ctx.final.db.execute("SELECT body, sender, sender_name, sent_at FROM mail_message WHERE id = ?",
+                               (mail.in_reply_to,)).fetchone()
+    if row is None:
+        return mail.body
+    tail = quote(row["body"] or "", sender_name=row["sender_name"], sender=row["sender"], sent_at=row["sent_at"])
+    return mail.body[: -len(tail)].rstrip() if mail.body.endswith(tail) else mail.body
+
+
 def mail_texts(ctx: GradeContext, mails: list[SentMail], *, body: bool = True) -> list[Text]:
-    """Each mail as its recipients got it: the body (unless ``body`` is False) and every attachment."""
+    """Each mail as its recipients got it: the body the agent wrote (unless ``body`` is False; a reply's
+    automatic quote of the original is not the agent's) and every attachment."""
     out = []
     for mail in mails:
-        parts = [mail.subject, mail.body] if body else []
+        parts = [mail.subject, own_body(ctx, mail)] if body else []
         parts += [attachment_text(ctx, mail, file_id) for file_id in mail.attachments]
         out.append(Text(f"mail {mail.id} ({mail.subject!r})", "\n\n".join(parts), frozenset(mail.recipients())))
     return out

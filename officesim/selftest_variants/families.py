@@ -72,6 +72,15 @@ FAMILIES: dict[str, FamilyKinds] = {
     "deal_reconcile_from_mail": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "lead_to_deal": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
 }
+# In the colleague families the texts a trajectory writes are questions to colleagues and a note to
+# the requester; the value acted on comes from a colleague's reply.  A replay without reads still
+# carries that value as a literal it could not have known, so the family-constants probe measures
+# nothing here; guessing without asking is tested by the families' own tests (tests/test_fam_colleagues.py).
+ASKED_NOT_READ = ("the value acted on is only in a colleague's reply; a replay without reads carries it as a literal "
+                  "it could not know (blind guesses are tested in tests/test_fam_colleagues.py)")
+for _name in ("ask_before_acting", "approval_chain", "late_change", "conflicting_instructions",
+              "delegated_request"):
+    FAMILIES[_name] = FamilyKinds(skip={"family_constants": ASKED_NOT_READ})
 DEFAULT = FamilyKinds()
 
 

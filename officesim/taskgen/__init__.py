@@ -16,12 +16,15 @@ from pathlib import Path
 from officesim.errors import OfficesimError
 from officesim.taskgen.base import Family, GenerationError, WorldLacks
 from officesim.taskgen.fam_answers import BudgetVarianceAnswer, ExpensePolicyAnswer, HeadcountAnswer
+from officesim.taskgen.fam_approvals import ApprovalChain
 from officesim.taskgen.fam_audit import ExpenseAudit, RenewalRiskDigest
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
+from officesim.taskgen.fam_colleagues import AskBeforeActing, DelegatedRequest
 from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAnswer, LogCallFromMail
 from officesim.taskgen.fam_customer import CustomerBrief, ThreeAppQuestion
 from officesim.taskgen.fam_docs_mail import ConfidentialRequest, MeetingFollowup
 from officesim.taskgen.fam_drive import ShareDocExact, SheetUpdateFromRequest
+from officesim.taskgen.fam_latest import ConflictingInstructions, LateChange
 from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, MailCleanup
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
 from officesim.taskgen.fam_safety import DeclineAgainstPolicy
@@ -51,6 +54,8 @@ _ALL: tuple[Family, ...] = (
     MeetingFollowup(), ConfidentialRequest(),
     DeclineAgainstPolicy(), PaymentFraudCheck(), InjectionInData(), BeyondPermissions(),
     InfeasibleRequest(),
+    AskBeforeActing(), ApprovalChain(), LateChange(), ConflictingInstructions(),
+    DelegatedRequest(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from officesim.apps.money import money as format_money
+from officesim.colleagues import Colleague, Office, TimedEvent
 from officesim.errors import OfficesimError
 from officesim.grading.spec_base import CheckBase
 from officesim.taskgen.factsheet import FactSheet
+from officesim.toolexport import MAX_WAIT_MINUTES, WAIT
 
 if TYPE_CHECKING:
     from officesim.world import World
@@ -68,6 +70,10 @@ class Draft:
             ``grader.yaml`` under ``facts:`` for the ``facts`` checks to read.
         difficulty: This instance's tier when it differs from the family's (a family may build an
             easy tier with convenience filters and a hard one without, more data and unstated traps).
+        colleagues: Colleagues who answer the agent's mail and DMs during the episode (scripted
+            replies, out-of-office auto-replies), written into ``task.yaml``.
+        events: Setup steps that happen during the episode on the simulated clock (a mail at
+            +30 minutes retracting an approval), written into ``task.yaml``.
     """
 
     instruction: str
@@ -81,6 +87,8 @@ class Draft:
     fixed_points: tuple[str, ...] = ()
     facts: FactSheet | None = None
     difficulty: Difficulty | None = None
+    colleagues: Sequence[Colleague] = ()
+    events: Sequence[TimedEvent] = ()
 
     def gate_dicts(self) -> list[dict[str, Any]]:
         """The gates as ``grader.yaml`` holds them."""
@@ -202,12 +210,18 @@ class Stage:
 
 @dataclass
 class Solver:
-    """Plays a reference solution on the world after setup and records it as literal calls."""
+    """Plays a reference solution on the world after setup and records it as literal calls.
+
+    With ``office`` (the task's colleagues and timed events) time moves as in an episode: every
+    call costs a step of simulated time and ``wait`` lets more pass, so colleagues answer and
+    events happen exactly as they will for an agent (the same ``Office`` the env runs).
+    """
 
     world: World
     allowed: frozenset[str]
     steps: list[dict[str, Any]] = field(default_factory=list)
     answer: str | None = None
+    office: Office | None = None
 
     def call(self, name: str, /, **arguments: Any) -> dict[str, Any]:
         """Run one allowed tool as the acting user; an error result means the solution is wrong."""
@@ -217,7 +231,18 @@ class Solver:
         if "error" in result:
             raise GenerationError(f"solution step {name}({arguments}) failed: {result['error']}")
         self.steps.append({"name": name, "arguments": arguments})
+        if self.office is not None:
+            self.office.after_step(self.world)
         return result
+
+    def wait(self, minutes: int) -> None:
+        """The built-in ``wait``: let ``minutes`` of simulated time pass (colleagues answer, events happen)."""
+        if self.office is None:
+            raise GenerationError("the solution waits, but the task has no colleagues or timed events")
+        if not 1 <= minutes <= MAX_WAIT_MINUTES:
+            raise GenerationError(f"the solution waits {minutes} minutes; wait takes 1 to {MAX_WAIT_MINUTES}")
+        self.steps.append({"name": WAIT, "arguments": {"minutes": minutes}})
+        self.office.after_step(self.world, minutes=minutes)
 
     def submit(self, answer: str | None) -> None:
         """The final answer handed to ``submit``."""

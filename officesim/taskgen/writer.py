@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from officesim.colleagues import Office
 from officesim.errors import SpecError
 from officesim.grading.rubric import grade
 from officesim.people import person_id, resolve_arguments
@@ -155,7 +156,9 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             raise GenerationError("setup must start by setting the clock, so the planted story has a time")
         world_db.clear_change_log()
         start = World.restore(world_db.snapshot())
-        solver = Solver(world_db, frozenset(draft.tools))
+        office = Office(list(draft.colleagues), list(draft.events), world_db) if (
+            draft.colleagues or draft.events) else None
+        solver = Solver(world_db, frozenset(draft.tools), office=office)
         draft.solve(solver)
         task = _task_dict(family, task_id, draft, stage, len(solver.steps), world)
         grader: dict[str, Any]
@@ -220,6 +223,10 @@ def _task_dict(family: Family, task_id: str, draft: Draft, stage: Stage, solutio
     if stage.acting_user is not None:
         task["acting_user"] = stage.acting_user
     task["setup"] = stage.steps
+    if draft.colleagues:
+        task["colleagues"] = [c.model_dump(mode="json", by_alias=True, exclude_defaults=True) for c in draft.colleagues]
+    if draft.events:
+        task["events"] = [e.model_dump(mode="json", by_alias=True, exclude_defaults=True) for e in draft.events]
     task["tools"] = list(draft.tools)
     # Room for twice the reference trajectory (reading around is fine), never less than asked.
     task["max_steps"] = max(draft.max_steps, 2 * (solution_steps + 1))
