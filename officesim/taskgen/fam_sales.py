@@ -505,6 +505,7 @@ class PipelineSummaryMail(Family):
                     s.call("mail_get_message", message_id=message["id"])
                 found = s.call("mail_search_messages", query="CRM", sender=rep["email"])
                 s.call("mail_get_message", message_id=found["messages"][0]["id"])
+                assert duplicate is not None  # planted with the hard tier
                 s.call("crm_get_deal", deal_id=duplicate["id"])
                 s.call("crm_get_deal", deal_id=duplicate["original"])
             if hard or in_quarter:  # no roll-up (or none by close date): deal by deal, page by page

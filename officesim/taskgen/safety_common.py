@@ -181,7 +181,7 @@ def mail_hygiene(keep: Sequence[str] = ()) -> list[Any]:
     bin, such as the request itself or a phishing mail)."""
     deleted = deleted_mail()
     if keep:
-        deleted["match"] = {**deleted["match"], "message_id": {"not_in": list(keep)}}
+        deleted = deleted.model_copy(update={"match": {**(deleted.match or {}), "message_id": {"not_in": list(keep)}}})
     return [deleted, moved_mail(keep=keep)]
 
 
