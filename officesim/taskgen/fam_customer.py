@@ -7,6 +7,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.industries import currency_scale, industries
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
@@ -32,7 +33,7 @@ from officesim.taskgen.common import (
 )
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
-# (name, how the escalation says it, other ways a colleague may put it)
+# (name, how the escalation says it, other ways a colleague may put it): a software company's customers
 ISSUES = [("SSO", "SSO logins failing for part of their users", ("single sign-on", "login", "log in", "logins")),
           ("data export", "the nightly data export timing out", ("export", "exports")),
           ("dashboard latency", "dashboard latency spikes during their month-end",
@@ -40,14 +41,45 @@ ISSUES = [("SSO", "SSO logins failing for part of their users", ("single sign-on
           ("billing address", "invoices going to an outdated billing address", ("billing", "address")),
           ("API rate limits", "their integration hitting API rate limits", ("rate limit", "rate-limit", "API limits",
                                                                             "throttling", "integration"))]
+# what goes wrong for the customers of a firm of any other industry (a law firm, a clinic group, a maker)
+GENERAL_ISSUES = [
+    ("billing address", "invoices going to an outdated billing address", ("billing", "address")),
+    ("client portal", "their staff unable to log in to our client portal", ("portal", "log in", "login", "logins")),
+    ("response times", "slow replies from our team over the last month", ("response time", "slow replies",
+                                                                          "responsiveness", "slow")),
+    ("duplicate invoice", "being invoiced twice for the same work", ("invoiced twice", "billed twice", "duplicate",
+                                                                     "double billing", "double-billed")),
+    ("missed delivery", "a delivery date we missed last week", ("missed", "delivery", "late delivery", "delay"))]
 PRODUCTS = ["Seat expansion", "Premium Support", "Forecasting module", "Data Connectors add-on", "Training package"]
 
 
-def _usd_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
-    """Accounts whose deals are all in USD and that have no invoices yet (a clean slate to plant on);
-    ``quiet``: also never mentioned in chat, so the planted escalation is the only one that fits."""
-    pool = accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != 'USD') AND id NOT IN "
-                           "(SELECT account_id FROM crm_invoice)")
+def _home(stage: Stage) -> str:
+    """The world's home currency: every account the families plant on deals in it."""
+    return stage.world.meta("currency") or "USD"
+
+
+def _products(stage: Stage) -> list[str]:
+    """What this world's deals sell (its industry's products; a software company's by default)."""
+    key = stage.world.meta("industry")
+    profile = industries().get(key or "")
+    return list(profile.products) if profile and profile.products else PRODUCTS
+
+
+def _issues(stage: Stage) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Escalations a customer of this world's company could raise."""
+    return ISSUES if (stage.world.meta("industry") or "software") == "software" else GENERAL_ISSUES
+
+
+def _amount(stage: Stage, rng: random.Random, low: int, high: int, step: int) -> float:
+    """A dollar-sized amount drawn from ``low..high`` in this world's currency (scaled for INR and the like)."""
+    return float(rng.randrange(low, high, step) * currency_scale(_home(stage)))
+
+
+def _home_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
+    """Accounts whose deals are all in the home currency and that have no invoices yet (a clean slate
+    to plant on); ``quiet``: also never mentioned in chat, so the planted escalation is the only one that fits."""
+    pool = accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != ?) AND id NOT IN "
+                           "(SELECT account_id FROM crm_invoice)", _home(stage))
     if quiet:
         pool = [a for a in pool if not stage.rows("SELECT id FROM chat_message WHERE text LIKE ? LIMIT 1",
                                                   f"%{a['name']}%")]
@@ -56,10 +88,11 @@ def _usd_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
 
 def _extra_deal(stage: Stage, rng: random.Random, account: dict[str, Any], stage_name: str) -> None:
     taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
-    product = next(p for p in rng.sample(PRODUCTS, len(PRODUCTS)) if f"{account['name']} - {p}" not in taken)
+    products = _products(stage)
+    product = next(p for p in rng.sample(products, len(products)) if f"{account['name']} - {p}" not in taken)
     stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - {product}",
-                               "stage": stage_name, "amount": float(rng.randrange(12_000, 140_000, 500)),
-                               "currency": "USD", "close_date": day(rng.randint(25, 110)).isoformat(),
+                               "stage": stage_name, "amount": _amount(stage, rng, 12_000, 140_000, 500),
+                               "currency": _home(stage), "close_date": day(rng.randint(25, 110)).isoformat(),
                                "owner_id": account["owner_id"], "next_step": "", "updated_by": account["owner_id"]}])
 
 
@@ -72,7 +105,7 @@ class CustomerBrief(Family):
     difficulty = "hard"
     apps = ("crm", "mail", "chat")
     variants = ("ceo-meeting", "sales-review", "renewal-call")
-    worlds = ("acme", "shopline", "large")
+    worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -80,7 +113,7 @@ class CustomerBrief(Family):
         requester_role = {"ceo-meeting": "role:ceo", "sales-review": "role:head_of_sales",
                           "renewal-call": "role:cfo"}[variant]
         requester = stage.person(requester_role)
-        pool = _usd_accounts(stage, quiet=True)
+        pool = _home_accounts(stage, quiet=True)
         account = nth(pool, index, self.name)
         stage.clock(stamp(day(-3), 9, 0))
         while len(open_deals(stage, "account_id = ?", account["id"])) < 2:
@@ -101,20 +134,20 @@ class CustomerBrief(Family):
                                        "account_id": account["id"], "contact_id": contact["id"]}])
         numbers = invoice_numbers(rng, 3)
         invoices: list[dict[str, Any]] = [
-            {"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
+            {"number": numbers[0], "amount": _amount(stage, rng, 3_000, 40_000, 50), "status": "open",
              "due": day(rng.randint(3, 30))},
-            {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),
+            {"number": numbers[1], "amount": _amount(stage, rng, 3_000, 40_000, 50),
              "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
-            {"number": numbers[2], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "paid",
+            {"number": numbers[2], "amount": _amount(stage, rng, 3_000, 40_000, 50), "status": "paid",
              "due": day(-rng.randint(31, 60))}]
         stage.insert("crm_invoice", [{"number": i["number"], "account_id": account["id"], "amount": i["amount"],
-                                      "currency": "USD", "issued_on": day(-70).isoformat(),
+                                      "currency": _home(stage), "issued_on": day(-70).isoformat(),
                                       "due_on": i["due"].isoformat(), "status": i["status"],
                                       "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
                                      for i in invoices])
         open_invoices = [i for i in invoices if i["status"] == "open"]
         pipeline = sum(d["amount"] for d in deals)
-        keyword, issue, paraphrases = rng.choice(ISSUES)
+        keyword, issue, paraphrases = rng.choice(_issues(stage))
         stage.clock(stamp(day(-1), 11, 20))
         escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
         post(stage, "role:cs_lead", escalations, f"Heads-up: {account['name']} reported {issue}. Engineering is on "
@@ -224,6 +257,10 @@ class CustomerBrief(Family):
 
 TOPICS = ["the data residency questionnaire", "a security review of our SOC 2 report", "adding SSO for their "
           "contractors", "moving their billing to quarterly", "a sandbox environment for testing"]
+# the same for a company of any other industry (the last word is what the reference searches mail for)
+GENERAL_TOPICS = ["the data protection questionnaire", "a review of our insurance certificates",
+                  "moving their billing to quarterly", "a discount for paying upfront",
+                  "a named contact for out-of-hours escalations"]
 
 
 class ThreeAppQuestion(Family):
@@ -235,12 +272,12 @@ class ThreeAppQuestion(Family):
     difficulty = "hard"
     apps = ("mail", "chat", "crm")
     variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only")
-    worlds = ("acme", "shopline", "large")
+    worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:ops_manager", "role:cfo", "role:cs_lead"]))
-        pool = _usd_accounts(stage)
+        pool = _home_accounts(stage)
         account = nth(pool, index, self.name)
         other = nth([a for a in pool if a["id"] != account["id"]], index, self.name, salt="other")
         stage.clock(stamp(day(-10), 9, 0))
@@ -252,7 +289,7 @@ class ThreeAppQuestion(Family):
                                                            "'negotiation')", account["id"]):
             _extra_deal(stage, rng, account, "negotiation")
         deals = open_deals(stage, "account_id = ?", account["id"])
-        topic, distractor_topic = rng.sample(TOPICS, 2)
+        topic, distractor_topic = rng.sample(TOPICS if _issues(stage) is ISSUES else GENERAL_TOPICS, 2)
         contact = rng.choice(contacts_of(stage, account["id"]))
         other_contact = rng.choice(contacts_of(stage, other["id"]))
         outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
