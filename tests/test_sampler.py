@@ -17,6 +17,7 @@ from officesim.sampler import (
     HeldOut,
     SampleRef,
     TaskSampler,
+    family_totals,
     instance_key,
     instance_stats,
     rebuild,
@@ -424,6 +425,16 @@ def test_instance_stats_count_distinct_instances(capsys: pytest.CaptureFixture[s
     assert 1 <= row["distinct"] <= 4 and row["distinct_solutions"] <= row["distinct"]
     expected = ">= ~6" if row["repeats"] == 0 else f"~{6 / row['repeats']:,.0f}"  # 4 draws: 6 pairs
     assert row["estimate"] == expected and row["solution_estimate"].startswith((">= ~", "~"))
+    assert row["cpu_seconds_per_draw"] > 0 and 0 < row["seconds_per_draw"] < 5  # the cost of one draw is measured
     assert main(["tasks", "sample", "headcount_answer", "--stats", "--draws", "3"]) == 0
     out = capsys.readouterr().out
-    assert "distinct instances" in out and "headcount_answer" in out
+    assert "distinct instances" in out and "headcount_answer" in out and "s/draw" in out
+
+
+def test_family_totals_add_up_the_worlds() -> None:
+    rows = [{"family": "f", "world": "acme", "draws": 4, "distinct": 4, "estimate": ">= ~6", "seconds_per_draw": 0.5},
+            {"family": "f", "world": "tiny", "draws": 4, "distinct": 3, "estimate": "~1,200", "seconds_per_draw": 0.1},
+            {"family": "g", "world": "tiny", "draws": 0, "distinct": 0, "estimate": "skipped", "skipped": "no cfo"}]
+    (total,) = family_totals(rows)
+    assert total == {"family": "f", "worlds": 2, "draws": 8, "distinct": 7, "estimate": ">= ~1,206",
+                     "seconds_per_draw": 0.3}
