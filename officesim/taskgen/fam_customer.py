@@ -28,6 +28,7 @@ from officesim.taskgen.common import (
     open_deals,
     outside_mail,
     post,
+    short_date,
     stamp,
     toolset,
 )
@@ -263,15 +264,33 @@ GENERAL_TOPICS = ["the data protection questionnaire", "a review of our insuranc
                   "a named contact for out-of-hours escalations"]
 
 
+def _revised(stage: Stage, rng: random.Random, amount: float) -> float:
+    """A renegotiated amount: 10 to 25% off ``amount``, on the same round step the deals use."""
+    step = 500 * currency_scale(_home(stage))
+    return float(max(step, round(amount * rng.choice([0.75, 0.8, 0.85, 0.9]) / step) * step))
+
+
+def _cutoff(stage: Stage, rng: random.Random, account: dict[str, Any]) -> date:
+    """A close-date cut-off with open deals of ``account`` on both sides (planting a later deal if needed)."""
+    for _ in range(4):
+        dates = sorted({d["close_date"] for d in open_deals(stage, "account_id = ?", account["id"])})
+        if len(dates) >= 2:
+            return date.fromisoformat(dates[rng.randrange(len(dates) - 1)])
+        _extra_deal(stage, rng, account, rng.choice(["proposal", "negotiation"]))
+    raise GenerationError(f"{account['name']}'s open deals all close on one day; pick another account")
+
+
 class ThreeAppQuestion(Family):
-    """A number whose facts sit in three apps: a mail names the contact, chat excludes a deal, the CRM sums."""
+    """A number whose facts sit in three apps: a mail names the contact, chat excludes or revises a deal (or
+    a stage or close-date rule narrows the count), the CRM sums."""
 
     name = "three_app_question"
     skills = ("cross_app_join", "fact_lookup")
     category = "cross-app-analysis"
     difficulty = "hard"
     apps = ("mail", "chat", "crm")
-    variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only")
+    variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only", "revised-in-chat",
+                "closing-by-date")
     worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -315,22 +334,45 @@ class ThreeAppQuestion(Family):
                                                     "totals; no budget this year.")
             counted = deals
             rule = (f" Leave out any deal {first_name(head['name'])} said in #deal-desk we should stop counting.")
+        elif variant == "revised-in-chat":
+            # a renegotiated amount the CRM does not show yet: the CRM's sum is the stale reading
+            revised = _revised(stage, rng, dead["amount"])
+            post(stage, "role:head_of_sales", desk, f"Update on {dead['name']}: we agreed "
+                                                    f"{stage.money(revised, cents=False)} on yesterday's call (down "
+                                                    f"from {stage.money(dead['amount'], cents=False)}). The CRM gets "
+                                                    "fixed once finance signs off; use the new figure in totals.")
+            counted = deals
+            rule = " Use the latest figures: a deal renegotiated in #deal-desk counts at its new amount."
+        elif variant == "closing-by-date":
+            cutoff = _cutoff(stage, rng, account)
+            deals = open_deals(stage, "account_id = ?", account["id"])
+            counted = [d for d in deals if d["close_date"] <= cutoff.isoformat()]
+            rule = f" Only count deals expected to close by {short_date(cutoff)}."
         else:
             counted = [d for d in deals if d["stage"] in ("proposal", "negotiation")]
             rule = " Only count deals in the Proposal or Negotiation stage."
         total = sum(d["amount"] for d in counted)
+        if variant == "revised-in-chat":
+            total += revised - dead["amount"]
         wrong = [sum(d["amount"] for d in deals), *(total - d["amount"] for d in counted),
-                 total + other_dead["amount"]]
+                 total + other_dead["amount"], *(total + d["amount"] for d in deals if d not in counted)]
+        wrong = [w for w in dict.fromkeys(wrong) if abs(w - total) > 0.5]
         stage.clock(stamp(day(0), 9, 0))
-        instruction = (f"What's the total value of the open deals we have with the customer whose contact emailed me "
-                       f"last week about {topic}?{rule} Give me the number.")
+        instruction = rng.choice([
+            f"What's the total value of the open deals we have with the customer whose contact emailed me last week "
+            f"about {topic}?{rule} Give me the number.",
+            f"Someone at a customer mailed me last week about {topic}. How much is open with that customer in the "
+            f"CRM right now?{rule} Just the total, please.",
+            f"Quick one before my call: the contact who wrote to me about {topic} - what do their company's open "
+            f"deals add up to?{rule} One number is fine.",
+        ])
 
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query=topic.split()[-1])
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
             con = s.call("crm_search_contacts", query=contact["email"])["contacts"][0]
             s.call("crm_search_deals", account_id=con["account_id"], stage="open")
-            if variant != "late-stage-only":
+            if variant not in ("late-stage-only", "closing-by-date"):
                 s.call("chat_list_messages", channel=desk, limit=10)
             s.submit(stage.money(total, cents=False))
 
@@ -346,6 +388,8 @@ class ThreeAppQuestion(Family):
                 excluded_keys.append(key)
         sheet.fact(acc, "open_total", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
         sheet.figure(other_dead["amount"])
+        if variant == "revised-in-chat":
+            sheet.figure(revised)
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),
