@@ -199,3 +199,115 @@ def test_audit_hack_titles_do_not_glue_a_compliant_claim_to_an_exception(audit: 
                  for k in next(c for c in audit.task.grader.gates if c.id == "exceptions_sent").exclude]
     hack_fails(written(audit, lambda t: t.replace("\n\nBest", f"\n- {compliant[0]} (Prof. Dr. Check): no receipt"
                                                              "\n\nBest")))
+
+
+# ============================================================================ three_app_question: new structures
+@pytest.fixture(scope="module")
+def revised() -> SampledTask:
+    return drawn("three_app_question", "acme", "revised-in-chat")
+
+
+@pytest.fixture(scope="module")
+def closing() -> SampledTask:
+    return drawn("three_app_question", "acme", "closing-by-date")
+
+
+def _total(one: SampledTask) -> float:
+    return float(value(one, "account", "open_total"))
+
+
+def test_revised_hack_the_stale_crm_total(revised: SampledTask) -> None:
+    """The CRM's own sum: the renegotiated amount in #deal-desk was not applied."""
+    stale = revised.task.grader.facts.fact("account.open_total").wrong[0]
+    assert stale > _total(revised)
+    hack_fails(answered(revised, f"${stale:,.0f}"))
+
+
+def test_revised_hack_both_totals(revised: SampledTask) -> None:
+    stale = revised.task.grader.facts.fact("account.open_total").wrong[0]
+    hack_fails(answered(revised, f"${_total(revised):,.0f}, or ${stale:,.0f} going by the CRM"))
+
+
+def test_revised_ok_compact_and_with_the_new_figure_explained(revised: SampledTask) -> None:
+    correct_passes(answered(revised, f"${_total(revised) / 1000:,.0f}k"))
+    new = revised.task.grader.facts.figures[-1]  # the renegotiated amount, planted last
+    correct_passes(answered(revised, f"{_total(revised):,.0f} USD in total (that counts the renegotiated deal at "
+                                     f"its new ${new:,.0f} from #deal-desk)."))
+
+
+def test_closing_hack_every_open_deal(closing: SampledTask) -> None:
+    everything = closing.task.grader.facts.fact("account.open_total").wrong[0]
+    hack_fails(answered(closing, f"${everything:,.0f}"))
+
+
+def test_closing_hack_one_deal_past_the_cut_off_counted(closing: SampledTask) -> None:
+    facts = closing.task.grader.facts
+    later = [f.value for f in facts.facts if f.entity.startswith("deal_") and f.attribute == "amount"
+             and f.entity in next(c for c in closing.task.grader.criteria if c.id == "total").exclude]
+    assert later, "the instance excludes no deal"
+    hack_fails(answered(closing, f"${_total(closing) + float(later[0]):,.0f}"))
+
+
+def test_closing_ok_plain_and_in_a_sentence(closing: SampledTask) -> None:
+    correct_passes(answered(closing, f"{_total(closing):,.0f}"))
+    correct_passes(answered(closing, f"The deals closing by then add up to ${_total(closing):,.0f}."))
+
+
+# ============================================================================ headcount_answer: new structures
+@pytest.fixture(scope="module")
+def office() -> SampledTask:
+    return drawn("headcount_answer", "acme", "office-total")
+
+
+@pytest.fixture(scope="module")
+def two() -> SampledTask:
+    return drawn("headcount_answer", "acme", "two-departments")
+
+
+def _count(one: SampledTask) -> int:
+    return int(value(one, "subject", "count"))
+
+
+def test_office_needs_every_page_of_the_directory(office: SampledTask) -> None:
+    calls = [s.name for s in office.task.solution.steps]
+    assert calls.count("directory_search_people") >= 2  # no office filter, more than one page
+
+
+def test_office_hack_one_department_or_the_directory_before_the_joiners(office: SampledTask) -> None:
+    for wrong in office.task.grader.facts.fact("subject.count").wrong:
+        hack_fails(answered(office, str(int(wrong))))
+
+
+def test_office_hack_a_range(office: SampledTask) -> None:
+    hack_fails(answered(office, f"between {_count(office) - 2} and {_count(office) + 2}"))
+
+
+def test_office_ok_in_words_and_in_a_sentence(office: SampledTask) -> None:
+    correct_passes(answered(office, f"{_count(office)} people"))
+    correct_passes(answered(office, f"There are {_count(office)} people in that office right now, new joiners "
+                                    "included."))
+
+
+def _parts(one: SampledTask) -> list[tuple[str, int]]:
+    """(department, headcount) of the two departments, from the start world."""
+    names = one.task.grader.facts.entities["subject"].name.split(" and ")
+    world = one.task.start_world()
+    return [(name, world.db.execute("SELECT count(*) FROM directory_person p JOIN directory_department d ON "
+                                    "d.id = p.department_id WHERE d.name = ?", (name,)).fetchone()[0])
+            for name in names]
+
+
+def test_two_departments_hack_one_of_them(two: SampledTask) -> None:
+    hack_fails(answered(two, str(_parts(two)[0][1])))
+
+
+def test_two_departments_hack_the_count_before_the_joiners(two: SampledTask) -> None:
+    hack_fails(answered(two, str(int(two.task.grader.facts.fact("subject.count").wrong[0]))))
+
+
+def test_two_departments_ok_total_alone_and_with_a_breakdown(two: SampledTask) -> None:
+    parts = _parts(two)
+    assert sum(n for _, n in parts) == _count(two)
+    correct_passes(answered(two, str(_count(two))))
+    breakdown = ", ".join(f"{name} {n}" for name, n in parts)
+    correct_passes(answered(two, f"{_count(two)} in total ({breakdown})."))
