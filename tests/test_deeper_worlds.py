@@ -311,3 +311,43 @@ def test_two_departments_ok_total_alone_and_with_a_breakdown(two: SampledTask) -
     correct_passes(answered(two, str(_count(two))))
     breakdown = ", ".join(f"{name} {n}" for name, n in parts)
     correct_passes(answered(two, f"{_count(two)} in total ({breakdown})."))
+
+
+# ============================================================================ customer_brief: paid per remittance
+@pytest.fixture(scope="module")
+def remitted() -> SampledTask:
+    return drawn("customer_brief", "acme", "paid-per-remittance")
+
+
+def _remitted_invoice(one: SampledTask) -> tuple[str, float]:
+    """The invoice the customer's remittance mail says is paid (still open in the CRM)."""
+    world = one.task.start_world()
+    row = world.db.execute("SELECT subject FROM mail_message WHERE subject LIKE 'Remittance advice: %'").fetchone()
+    number = row["subject"].split(": ", 1)[1]
+    amount = world.db.execute("SELECT amount, status FROM crm_invoice WHERE number = ?", (number,)).fetchone()
+    assert amount["status"] == "open"  # the trap: the CRM has not caught up
+    return number, float(amount["amount"])
+
+
+def test_remittance_hack_the_crm_open_invoices_as_they_stand(remitted: SampledTask) -> None:
+    number, amount = _remitted_invoice(remitted)
+    hack_fails(written(remitted, lambda t: t.replace("Open invoices:\n",
+                                                     f"Open invoices:\n- {number}: ${amount:,.2f}\n")))
+
+
+def test_remittance_hack_listed_as_open_with_a_note(remitted: SampledTask) -> None:
+    """Still presented as open (with its amount owed), the note does not make it paid."""
+    number, amount = _remitted_invoice(remitted)
+    hack_fails(written(remitted, lambda t: t.replace(
+        "Open invoices:\n", f"Open invoices:\n- {number}: ${amount:,.2f} outstanding, due soon\n")))
+
+
+def test_remittance_ok_the_paid_invoice_named_as_paid(remitted: SampledTask) -> None:
+    number, amount = _remitted_invoice(remitted)
+    correct_passes(written(remitted, lambda t: t.replace(
+        "\n\nHeads-up", f"\n({number}, ${amount:,.2f}, was paid in full yesterday per their remittance advice; "
+                        "the CRM still shows it open.)\n\nHeads-up")))
+
+
+def test_remittance_ok_dates_spelled_out(remitted: SampledTask) -> None:
+    correct_passes(written(remitted, lambda t: re.sub(r"(\d{4})-(\d{2})-(\d{2})", _long, t)))

@@ -105,14 +105,14 @@ class CustomerBrief(Family):
     category = "account-management"
     difficulty = "hard"
     apps = ("crm", "mail", "chat")
-    variants = ("ceo-meeting", "sales-review", "renewal-call")
+    variants = ("ceo-meeting", "sales-review", "renewal-call", "paid-per-remittance")
     worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:cs_lead", "role:ops_manager"]))
         requester_role = {"ceo-meeting": "role:ceo", "sales-review": "role:head_of_sales",
-                          "renewal-call": "role:cfo"}[variant]
+                          "renewal-call": "role:cfo", "paid-per-remittance": "role:cfo"}[variant]
         requester = stage.person(requester_role)
         pool = _home_accounts(stage, quiet=True)
         account = nth(pool, index, self.name)
@@ -141,22 +141,35 @@ class CustomerBrief(Family):
              "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
             {"number": numbers[2], "amount": _amount(stage, rng, 3_000, 40_000, 50), "status": "paid",
              "due": day(-rng.randint(31, 60))}]
+        if variant == "paid-per-remittance":
+            # the customer has paid one the CRM still shows open (their remittance mail says so): the
+            # second stays open, so the brief still has an open invoice to give
+            invoices[1]["status"] = "open"
         stage.insert("crm_invoice", [{"number": i["number"], "account_id": account["id"], "amount": i["amount"],
                                       "currency": _home(stage), "issued_on": day(-70).isoformat(),
                                       "due_on": i["due"].isoformat(), "status": i["status"],
                                       "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
                                      for i in invoices])
-        open_invoices = [i for i in invoices if i["status"] == "open"]
+        remitted = invoices[0] if variant == "paid-per-remittance" else None
+        open_invoices = [i for i in invoices if i["status"] == "open" and i is not remitted]
         pipeline = sum(d["amount"] for d in deals)
         keyword, issue, paraphrases = rng.choice(_issues(stage))
         stage.clock(stamp(day(-1), 11, 20))
         escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
         post(stage, "role:cs_lead", escalations, f"Heads-up: {account['name']} reported {issue}. Engineering is on "
                                                  f"it; fix expected by {day(4).strftime('%A')}.")
+        if remitted is not None:
+            outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                         subject=f"Remittance advice: {remitted['number']}",
+                         body=f"Hello,\n\nPlease note we paid invoice {remitted['number']} "
+                              f"({stage.money(remitted['amount'])}) in full by bank transfer yesterday. It should "
+                              f"reach your account within two working days.\n\nKind regards,\n{contact['name']}\n"
+                              f"{account['name']}\n", at=stamp(day(-1), 16, 5))
         stage.clock(stamp(day(0), 8, 10))
         meeting = {"ceo-meeting": "I'm meeting their leadership on Thursday",
                    "sales-review": "Their account is up in Wednesday's pipeline review",
-                   "renewal-call": "I have a call with their finance team about the renewal"}[variant]
+                   "renewal-call": "I have a call with their finance team about the renewal",
+                   "paid-per-remittance": "I'm seeing their CFO tomorrow about payment terms"}[variant]
         request = colleague_mail(stage, requester_role, ["user"], f"Brief on {account['name']}?",
                        f"Hi,\n\n{meeting}. Could you send me a short brief on {account['name']}: their open deals "
                        "(amounts and stages, and what they add up to), when we last talked to them and about what, "
@@ -172,7 +185,10 @@ class CustomerBrief(Family):
         ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query=account["name"])
+            found = s.call("mail_search_messages", query=account["name"])
+            if remitted is not None:
+                advice = next(m for m in found["messages"] if remitted["number"] in m["subject"])
+                s.call("mail_get_message", message_id=advice["id"])
             acc = s.call("crm_search_accounts", query=account["name"])["accounts"][0]
             s.call("crm_search_deals", account_id=acc["id"], stage="open")
             s.call("crm_list_activities", account_id=acc["id"])
@@ -216,7 +232,7 @@ class CustomerBrief(Family):
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
             sheet.fact(key, "amount", inv["amount"])
             sheet.fact(key, "due", inv["due"].isoformat())
-            (invoice_keys if inv["status"] == "open" else paid_keys).append(key)
+            (invoice_keys if inv["status"] == "open" and inv is not remitted else paid_keys).append(key)
         issue_key = sheet.entity(keyword, key="escalation", aliases=paraphrases, kind="issue")
         sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
         to = [requester_role]
