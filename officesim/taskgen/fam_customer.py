@@ -182,6 +182,10 @@ class CustomerBrief(Family):
             "it back. Everything should be in the CRM, mail and chat.",
             f"Could you answer {requester['name']}'s request for a customer brief on {account['name']}? Send it by "
             "mail.",
+            f"There's a mail from {first_name(requester['name'])} asking what's going on with {account['name']}. "
+            "Can you pull it together from the CRM, mail and chat and reply?",
+            f"Please put together the account brief on {account['name']} that {requester['name']} wants before "
+            "their meeting, and mail it over.",
         ])
 
         def solve(s: Solver) -> None:
