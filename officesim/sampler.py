@@ -28,6 +28,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import itertools
+import time
 import warnings
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -393,9 +394,13 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
             solutions: Counter[str] = Counter()
             instructions: set[str] = set()
             groups: set[str] = set()
+            for choice in sampler.worlds:
+                base_snapshot(choice)  # built once per world and memoised: not a draw's cost
+            started = time.process_time(), time.perf_counter()
             with warnings.catch_warnings():  # rejects are counted in the row instead
                 warnings.simplefilter("ignore", RuntimeWarning)
                 taken = sampler.take(draws)
+            cpu, wall = time.process_time() - started[0], time.perf_counter() - started[1]
             for drawn in taken:
                 keys[instance_key(drawn.files)] += 1
                 instructions.add(drawn.task.instruction)
@@ -408,10 +413,39 @@ def instance_stats(families: Iterable[str] | None = None, worlds: Sequence[str |
                          "distinct_solutions": len(solutions), "groups": len(groups),
                          "repeats": repeats, "rejected": rejected, "estimate": _birthday(draws, repeats),
                          "solution_estimate": _birthday(draws, _repeated_pairs(solutions)),
-                         "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds)})
+                         "index_space": (LAST_INDEX - FIRST_INDEX + 1) * len(sampler.worlds),
+                         # what one draw costs a trainer (rejected draws included, the world build not:
+                         # it is made once per world and cached)
+                         "seconds_per_draw": round(wall / draws, 3), "cpu_seconds_per_draw": round(cpu / draws, 3)})
             if progress is not None:
                 progress(f"{family.name} on {sampler.worlds[0].label}: {len(keys)} distinct of {draws}")
     return rows
+
+
+def family_totals(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per family, over every world of ``rows``: distinct instances drawn and the estimated space.
+
+    Instances on two worlds never coincide (their start states differ), so the counts add up; an
+    estimate that is only a lower bound on one world (no repeat seen) makes the total one too.
+    """
+    totals: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.get("skipped"):
+            continue
+        total = totals.setdefault(row["family"], {"family": row["family"], "worlds": 0, "draws": 0, "distinct": 0,
+                                                  "space": 0.0, "bound": False, "seconds": 0.0})
+        total["worlds"] += 1
+        total["draws"] += row["draws"]
+        total["distinct"] += row["distinct"]
+        total["seconds"] += row["seconds_per_draw"] * row["draws"]
+        value = row["estimate"].lstrip(">= ~").replace(",", "")
+        total["space"] += float(value)
+        total["bound"] = total["bound"] or row["estimate"].startswith(">=")
+    for total in totals.values():
+        total["estimate"] = f"{'>= ' if total['bound'] else ''}~{total['space']:,.0f}"
+        total["seconds_per_draw"] = round(total["seconds"] / total["draws"], 3) if total["draws"] else 0.0
+        del total["space"], total["bound"], total["seconds"]
+    return list(totals.values())
 
 
 def _repeated_pairs(counts: Counter[str]) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from officesim.task import Task, world_key
@@ -59,6 +59,8 @@ class Split:
     uncovered: tuple[tuple[str, str], ...] = ()  # ("family:x", why) for each value with no held-out task
     by: str = "group"  # "group", "world" (whole companies held out) or "both"
     heldout_worlds: tuple[str, ...] = ()  # the worlds (spec names) held out whole, by world or both
+    # training tasks moved to the held-out side because their instruction text was held out (by world)
+    moved_for_text: tuple[str, ...] = ()
 
     @property
     def realised(self) -> float:
@@ -249,9 +251,10 @@ def split_by_world(tasks: Iterable[Task], fraction: float, seed: int = 0,
     heldout = tuple(sorted(t for t, w in key.items() if w in held))
     train = tuple(sorted(t for t, w in key.items() if w not in held))
     groups = {t.id: t.group for t in tasks}
-    return Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
-                 heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
-                 by="world", heldout_worlds=held)
+    split = Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
+                  heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
+                  by="world", heldout_worlds=held)
+    return _hold_same_texts(split, tasks)
 
 
 def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0, *, by: SplitBy = "group",
@@ -276,7 +279,7 @@ def split_tasks(tasks: Iterable[Task], fraction: float, seed: int = 0, *, by: Sp
         return _split_both(tasks, fraction, seed, worlds)
     twins = find_twins([content_of(t) for t in tasks], skip_same_group=False)
     split = split_by_group({t.id: t.group for t in tasks}, fraction, seed, strata={t.id: t.family for t in tasks},
-                           links=[(p.a, p.b) for p in twins],
+                           links=[*((p.a, p.b) for p in twins), *same_instruction_links(tasks)],
                            cover={t.id: (f"category:{t.category}", f"world:{world_name(t)}") for t in tasks})
     return split, twins
 
@@ -291,10 +294,56 @@ def _split_both(tasks: list[Task], fraction: float, seed: int,
     heldout = tuple(sorted({*by_world.heldout, *(t.id for t in tasks if t.group in held_groups)}))
     train = tuple(sorted(t.id for t in tasks if t.id not in set(heldout)))
     groups = {t.id: t.group for t in tasks}
-    return Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
-                 heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
-                 units=by_group.units, stratified=True, uncovered=by_group.uncovered, by="both",
-                 heldout_worlds=by_world.heldout_worlds), twins
+    split = Split(train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
+                  heldout_groups=tuple(sorted({groups[t] for t in heldout})), fraction=fraction, seed=seed,
+                  units=by_group.units, stratified=True, uncovered=by_group.uncovered, by="both",
+                  heldout_worlds=by_world.heldout_worlds)
+    return _hold_same_texts(split, tasks), twins
+
+
+def instruction_key(text: str) -> str:
+    """An instruction as a model reads it, for "the same text": case and runs of white space ignored."""
+    return " ".join(text.split()).casefold()
+
+
+def same_instruction_links(tasks: Iterable[Task]) -> list[tuple[str, str]]:
+    """Pairs of task ids with the same instruction text (each task linked to the first that has it).
+
+    Word shingles find most of these as near twins, but not an instruction of one or two words, and
+    a shingle threshold is a heuristic; a split must guarantee that no text sits on both sides.
+    """
+    first: dict[str, str] = {}
+    links = []
+    for task in sorted(tasks, key=lambda t: t.id):
+        key = instruction_key(task.instruction)
+        if key in first:
+            links.append((first[key], task.id))
+        else:
+            first[key] = task.id
+    return links
+
+
+def shared_instructions(split: Split, tasks: Iterable[Task]) -> dict[str, tuple[list[str], list[str]]]:
+    """Instruction texts found on both sides of ``split``: text -> (training ids, held-out ids)."""
+    sides: dict[str, tuple[list[str], list[str]]] = {}
+    held = set(split.heldout)
+    for task in sorted(tasks, key=lambda t: t.id):
+        train_ids, held_ids = sides.setdefault(instruction_key(task.instruction), ([], []))
+        (held_ids if task.id in held else train_ids).append(task.id)
+    return {text: ids for text, ids in sides.items() if ids[0] and ids[1]}
+
+
+def _hold_same_texts(split: Split, tasks: list[Task]) -> Split:
+    """``split`` with every training task whose instruction text is also held out moved to the held-out
+    side (a world split holds whole worlds; their texts must not be seen in training either)."""
+    moved = {t for train_ids, _ in shared_instructions(split, tasks).values() for t in train_ids}
+    if not moved:
+        return split
+    groups = {t.id: t.group for t in tasks}
+    heldout = tuple(sorted({*split.heldout, *moved}))
+    train = tuple(t for t in split.train if t not in moved)
+    return replace(split, train=train, heldout=heldout, train_groups=tuple(sorted({groups[t] for t in train})),
+                   heldout_groups=tuple(sorted({groups[t] for t in heldout})), moved_for_text=tuple(sorted(moved)))
 
 
 def heldout_pairs(split: Split, tasks: Iterable[Task]) -> list[str]:

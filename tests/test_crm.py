@@ -552,3 +552,29 @@ def test_a_time_outside_the_calendar_once_in_utc_is_an_invalid_argument(
 def test_the_first_and_last_days_of_the_calendar_are_still_dates(tiny: World) -> None:
     assert "deals" in ok(tiny, "crm_search_deals", close_after="0001-01-01", close_before="9999-12-31")
     assert ok(tiny, "crm_update_deal", deal_id="deal_1", close_date="9999-12-31")["close_date"] == "9999-12-31"
+
+
+def test_search_accounts_lists_the_exact_name_first_then_prefixes_then_the_rest() -> None:
+    """A search for 'King LLC' on counsel listed 'Brown LLC' above King LLC: words match the city too."""
+    w = crm_only("counsel")
+    owner = one(w, "SELECT owner_id FROM crm_account LIMIT 1")["owner_id"]
+    base = {"industry": "Retail", "tier": "smb", "owner_id": owner, "country": "United Kingdom",
+            "created_at": "2026-01-05T09:00:00Z"}
+    for n, (name, city) in enumerate([("Barton LLC", "Kestrelford"), ("Kestrel LLC Holdings", "Leeds"),
+                                      ("Kestrel LLC", "York"), ("Abbey Kestrel LLC", "Bath")]):
+        row = {"id": f"acc_k{n}", "name": name, "domain": f"k{n}.test", "city": city, **base}
+        w.db.execute(f"INSERT INTO crm_account ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                     tuple(row.values()))
+    names = [a["name"] for a in ok(w, "crm_search_accounts", query="kestrel  llc")["accounts"]]
+    assert names[:2] == ["Kestrel LLC", "Kestrel LLC Holdings"]
+    assert set(names[2:]) >= {"Barton LLC", "Abbey Kestrel LLC"}
+    rest = names[2:]
+    assert rest == sorted(rest)  # the rest stays alphabetical
+    # every generated account comes first when searched by its own name, in any case
+    for account in w.rows("crm_account"):
+        for query in (account["name"], account["name"].upper()):
+            assert ok(w, "crm_search_accounts", query=query)["accounts"][0]["id"] == account["id"], query
+    # paging keeps the order: the exact name is on the first page only
+    first = ok(w, "crm_search_accounts", query="Kestrel LLC", limit=1)
+    second = ok(w, "crm_search_accounts", query="Kestrel LLC", limit=1, cursor=first["next_cursor"])
+    assert [first["accounts"][0]["name"], second["accounts"][0]["name"]] == ["Kestrel LLC", "Kestrel LLC Holdings"]

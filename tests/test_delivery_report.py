@@ -162,7 +162,8 @@ def test_split_audit_finds_twins_straddling_a_split(built: tuple[Path, str, Path
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     folder, _, _ = built
     assert main(["split", "audit", str(folder)]) == 0
-    assert "0 near-twin pair(s) and 0 group(s) straddle the split: the split holds" in capsys.readouterr().out
+    assert ("0 near-twin pair(s), 0 group(s) and 0 instruction text(s) straddle the split: the split holds"
+            in capsys.readouterr().out)
     leaky = tmp_path / "leaky"
     shutil.copytree(folder, leaky)
     (leaky / "heldout").mkdir(exist_ok=True)
@@ -173,7 +174,7 @@ def test_split_audit_finds_twins_straddling_a_split(built: tuple[Path, str, Path
         shutil.move(leaky / "heldout" / "who-is-ceo", leaky / "tasks" / "who-is-ceo")
     assert main(["split", "audit", str(leaky)]) == 1
     out = capsys.readouterr().out
-    assert "groups cut by the split: lookup/ceo" in out and "1 group(s) straddle" in out
+    assert "groups cut by the split: lookup/ceo" in out and ", 1 group(s) and" in out
 
 
 def test_compare_pairs_by_task_with_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pickle
 import random
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from officesim.agents.scripted import OracleAgent
 from officesim.cli import main
@@ -17,14 +19,15 @@ from officesim.sampler import (
     HeldOut,
     SampleRef,
     TaskSampler,
+    family_totals,
     instance_key,
     instance_stats,
     rebuild,
 )
 from officesim.selftest import selftest
 from officesim.selftest_variants.gaps import is_known, known_gaps
-from officesim.split import heldout_pairs, split_tasks
-from officesim.task import load_task, load_task_files
+from officesim.split import heldout_pairs, same_instruction_links, shared_instructions, split_tasks
+from officesim.task import find_tasks, load_task, load_task_files
 from officesim.taskgen import FAMILIES, generate_all
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.writer import render_instance, world_choice
@@ -297,6 +300,53 @@ def test_split_make_writes_the_held_out_pairs_a_sampler_excludes(
     assert "--by world" in capsys.readouterr().err
 
 
+def _with_instruction(folder: Path, text: str) -> None:
+    """Give a copied task folder another instruction (the rest of the task unchanged)."""
+    task_yaml = folder / "task.yaml"
+    data = yaml.safe_load(task_yaml.read_text(encoding="utf-8"))
+    data["instruction"] = text
+    task_yaml.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+def test_no_instruction_text_is_on_both_sides_of_a_split(
+        library: tuple[Path, list[Path], list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15 item 6: a text the held-out side has, word for word, is never in training (by world and by
+    group, even for an instruction too short for the near-twin shingles), and ``split audit`` says so."""
+    out, _, _ = library
+    copy = tmp_path / "lib"
+    shutil.copytree(out, copy)
+    _with_instruction(copy / "share-doc-exact-tiny-001", "Share my plan with the CEO, please.")
+    _with_instruction(copy / "share-doc-exact-004", "share my plan with  the CEO, please.")  # another group, on acme
+    _with_instruction(copy / "share-doc-exact-tiny-002", "Sharing?")
+    _with_instruction(copy / "share-doc-exact-beta-001", "Sharing?")
+    tasks = [load_task(p) for p in find_tasks([copy])]
+    assert len(same_instruction_links(tasks)) == 2
+    by_world, _ = split_tasks(tasks, 0.2, by="world", worlds=["tiny"])
+    assert set(by_world.moved_for_text) == {"share-doc-exact-004", "share-doc-exact-beta-001"}
+    assert {"share-doc-exact-tiny-001", *by_world.moved_for_text} <= set(by_world.heldout)
+    assert shared_instructions(by_world, tasks) == {}
+    both, _ = split_tasks(tasks, 0.3, by="both", worlds=["tiny"])
+    assert shared_instructions(both, tasks) == {}
+    for seed in range(6):
+        by_group, _ = split_tasks(tasks, 0.4, seed)
+        assert shared_instructions(by_group, tasks) == {}, seed
+        sides = {by_group.side(t) for t in ("share-doc-exact-tiny-002", "share-doc-exact-beta-001")}
+        assert len(sides) == 1
+    assert main(["split", "make", str(copy), "--by", "world", "--world", "tiny"]) == 0
+    printed = capsys.readouterr().out
+    assert "moved to held out: 2 training task(s)" in printed and "instruction texts on both sides: 0" in printed
+    # a delivery whose sides share a text fails its audit, with the tasks named
+    delivery = tmp_path / "delivery"
+    (delivery / "tasks").mkdir(parents=True)
+    (delivery / "heldout").mkdir()
+    shutil.copytree(copy / "share-doc-exact-tiny-002", delivery / "tasks" / "share-doc-exact-tiny-002")
+    shutil.copytree(copy / "share-doc-exact-beta-001", delivery / "heldout" / "share-doc-exact-beta-001")
+    assert main(["split", "audit", str(delivery)]) == 1
+    printed = capsys.readouterr().out
+    assert ("the same instruction on both sides: share-doc-exact-tiny-002 (tasks) / share-doc-exact-beta-001 "
+            "(heldout)") in printed and "1 instruction text(s) straddle" in printed
+
+
 # ---------------------------------------------------------------------------- self-tests on sampled tasks
 def _unexplained_failures(drawn) -> list[str]:
     report = selftest(drawn.task)
@@ -424,6 +474,16 @@ def test_instance_stats_count_distinct_instances(capsys: pytest.CaptureFixture[s
     assert 1 <= row["distinct"] <= 4 and row["distinct_solutions"] <= row["distinct"]
     expected = ">= ~6" if row["repeats"] == 0 else f"~{6 / row['repeats']:,.0f}"  # 4 draws: 6 pairs
     assert row["estimate"] == expected and row["solution_estimate"].startswith((">= ~", "~"))
+    assert row["cpu_seconds_per_draw"] > 0 and 0 < row["seconds_per_draw"] < 5  # the cost of one draw is measured
     assert main(["tasks", "sample", "headcount_answer", "--stats", "--draws", "3"]) == 0
     out = capsys.readouterr().out
-    assert "distinct instances" in out and "headcount_answer" in out
+    assert "distinct instances" in out and "headcount_answer" in out and "s/draw" in out
+
+
+def test_family_totals_add_up_the_worlds() -> None:
+    rows = [{"family": "f", "world": "acme", "draws": 4, "distinct": 4, "estimate": ">= ~6", "seconds_per_draw": 0.5},
+            {"family": "f", "world": "tiny", "draws": 4, "distinct": 3, "estimate": "~1,200", "seconds_per_draw": 0.1},
+            {"family": "g", "world": "tiny", "draws": 0, "distinct": 0, "estimate": "skipped", "skipped": "no cfo"}]
+    (total,) = family_totals(rows)
+    assert total == {"family": "f", "worlds": 2, "draws": 8, "distinct": 7, "estimate": ">= ~1,206",
+                     "seconds_per_draw": 0.3}

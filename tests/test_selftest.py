@@ -287,6 +287,9 @@ def test_rewording_keeps_codes_dates_and_ids_and_respells_amounts_counts_and_dat
     assert wording.counts_in_words("5") == "Five."
     assert wording.us_dates("last contact 2026-10-03.") == "last contact 10/03/2026."
     assert wording.long_dates("on 2026-10-03") == "on 3 October 2026"
+    # a day-first world (en_GB, fr_FR) reads 03/10/2026 as 3 October; fr_FR groups thousands with spaces
+    assert wording.day_first_dates("last contact 2026-10-03.") == "last contact 03/10/2026."
+    assert wording.counts_in_words("INV-1: 5 250,00 €, 3 deals") == "INV-1: 5 250,00 €, three deals"
     assert "INV-2026-0042" in wording.reformat_amounts(text, "compact") and "R-7960" in wording.counts_in_words(text)
 
 

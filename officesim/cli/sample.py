@@ -37,7 +37,7 @@ def add_sample(verbs: argparse._SubParsersAction) -> None:
 
 
 def sample_command(args: argparse.Namespace) -> int:
-    from officesim.sampler import TaskSampler, instance_stats
+    from officesim.sampler import TaskSampler, family_totals, instance_stats
 
     if args.seed < 0:
         raise SpecError(f"--seed must be a non-negative whole number, not {args.seed}")
@@ -50,6 +50,10 @@ def sample_command(args: argparse.Namespace) -> int:
         rows = instance_stats([args.family] if args.family else None, worlds, draws=args.draws, world_seeds=seeds,
                               progress=lambda line: print(f"  {line}", flush=True))
         print(_stats_table(rows))
+        totals = family_totals(rows)
+        if len(worlds) > 1 and totals:
+            print(f"\nper family over {len(worlds)} worlds:")
+            print(_totals_table(totals))
         print(f"({args.draws} draws per family and world, {time.perf_counter() - started:.1f}s)")
         if args.json_out:
             Path(args.json_out).write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
@@ -79,10 +83,22 @@ def _excluded(args: argparse.Namespace) -> list[str]:
 
 def _stats_table(rows: list[dict]) -> str:
     header = ["family", "world", "draws", "distinct instances", "instructions", "solutions", "groups",
-              "instances (est.)", "solutions (est.)", "rejected"]
+              "instances (est.)", "solutions (est.)", "rejected", "s/draw"]
     body = [[r["family"], r["world"], str(r["draws"]), str(r["distinct"]), str(r["distinct_instructions"]),
-             str(r["distinct_solutions"]), str(r["groups"]), r["estimate"], r["solution_estimate"], str(r["rejected"])]
+             str(r["distinct_solutions"]), str(r["groups"]), r["estimate"], r["solution_estimate"], str(r["rejected"]),
+             f"{r['seconds_per_draw']:.2f}" if "seconds_per_draw" in r else "-"]
             for r in rows]
+    return _table(header, body)
+
+
+def _totals_table(totals: list[dict]) -> str:
+    header = ["family", "worlds", "draws", "distinct instances", "instances (est.)", "s/draw"]
+    body = [[t["family"], str(t["worlds"]), str(t["draws"]), str(t["distinct"]), t["estimate"],
+             f"{t['seconds_per_draw']:.2f}"] for t in totals]
+    return _table(header, body)
+
+
+def _table(header: list[str], body: list[list[str]]) -> str:
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) for line in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))

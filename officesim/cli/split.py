@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 
 from officesim.errors import OfficesimError
+from officesim.split import instruction_key
 from officesim.task import find_tasks, load_task
 from officesim.twins import content_of, find_twins
 
@@ -37,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def make_command(args: argparse.Namespace) -> int:
     """Print the split's sides (tasks, groups, worlds held out); ``--pairs`` writes the held-out pairs."""
-    from officesim.split import heldout_pairs, split_tasks, world_of
+    from officesim.split import heldout_pairs, shared_instructions, split_tasks, world_of
 
     tasks = [load_task(path) for path in find_tasks([args.tasks])]
     if not tasks:
@@ -57,6 +58,10 @@ def make_command(args: argparse.Namespace) -> int:
     print(f"  groups with held-out tasks: {len(split.heldout_groups)} of {len({t.group for t in tasks})}")
     for value, why in split.uncovered:
         print(f"  not covered: {value}: {why}")
+    if split.moved_for_text:
+        print(f"  moved to held out: {len(split.moved_for_text)} training task(s) whose instruction text a held-out "
+              "world has word for word")
+    print(f"  instruction texts on both sides: {len(shared_instructions(split, tasks))}")
     if args.pairs:
         pairs = heldout_pairs(split, tasks)
         Path(args.pairs).write_text("".join(f"{pair}\n" for pair in pairs), encoding="utf-8")
@@ -72,12 +77,14 @@ def audit_command(args: argparse.Namespace) -> int:
     if missing:
         raise OfficesimError(f"{root} is not a delivery: {', '.join(missing)} missing "
                              "(make one with 'officesim deliver')")
-    contents, side_of = [], {}
+    contents, side_of, texts = [], {}, {}
     for side, folder in sides.items():
         for path in find_tasks([folder]):
             task = load_task(path)
             contents.append(content_of(task))
             side_of[task.id] = side
+            texts.setdefault(instruction_key(task.instruction), {}).setdefault(side, []).append(task.id)
+    shared = {text: ids for text, ids in sorted(texts.items()) if len(ids) > 1}
     pairs = find_twins(contents, across=side_of, skip_same_group=False)
     groups = {c.task: c.group for c in contents}
     sides_of_group: dict[str, set[str]] = {}
@@ -94,6 +101,9 @@ def audit_command(args: argparse.Namespace) -> int:
         print(f"  ... and {len(pairs) - args.limit} more")
     if cut:
         print(f"  groups cut by the split: {', '.join(cut)}")
-    print(f"{len(pairs)} near-twin pair(s) and {len(cut)} group(s) straddle the split"
-          + ("" if pairs or cut else ": the split holds"))
-    return 1 if pairs or cut else 0
+    for text, ids in list(shared.items())[: args.limit]:
+        print(f"  the same instruction on both sides: {', '.join(ids['tasks'])} (tasks) / "
+              f"{', '.join(ids['heldout'])} (heldout): {text[:80]!r}")
+    print(f"{len(pairs)} near-twin pair(s), {len(cut)} group(s) and {len(shared)} instruction text(s) straddle the "
+          "split" + ("" if pairs or cut or shared else ": the split holds"))
+    return 1 if pairs or cut or shared else 0

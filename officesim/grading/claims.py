@@ -75,7 +75,9 @@ _SHORT_DATE = re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
 _BULLET = re.compile(r"^\s*(?:[-*•·▪]|\d{1,2}[.)]|[a-z][.)])\s+")
 # sentence ends: . ! ? followed by space and a capital/digit/$ (never inside "4.82" or "Mr. Smith")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
-_ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e)\.$", re.IGNORECASE)
+# (with the titles a de_DE or fr_FR directory writes into names: "Prof. Dr.", "Dipl.-Ing.", "MBA.", "B.Sc.")
+_ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e|prof|univ\.prof|"
+                           r"dipl\.-\w+|dr\.-\w+|ing|mba|b\.\w{1,3}|m\.\w{1,3}|mme|mlle|hr|fr)\.$", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:\s*)$")
 
 
@@ -292,10 +294,11 @@ def table_cells(row: str) -> tuple[str, ...]:
 
 
 def _sentences(line: str) -> list[str]:
-    """A line cut at sentence ends, never after an abbreviation ("Mr. Smith", "approx. 40")."""
+    """A line cut at sentence ends, never after an abbreviation ("Mr. Smith", "approx. 40") nor inside
+    parentheses ("EC-5329 (Prof. Natalija Jäntsch MBA.): no receipt" is one statement)."""
     out: list[str] = []
     for part in _SENTENCE_END.split(line):
-        if out and _ABBREVIATION.search(out[-1]):
+        if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")):
             out[-1] = f"{out[-1]} {part}"
         elif part.strip():
             out.append(part)

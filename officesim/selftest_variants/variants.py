@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from officesim.agents.probing import leaves
+from officesim.grading.facts import DAY_FIRST_LOCALES
 from officesim.selftest_variants import wording
 from officesim.selftest_variants.kinds import Context, variant
 from officesim.selftest_variants.trajectory import MAIL_WRITES, Trajectory, is_read, text_field
@@ -48,10 +49,12 @@ def counts_in_words(ctx: Context) -> Trajectory | None:
 
 @variant("locale_dates")
 def locale_dates(ctx: Context) -> Trajectory | None:
-    """ISO dates in the US numeric spelling ("10/03/2026")."""
+    """ISO dates in the numeric spelling of the world's locale: "10/03/2026" for 3 October in the US,
+    "03/10/2026" in a day-first locale (en_GB, de_DE...), where the grader reads dates day first."""
     if not _texts_where(ctx, wording.has_dates):
         return None
-    return ctx.ref.trajectory.map_texts(wording.us_dates)
+    day_first = (ctx.task.start_world().meta("locale") or "en_US").startswith(DAY_FIRST_LOCALES)
+    return ctx.ref.trajectory.map_texts(wording.day_first_dates if day_first else wording.us_dates)
 
 
 @variant("long_dates")

@@ -13,7 +13,9 @@ import re
 from datetime import date
 
 AMOUNT = re.compile(r"(?<![\w.,/-])(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w,/-]|\.\d)")
-COUNT = re.compile(r"(?<![\w$.,:/#-])([1-9]|1[0-2])(?![\w.,:/%-]|\s*(?:st|nd|rd|th|am|pm)\b|\.\d)")
+# (not the first group of a space-grouped figure: "5 250,00 €" is how fr_FR writes 5,250.00)
+COUNT = re.compile(r"(?<![\w$.,:/#-])([1-9]|1[0-2])"
+                   r"(?![\w.,:/%-]|\s*(?:st|nd|rd|th|am|pm)\b|\.\d|[ \u00a0\u202f]\d{3}(?!\d))")
 ISO_DATE = re.compile(r"(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-]|T\d)")
 MONTH_WORD = re.compile(r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s*$")
 # a phone number or another long run of digits and separators ("+33 1 81 18 05 01"): its single
@@ -81,6 +83,11 @@ def counts_in_words(text: str) -> str:
 def us_dates(text: str) -> str:
     """ISO dates in the US numeric spelling ("2026-10-03" -> "10/03/2026")."""
     return ISO_DATE.sub(lambda m: f"{m.group(2)}/{m.group(3)}/{m.group(1)}", text)
+
+
+def day_first_dates(text: str) -> str:
+    """ISO dates in the day-first numeric spelling ("2026-10-03" -> "03/10/2026")."""
+    return ISO_DATE.sub(lambda m: f"{m.group(3)}/{m.group(2)}/{m.group(1)}", text)
 
 
 def long_dates(text: str) -> str:

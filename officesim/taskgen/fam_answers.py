@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from officesim.apps.directory.generate import _email_local as email_local
 from officesim.grading.record_checks import AllowedChangesCheck
+from officesim.industries import locale as locale_profile
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
@@ -208,7 +210,8 @@ class ExpensePolicyAnswer(Family):
 
 
 class HeadcountAnswer(Family):
-    """Count people in the directory by department and office, or a manager's direct reports.
+    """Count people in the directory: by department and office, a whole office, two departments together, or a
+    manager's direct reports.
 
     This week's new joiners are planted in the directory, so every instance has its own count.
     """
@@ -218,7 +221,7 @@ class HeadcountAnswer(Family):
     category = "directory-lookup"
     difficulty = "easy"
     apps = ("directory",)
-    variants = ("department-office", "department-total", "manager-reports")
+    variants = ("department-office", "department-total", "manager-reports", "office-total", "two-departments")
     worlds = ("acme", "forge", "lantern")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -226,7 +229,10 @@ class HeadcountAnswer(Family):
         turn = index // len(self.variants)
         stage.act_as(rng.choice(["role:hr_lead", "role:exec_assistant", "role:ops_manager"]))
         stage.clock(stamp(day(-2), 9, 0))
-        fake = faker_for(0, "en_US", self.name, index)
+        home = stage.world.meta("locale") or "en_US"
+        domain = stage.world.meta("domain") or "acme.test"
+        fake = faker_for(0, home, self.name, index)
+        phone = locale_profile(home).phone or "+1-555-###-####"
         if variant == "manager-reports":
             managers = stage.rows("SELECT m.id, m.name, m.email, m.department_id, m.location FROM directory_person m "
                                   "WHERE EXISTS (SELECT 1 FROM directory_person p WHERE p.manager_id = m.id) "
@@ -237,18 +243,24 @@ class HeadcountAnswer(Family):
             cells = stage.rows("SELECT d.id AS department_id, d.name AS department, d.head_id, p.location "
                                "FROM directory_person p JOIN directory_department d ON d.id = p.department_id "
                                "GROUP BY 1, 2, 3, 4 HAVING count(*) >= 2 ORDER BY 2, 4")
-            if variant == "department-total":
+            if variant in ("department-total", "two-departments"):
                 cells = list({c["department"]: c for c in cells}.values())
+            if variant == "office-total":  # an office with two departments or more: one department is not it
+                spread = {c["location"] for c in cells if sum(x["location"] == c["location"] for x in cells) > 1}
+                cells = [c for c in cells if c["location"] in spread and c["location"] != "Remote"]
             pick = nth(cells, turn, self.name, salt=variant)
             department_id, location, manager_id = pick["department_id"], pick["location"], pick["head_id"]
         joiners = []
         for _ in range(rng.randint(1, 3)):
             first, last = fake.first_name(), fake.last_name()
-            joiners.append({"name": f"{first} {last}", "email": f"{first.lower()}.{last.lower()}@acme.test",
+            local = f"{first.lower()}.{last.lower()}" if home == "en_US" else email_local(f"{first} {last}", plain=True)
+            joiners.append({"name": f"{first} {last}", "email": f"{local}@{domain}",
                             "title": "New Joiner", "department_id": department_id, "manager_id": manager_id,
-                            "role": None, "location": location, "phone": fake.numerify("+1-555-###-####")})
+                            "role": None, "location": location, "phone": fake.numerify(phone)})
         stage.insert("directory_person", joiners)
         stage.clock(stamp(day(0), 9, 0))
+        if variant == "two-departments":
+            second = nth([c for c in cells if c["department_id"] != department_id], turn, self.name, salt="second")
         if variant == "department-office":
             value = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ? AND location = ?",
                               department_id, location)["n"]
@@ -264,6 +276,28 @@ class HeadcountAnswer(Family):
             instruction = f"What's the current headcount of {pick['department']}? Just the number, please."
             first_step = ("directory_list_departments", {})
             subject, wrong = pick["department"], [value - len(joiners), value - 1]
+        elif variant == "office-total":
+            value = stage.one("SELECT count(*) AS n FROM directory_person WHERE location = ?", location)["n"]
+            department = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ? AND "
+                                   "location = ?", department_id, location)["n"]
+            instruction = rng.choice([f"How many people work out of our {location} office, across all teams? "
+                                      "Just the number.",
+                                      f"What's the headcount of the {location} office right now? I need the total, "
+                                      "every department."])
+            first_step = ("directory_search_people", {"limit": 100})
+            subject, wrong = location, [value - len(joiners), department]
+        elif variant == "two-departments":
+            one_count = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ?",
+                                  department_id)["n"]
+            two_count = stage.one("SELECT count(*) AS n FROM directory_person WHERE department_id = ?",
+                                  second["department_id"])["n"]
+            value = one_count + two_count
+            instruction = rng.choice([f"How many people are in {pick['department']} and {second['department']} "
+                                      "together? Answer with the number.",
+                                      f"We're planning an offsite for {pick['department']} plus "
+                                      f"{second['department']}: how many people is that in total?"])
+            first_step = ("directory_list_departments", {})
+            subject, wrong = f"{pick['department']} and {second['department']}", [value - len(joiners)]
         else:
             value = stage.one("SELECT count(*) AS n FROM directory_person WHERE manager_id = ?", manager_id)["n"]
             instruction = f"How many direct reports does {pick['name']} have now? Answer with the number."
@@ -272,9 +306,13 @@ class HeadcountAnswer(Family):
         sheet = FactSheet()
         key = sheet.entity(subject, key="subject", person=pick["email"] if variant == "manager-reports" else None)
         sheet.fact(key, "count", value, wrong=[w for w in wrong if w != value and w >= 0], tolerance=0.0)
+        if variant == "two-departments":  # a breakdown beside the total is careful work, not a wrong reading
+            sheet.figure(one_count, two_count)
 
         def solve(s: Solver) -> None:
-            s.call(first_step[0], **first_step[1])
+            page = s.call(first_step[0], **first_step[1])
+            while variant == "office-total" and page.get("next_cursor"):  # no office filter: read everyone
+                page = s.call(first_step[0], **first_step[1], cursor=page["next_cursor"])
             s.submit(str(value))
 
         return Draft(

@@ -7,6 +7,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from officesim.industries import currency_scale, industries
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
@@ -27,12 +28,13 @@ from officesim.taskgen.common import (
     open_deals,
     outside_mail,
     post,
+    short_date,
     stamp,
     toolset,
 )
 from officesim.taskgen.factsheet import FactSheet, facts_check
 
-# (name, how the escalation says it, other ways a colleague may put it)
+# (name, how the escalation says it, other ways a colleague may put it): a software company's customers
 ISSUES = [("SSO", "SSO logins failing for part of their users", ("single sign-on", "login", "log in", "logins")),
           ("data export", "the nightly data export timing out", ("export", "exports")),
           ("dashboard latency", "dashboard latency spikes during their month-end",
@@ -40,14 +42,45 @@ ISSUES = [("SSO", "SSO logins failing for part of their users", ("single sign-on
           ("billing address", "invoices going to an outdated billing address", ("billing", "address")),
           ("API rate limits", "their integration hitting API rate limits", ("rate limit", "rate-limit", "API limits",
                                                                             "throttling", "integration"))]
+# what goes wrong for the customers of a firm of any other industry (a law firm, a clinic group, a maker)
+GENERAL_ISSUES = [
+    ("billing address", "invoices going to an outdated billing address", ("billing", "address")),
+    ("client portal", "their staff unable to log in to our client portal", ("portal", "log in", "login", "logins")),
+    ("response times", "slow replies from our team over the last month", ("response time", "slow replies",
+                                                                          "responsiveness", "slow")),
+    ("duplicate invoice", "being invoiced twice for the same work", ("invoiced twice", "billed twice", "duplicate",
+                                                                     "double billing", "double-billed")),
+    ("missed delivery", "a delivery date we missed last week", ("missed", "delivery", "late delivery", "delay"))]
 PRODUCTS = ["Seat expansion", "Premium Support", "Forecasting module", "Data Connectors add-on", "Training package"]
 
 
-def _usd_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
-    """Accounts whose deals are all in USD and that have no invoices yet (a clean slate to plant on);
-    ``quiet``: also never mentioned in chat, so the planted escalation is the only one that fits."""
-    pool = accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != 'USD') AND id NOT IN "
-                           "(SELECT account_id FROM crm_invoice)")
+def _home(stage: Stage) -> str:
+    """The world's home currency: every account the families plant on deals in it."""
+    return stage.world.meta("currency") or "USD"
+
+
+def _products(stage: Stage) -> list[str]:
+    """What this world's deals sell (its industry's products; a software company's by default)."""
+    key = stage.world.meta("industry")
+    profile = industries().get(key or "")
+    return list(profile.products) if profile and profile.products else PRODUCTS
+
+
+def _issues(stage: Stage) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Escalations a customer of this world's company could raise."""
+    return ISSUES if (stage.world.meta("industry") or "software") == "software" else GENERAL_ISSUES
+
+
+def _amount(stage: Stage, rng: random.Random, low: int, high: int, step: int) -> float:
+    """A dollar-sized amount drawn from ``low..high`` in this world's currency (scaled for INR and the like)."""
+    return float(rng.randrange(low, high, step) * currency_scale(_home(stage)))
+
+
+def _home_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
+    """Accounts whose deals are all in the home currency and that have no invoices yet (a clean slate
+    to plant on); ``quiet``: also never mentioned in chat, so the planted escalation is the only one that fits."""
+    pool = accounts(stage, "id NOT IN (SELECT account_id FROM crm_deal WHERE currency != ?) AND id NOT IN "
+                           "(SELECT account_id FROM crm_invoice)", _home(stage))
     if quiet:
         pool = [a for a in pool if not stage.rows("SELECT id FROM chat_message WHERE text LIKE ? LIMIT 1",
                                                   f"%{a['name']}%")]
@@ -56,10 +89,11 @@ def _usd_accounts(stage: Stage, *, quiet: bool = False) -> list[dict[str, Any]]:
 
 def _extra_deal(stage: Stage, rng: random.Random, account: dict[str, Any], stage_name: str) -> None:
     taken = {d["name"] for d in stage.rows("SELECT name FROM crm_deal WHERE account_id = ?", account["id"])}
-    product = next(p for p in rng.sample(PRODUCTS, len(PRODUCTS)) if f"{account['name']} - {p}" not in taken)
+    products = _products(stage)
+    product = next(p for p in rng.sample(products, len(products)) if f"{account['name']} - {p}" not in taken)
     stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - {product}",
-                               "stage": stage_name, "amount": float(rng.randrange(12_000, 140_000, 500)),
-                               "currency": "USD", "close_date": day(rng.randint(25, 110)).isoformat(),
+                               "stage": stage_name, "amount": _amount(stage, rng, 12_000, 140_000, 500),
+                               "currency": _home(stage), "close_date": day(rng.randint(25, 110)).isoformat(),
                                "owner_id": account["owner_id"], "next_step": "", "updated_by": account["owner_id"]}])
 
 
@@ -71,16 +105,16 @@ class CustomerBrief(Family):
     category = "account-management"
     difficulty = "hard"
     apps = ("crm", "mail", "chat")
-    variants = ("ceo-meeting", "sales-review", "renewal-call")
-    worlds = ("acme", "shopline", "large")
+    variants = ("ceo-meeting", "sales-review", "renewal-call", "paid-per-remittance")
+    worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:cs_lead", "role:ops_manager"]))
         requester_role = {"ceo-meeting": "role:ceo", "sales-review": "role:head_of_sales",
-                          "renewal-call": "role:cfo"}[variant]
+                          "renewal-call": "role:cfo", "paid-per-remittance": "role:cfo"}[variant]
         requester = stage.person(requester_role)
-        pool = _usd_accounts(stage, quiet=True)
+        pool = _home_accounts(stage, quiet=True)
         account = nth(pool, index, self.name)
         stage.clock(stamp(day(-3), 9, 0))
         while len(open_deals(stage, "account_id = ?", account["id"])) < 2:
@@ -101,28 +135,41 @@ class CustomerBrief(Family):
                                        "account_id": account["id"], "contact_id": contact["id"]}])
         numbers = invoice_numbers(rng, 3)
         invoices: list[dict[str, Any]] = [
-            {"number": numbers[0], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "open",
+            {"number": numbers[0], "amount": _amount(stage, rng, 3_000, 40_000, 50), "status": "open",
              "due": day(rng.randint(3, 30))},
-            {"number": numbers[1], "amount": float(rng.randrange(3_000, 40_000, 50)),
+            {"number": numbers[1], "amount": _amount(stage, rng, 3_000, 40_000, 50),
              "status": rng.choice(["open", "paid"]), "due": day(-rng.randint(3, 30))},
-            {"number": numbers[2], "amount": float(rng.randrange(3_000, 40_000, 50)), "status": "paid",
+            {"number": numbers[2], "amount": _amount(stage, rng, 3_000, 40_000, 50), "status": "paid",
              "due": day(-rng.randint(31, 60))}]
+        if variant == "paid-per-remittance":
+            # the customer has paid one the CRM still shows open (their remittance mail says so): the
+            # second stays open, so the brief still has an open invoice to give
+            invoices[1]["status"] = "open"
         stage.insert("crm_invoice", [{"number": i["number"], "account_id": account["id"], "amount": i["amount"],
-                                      "currency": "USD", "issued_on": day(-70).isoformat(),
+                                      "currency": _home(stage), "issued_on": day(-70).isoformat(),
                                       "due_on": i["due"].isoformat(), "status": i["status"],
                                       "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
                                      for i in invoices])
-        open_invoices = [i for i in invoices if i["status"] == "open"]
+        remitted = invoices[0] if variant == "paid-per-remittance" else None
+        open_invoices = [i for i in invoices if i["status"] == "open" and i is not remitted]
         pipeline = sum(d["amount"] for d in deals)
-        keyword, issue, paraphrases = rng.choice(ISSUES)
+        keyword, issue, paraphrases = rng.choice(_issues(stage))
         stage.clock(stamp(day(-1), 11, 20))
         escalations = ensure_channel(stage, "customer-escalations", ["role:cs_lead", "user"])
         post(stage, "role:cs_lead", escalations, f"Heads-up: {account['name']} reported {issue}. Engineering is on "
                                                  f"it; fix expected by {day(4).strftime('%A')}.")
+        if remitted is not None:
+            outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                         subject=f"Remittance advice: {remitted['number']}",
+                         body=f"Hello,\n\nPlease note we paid invoice {remitted['number']} "
+                              f"({stage.money(remitted['amount'])}) in full by bank transfer yesterday. It should "
+                              f"reach your account within two working days.\n\nKind regards,\n{contact['name']}\n"
+                              f"{account['name']}\n", at=stamp(day(-1), 16, 5))
         stage.clock(stamp(day(0), 8, 10))
         meeting = {"ceo-meeting": "I'm meeting their leadership on Thursday",
                    "sales-review": "Their account is up in Wednesday's pipeline review",
-                   "renewal-call": "I have a call with their finance team about the renewal"}[variant]
+                   "renewal-call": "I have a call with their finance team about the renewal",
+                   "paid-per-remittance": "I'm seeing their CFO tomorrow about payment terms"}[variant]
         request = colleague_mail(stage, requester_role, ["user"], f"Brief on {account['name']}?",
                        f"Hi,\n\n{meeting}. Could you send me a short brief on {account['name']}: their open deals "
                        "(amounts and stages, and what they add up to), when we last talked to them and about what, "
@@ -135,10 +182,17 @@ class CustomerBrief(Family):
             "it back. Everything should be in the CRM, mail and chat.",
             f"Could you answer {requester['name']}'s request for a customer brief on {account['name']}? Send it by "
             "mail.",
+            f"There's a mail from {first_name(requester['name'])} asking what's going on with {account['name']}. "
+            "Can you pull it together from the CRM, mail and chat and reply?",
+            f"Please put together the account brief on {account['name']} that {requester['name']} wants before "
+            "their meeting, and mail it over.",
         ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query=account["name"])
+            found = s.call("mail_search_messages", query=account["name"])
+            if remitted is not None:
+                advice = next(m for m in found["messages"] if remitted["number"] in m["subject"])
+                s.call("mail_get_message", message_id=advice["id"])
             acc = s.call("crm_search_accounts", query=account["name"])["accounts"][0]
             s.call("crm_search_deals", account_id=acc["id"], stage="open")
             s.call("crm_list_activities", account_id=acc["id"])
@@ -182,7 +236,7 @@ class CustomerBrief(Family):
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
             sheet.fact(key, "amount", inv["amount"])
             sheet.fact(key, "due", inv["due"].isoformat())
-            (invoice_keys if inv["status"] == "open" else paid_keys).append(key)
+            (invoice_keys if inv["status"] == "open" and inv is not remitted else paid_keys).append(key)
         issue_key = sheet.entity(keyword, key="escalation", aliases=paraphrases, kind="issue")
         sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
         to = [requester_role]
@@ -224,23 +278,45 @@ class CustomerBrief(Family):
 
 TOPICS = ["the data residency questionnaire", "a security review of our SOC 2 report", "adding SSO for their "
           "contractors", "moving their billing to quarterly", "a sandbox environment for testing"]
+# the same for a company of any other industry (the last word is what the reference searches mail for)
+GENERAL_TOPICS = ["the data protection questionnaire", "a review of our insurance certificates",
+                  "moving their billing to quarterly", "a discount for paying upfront",
+                  "a named contact for out-of-hours escalations"]
+
+
+def _revised(stage: Stage, rng: random.Random, amount: float) -> float:
+    """A renegotiated amount: 10 to 25% off ``amount``, on the same round step the deals use."""
+    step = 500 * currency_scale(_home(stage))
+    return float(max(step, round(amount * rng.choice([0.75, 0.8, 0.85, 0.9]) / step) * step))
+
+
+def _cutoff(stage: Stage, rng: random.Random, account: dict[str, Any]) -> date:
+    """A close-date cut-off with open deals of ``account`` on both sides (planting a later deal if needed)."""
+    for _ in range(4):
+        dates = sorted({d["close_date"] for d in open_deals(stage, "account_id = ?", account["id"])})
+        if len(dates) >= 2:
+            return date.fromisoformat(dates[rng.randrange(len(dates) - 1)])
+        _extra_deal(stage, rng, account, rng.choice(["proposal", "negotiation"]))
+    raise GenerationError(f"{account['name']}'s open deals all close on one day; pick another account")
 
 
 class ThreeAppQuestion(Family):
-    """A number whose facts sit in three apps: a mail names the contact, chat excludes a deal, the CRM sums."""
+    """A number whose facts sit in three apps: a mail names the contact, chat excludes or revises a deal (or
+    a stage or close-date rule narrows the count), the CRM sums."""
 
     name = "three_app_question"
     skills = ("cross_app_join", "fact_lookup")
     category = "cross-app-analysis"
     difficulty = "hard"
     apps = ("mail", "chat", "crm")
-    variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only")
-    worlds = ("acme", "shopline", "large")
+    variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only", "revised-in-chat",
+                "closing-by-date")
+    worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:ops_manager", "role:cfo", "role:cs_lead"]))
-        pool = _usd_accounts(stage)
+        pool = _home_accounts(stage)
         account = nth(pool, index, self.name)
         other = nth([a for a in pool if a["id"] != account["id"]], index, self.name, salt="other")
         stage.clock(stamp(day(-10), 9, 0))
@@ -252,7 +328,7 @@ class ThreeAppQuestion(Family):
                                                            "'negotiation')", account["id"]):
             _extra_deal(stage, rng, account, "negotiation")
         deals = open_deals(stage, "account_id = ?", account["id"])
-        topic, distractor_topic = rng.sample(TOPICS, 2)
+        topic, distractor_topic = rng.sample(TOPICS if _issues(stage) is ISSUES else GENERAL_TOPICS, 2)
         contact = rng.choice(contacts_of(stage, account["id"]))
         other_contact = rng.choice(contacts_of(stage, other["id"]))
         outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
@@ -278,22 +354,45 @@ class ThreeAppQuestion(Family):
                                                     "totals; no budget this year.")
             counted = deals
             rule = (f" Leave out any deal {first_name(head['name'])} said in #deal-desk we should stop counting.")
+        elif variant == "revised-in-chat":
+            # a renegotiated amount the CRM does not show yet: the CRM's sum is the stale reading
+            revised = _revised(stage, rng, dead["amount"])
+            post(stage, "role:head_of_sales", desk, f"Update on {dead['name']}: we agreed "
+                                                    f"{stage.money(revised, cents=False)} on yesterday's call (down "
+                                                    f"from {stage.money(dead['amount'], cents=False)}). The CRM gets "
+                                                    "fixed once finance signs off; use the new figure in totals.")
+            counted = deals
+            rule = " Use the latest figures: a deal renegotiated in #deal-desk counts at its new amount."
+        elif variant == "closing-by-date":
+            cutoff = _cutoff(stage, rng, account)
+            deals = open_deals(stage, "account_id = ?", account["id"])
+            counted = [d for d in deals if d["close_date"] <= cutoff.isoformat()]
+            rule = f" Only count deals expected to close by {short_date(cutoff)}."
         else:
             counted = [d for d in deals if d["stage"] in ("proposal", "negotiation")]
             rule = " Only count deals in the Proposal or Negotiation stage."
         total = sum(d["amount"] for d in counted)
+        if variant == "revised-in-chat":
+            total += revised - dead["amount"]
         wrong = [sum(d["amount"] for d in deals), *(total - d["amount"] for d in counted),
-                 total + other_dead["amount"]]
+                 total + other_dead["amount"], *(total + d["amount"] for d in deals if d not in counted)]
+        wrong = [w for w in dict.fromkeys(wrong) if abs(w - total) > 0.5]
         stage.clock(stamp(day(0), 9, 0))
-        instruction = (f"What's the total value of the open deals we have with the customer whose contact emailed me "
-                       f"last week about {topic}?{rule} Give me the number.")
+        instruction = rng.choice([
+            f"What's the total value of the open deals we have with the customer whose contact emailed me last week "
+            f"about {topic}?{rule} Give me the number.",
+            f"Someone at a customer mailed me last week about {topic}. How much is open with that customer in the "
+            f"CRM right now?{rule} Just the total, please.",
+            f"Quick one before my call: the contact who wrote to me about {topic} - what do their company's open "
+            f"deals add up to?{rule} One number is fine.",
+        ])
 
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query=topic.split()[-1])
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
             con = s.call("crm_search_contacts", query=contact["email"])["contacts"][0]
             s.call("crm_search_deals", account_id=con["account_id"], stage="open")
-            if variant != "late-stage-only":
+            if variant not in ("late-stage-only", "closing-by-date"):
                 s.call("chat_list_messages", channel=desk, limit=10)
             s.submit(stage.money(total, cents=False))
 
@@ -309,6 +408,8 @@ class ThreeAppQuestion(Family):
                 excluded_keys.append(key)
         sheet.fact(acc, "open_total", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
         sheet.figure(other_dead["amount"])
+        if variant == "revised-in-chat":
+            sheet.figure(revised)
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),

@@ -21,7 +21,7 @@ from officesim.apps.crm import lookup
 from officesim.apps.crm.render import ACTIVITY_SQL, CONTACT_SQL, INVOICE_SQL, activity_row, contact_row, invoice_row
 from officesim.apps.search import match_all, query_terms
 from officesim.errors import Conflict, InvalidArgument
-from officesim.results import bounded, clip, paged
+from officesim.results import bounded, clip, like, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:
@@ -67,8 +67,24 @@ def crm_search_accounts(
         clauses.append("a.owner_id = ?")
         params.append(people.employee(w, owner, "owner")["id"])
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-    return paged(w.db, f"{_ACCOUNT_SQL}{where} ORDER BY a.name, a.id", params,
+    order, order_params = _name_rank(query)
+    return paged(w.db, f"{_ACCOUNT_SQL}{where} ORDER BY {order}a.name, a.id", [*params, *order_params],
                  cursor=cursor, limit=limit, key="accounts", render=dict)
+
+
+def _name_rank(query: str | None) -> tuple[str, list[str]]:
+    """The ORDER BY head that puts the account named exactly ``query`` first, then names starting with it.
+
+    Words match anywhere (name, domain, city...), so a search for 'King LLC' also finds 'Brown LLC'
+    of King's Lynn; alphabetical order alone listed it above the account the agent named.  Case is
+    ignored and runs of spaces count as one, as people type names.
+    """
+    name = " ".join((query or "").replace('"', " ").split())
+    if not name:
+        return "", []
+    prefix = like(name)[1:]  # 'name%': starts with it, wildcards in it escaped
+    return ("CASE WHEN lower(a.name) = lower(?) THEN 0 WHEN a.name LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END, ",
+            [name, prefix])
 
 
 @tool(app="crm", kind="read")
