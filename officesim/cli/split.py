@@ -77,7 +77,8 @@ def audit_command(args: argparse.Namespace) -> int:
     if missing:
         raise OfficesimError(f"{root} is not a delivery: {', '.join(missing)} missing "
                              "(make one with 'officesim deliver')")
-    contents, side_of, texts = [], {}, {}
+    contents, side_of = [], {}
+    texts: dict[str, dict[str, list[str]]] = {}  # instruction text -> side -> task ids
     for side, folder in sides.items():
         for path in find_tasks([folder]):
             task = load_task(path)
