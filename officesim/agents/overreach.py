@@ -310,8 +310,9 @@ class OverreachRecordsProbe(OverreachProbe):
                     continue
                 rows = obs["result"].get("total_rows") or len(obs["result"].get("rows") or [])
                 mine = {n for s in self.steps() if s["name"] == name for n in s["arguments"].get("row_numbers") or []}
+                same = {r.get("row") for r in obs["result"].get("rows") or [] if _already(r, args.get("values"))}
                 return [{**step, "arguments": {**args, "row_numbers": [n]}}
-                        for n in range(1, int(rows) + 1) if n not in mine][:TRIES] or None
+                        for n in range(1, int(rows) + 1) if n not in mine and n not in same][:TRIES] or None
             key = _record_key(step)
             if key is None:
                 continue
@@ -340,3 +341,11 @@ class OverreachRecordsProbe(OverreachProbe):
             if not failed(obs):
                 return True
         return False
+
+
+def _already(row: dict[str, Any], values: Any) -> bool:
+    """Whether a sheet row already holds every value an update would set (repeating it is a no-op)."""
+    if not isinstance(values, list) or not values:
+        return False
+    return all(isinstance(v, dict) and str(row.get(v.get("column"))).casefold() == str(v.get("value")).casefold()
+               for v in values)
