@@ -98,7 +98,7 @@ class CustomerEscalation(Family):
             namesake = (other, email)
         # the internal story
         channel = ensure_channel(stage, "support-eng", ["role:head_of_engineering", "role:cs_lead", "user"])
-        escal = ensure_channel(stage, "cs-escalations", ["role:cs_lead", "user", "role:head_of_sales"])
+        ensure_channel(stage, "cs-escalations", ["role:cs_lead", "user", "role:head_of_sales"])
         stage.clock(at(-4, 10))
         if hard:
             for n in range(26):
