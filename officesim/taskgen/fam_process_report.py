@@ -67,7 +67,8 @@ class QuarterlyReportPack(Family):
         for n in range(24 if hard else 4):
             account = rng.choice(pool)
             month = MONTHS[n % 3][1]
-            planted.append({"account_id": account["id"], "name": f"{account['name']} - {rng.choice(PRODUCTS)} Q3-{n + 1}",
+            name = f"{account['name']} - {rng.choice(PRODUCTS)} Q3-{n + 1}"
+            planted.append({"account_id": account["id"], "name": name,
                             "stage": "closed_won", "amount": float(rng.randrange(8_000, 90_000, 500)),
                             "currency": currency, "close_date": f"{month}-{rng.randint(1, 28):02d}",
                             "owner_id": rng.choice(reps)["id"], "next_step": "", "updated_by": account["owner_id"]})
