@@ -26,6 +26,7 @@ from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, Mail
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
 from officesim.taskgen.fam_process import MonthEndClose
 from officesim.taskgen.fam_process_escalation import CustomerEscalation
+from officesim.taskgen.fam_process_offboarding import SalesRepOffboarding
 from officesim.taskgen.fam_process_report import QuarterlyReportPack
 from officesim.taskgen.fam_process_vendor import VendorOnboarding
 from officesim.taskgen.fam_sales import ChaseOverdueInvoices, DealReconcileFromMail, LeadToDeal, PipelineSummaryMail
@@ -48,7 +49,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
-    MonthEndClose(), VendorOnboarding(), CustomerEscalation(), QuarterlyReportPack(),
+    MonthEndClose(), VendorOnboarding(), CustomerEscalation(), QuarterlyReportPack(), SalesRepOffboarding(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"
