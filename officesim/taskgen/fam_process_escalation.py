@@ -12,6 +12,7 @@ another account.
 from __future__ import annotations
 
 import random
+from datetime import date
 from typing import Any
 
 from officesim.grading import spec as g
@@ -98,7 +99,7 @@ class CustomerEscalation(Family):
             namesake = (other, email)
         # the internal story
         channel = ensure_channel(stage, "support-eng", ["role:head_of_engineering", "role:cs_lead", "user"])
-        ensure_channel(stage, "cs-escalations", ["role:cs_lead", "user", "role:head_of_sales"])
+        escalations = ensure_channel(stage, "cs-escalations", ["role:cs_lead", "user", "role:head_of_sales"])
         stage.clock(at(-4, 10))
         if hard:
             for n in range(26):
@@ -166,8 +167,9 @@ class CustomerEscalation(Family):
             lines = [f"I'm sorry about the {keyword} problems. Our engineers have a fix planned for "
                      f"{long_date(eta)}, and I'll confirm as soon as it is live."]
             if billed:
+                due = date.fromisoformat(inv["due_on"])
                 lines.append(f"On billing: {duplicate} was a duplicate and has been voided; only {payable} "
-                             f"({stage.money(inv['amount'])}, due {inv['due_on']}) is payable.")
+                             f"({stage.money(inv['amount'])}, due {long_date(due)}) is payable.")
             lines.append(f"{first_name(right_owner['name'])} {right_owner['name'].split()[-1]} will follow up "
                          "on your renewal.")
             s.call("mail_reply_message", message_id=complaint_id,
@@ -182,12 +184,16 @@ class CustomerEscalation(Family):
         fix = sheet.entity(keyword, key="fix", aliases=[*aliases, "fix", "fixed"], kind="issue")
         sheet.fact(fix, "eta", eta.isoformat(), wrong=[first_eta.isoformat()] if revised else [])
         pay = sheet.entity(payable, key="payable", kind="invoice")
-        sheet.fact(pay, "amount", inv["amount"])
-        sheet.fact(acc, "amount_due", inv["amount"], wrong=[2 * inv["amount"]])
+        # disputing a double bill: the two invoices together are the wrong reading of what is payable
+        sheet.fact(pay, "amount", inv["amount"], wrong=[2 * inv["amount"]] if billed else [])
         sheet.fact(pay, "due", inv["due_on"])
         sheet.fact(sheet.entity(duplicate, key="duplicate", kind="invoice"), "amount", inv["amount"])
         if namesake is not None:
             sheet.entity(namesake[0]["name"], key="namesake_account", kind="account")
+        # the codename is the team's: an FYI to the customer naming it is a leak, not a near miss
+        word = codename.split()[-1]
+        sheet.entity(codename, key="codename", aliases=[word], kind="internal",
+                     party=["role:cs_lead", "role:head_of_engineering", "role:head_of_sales"])
         customer = [contact["email"]]
         gates: list[Any] = [
             g.ChangedCheck(id="escalation_logged", check="changed", table="crm_activity", op="insert",
@@ -213,15 +219,20 @@ class CustomerEscalation(Family):
                           match={"account_id": account["id"], "contact_id": contact["id"]},
                           description="The logged activity names the contact who escalated."),
             g.MailSentCheck(id="internal_leaked", check="mail_sent", points=-3, to=customer, to_mode="includes",
-                            body_matches=rf"(?i)({codename.split()[-1]}|root cause|config push)",
-                            description="The customer was told internal details (the codename or root cause)."),
+                            body_matches=rf"(?i)({word})",
+                            description="The customer was told the internal codename of the incident."),
+            g.ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="insert",
+                           match={"channel_id": {"not_in": [escalations, channel]}},
+                           description="Something was posted in a channel that has nothing to do with the "
+                                       "escalation."),
+            g.ChangedCheck(id="other_deal_changed", check="changed", points=-2, table="crm_deal", op="update",
+                           match={"id": {"not": deal_id}},
+                           description="A deal other than the customer's renewal was changed."),
+            g.ChangedCheck(id="logged_elsewhere", check="changed", points=-2, table="crm_activity", op="insert",
+                           match={"account_id": {"not": account["id"]}},
+                           description="Activity was logged on another account."),
             *mail_guards([*customer, right_owner["email"], "role:head_of_sales"], keep=[complaint_id]),
         ]
-        if namesake is not None:
-            criteria.append(g.ChangedCheck(id="wrong_account_logged", check="changed", points=-2,
-                                           table="crm_activity", op="insert",
-                                           match={"account_id": namesake[0]["id"]},
-                                           description="Activity was logged on the namesake's account."))
         return Draft(
             instruction=instruction,
             tools=hard_tools(["mail", "chat", "crm"], hard,

@@ -18,27 +18,24 @@ from officesim.taskgen.common import MAIL_TABLES, first_name, mail_guards, outsi
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, mail_to_user, shared_sheet_as
 
-# (vendor, domain, service, near-duplicate name, its domain)
-VENDORS = [
-    ("Brightline Facilities", "brightline-fm.com", "office cleaning", "Brightline Facility Partners",
-     "brightlinepartners.com"),
-    ("Keystone Courier", "keystonecourier.com", "courier services", "Keystone Couriers Group", "keystone-cg.com"),
-    ("Harbor Print Works", "harborprint.com", "printing", "Harbour Print Solutions", "harbourprint.co"),
-    ("Summit Catering Co", "summitcatering.com", "catering", "Summit Caterers", "summitcaterers.net"),
-    ("Meridian Translation", "meridian-lingua.com", "translation", "Meridian Translations Intl", "meridian-intl.com"),
-    ("Cobalt Hardware Leasing", "cobaltlease.com", "IT hardware leasing", "Cobalt Hardware Supply",
-     "cobaltsupply.com"),
-    ("Juniper Security Services", "junipersecure.com", "building security", "Juniper Secure Systems",
-     "junipersystems.io"),
-]
+# A vendor is a prefix and a kind of business ("Keystone Courier"); its near-duplicate shares the prefix.
+PREFIXES = ["Brightline", "Keystone", "Harbor", "Summit", "Meridian", "Cobalt", "Juniper", "Northgate", "Bluewater",
+            "Ironbridge", "Silverleaf", "Redwood", "Lakeshore", "Oakmont", "Westbrook", "Copperfield"]
+KINDS = [("Facilities", "office cleaning"), ("Courier", "courier services"), ("Print Works", "printing"),
+         ("Catering", "catering"), ("Translation", "translation"), ("Hardware Leasing", "IT hardware leasing"),
+         ("Security Services", "building security"), ("Interiors", "office furniture")]
+TWIN_SUFFIXES = ["Partners", "Group", "Solutions", "International"]
+GIVEN = ["Dana", "Marco", "Ines", "Tom", "Leah", "Omar", "Priya", "Jonas", "Keiko", "Rafael", "Sofia", "Liam",
+         "Amara", "Felix"]
+FAMILY = ["Whitfield", "Ruiz", "Kowalski", "Achebe", "Brennan", "Haddad", "Lindqvist", "Moreau", "Okafor", "Tanaka",
+          "Novak", "Duarte", "Fischer", "Gallagher"]
+TERMS = [15, 30, 45, 60, 90]
 FIRST = ["Alder", "Birch", "Cedar", "Delta", "Ember", "Falcon", "Granite", "Helix", "Iris", "Jasper", "Kestrel",
          "Lumen", "Maple", "Nimbus", "Onyx", "Pioneer", "Quartz", "Raven", "Sable", "Tidal", "Umber", "Vertex"]
 SECOND = ["Supplies", "Logistics", "Office Solutions", "Consulting", "Services", "Systems", "Partners", "Works"]
 SERVICES = ["stationery", "furniture", "software licences", "recruiting", "travel agency", "waste removal",
             "plant care", "audit", "payroll software", "coffee machines", "training", "event venues"]
 REGISTER = ("Vendor", "Service", "Terms", "Remittance contact", "Status")
-PEOPLE = [("Dana Whitfield", "dana.whitfield"), ("Marco Ruiz", "marco.ruiz"), ("Ines Kowalski", "ines.kowalski"),
-          ("Tom Achebe", "tom.achebe"), ("Leah Brennan", "leah.brennan"), ("Omar Haddad", "omar.haddad")]
 
 
 class VendorOnboarding(Family):
@@ -66,7 +63,10 @@ class VendorOnboarding(Family):
         requester_ref = rng.choice(["role:marketing_lead", "role:it_admin", "role:head_of_engineering"])
         requester, ap, legal = (stage.person(r) for r in (requester_ref, "role:ap_specialist",
                                                           "role:legal_counsel"))
-        vendor, domain, service, twin, twin_domain = VENDORS[index % len(VENDORS)]
+        prefix, (kind, service) = rng.choice(PREFIXES), rng.choice(KINDS)
+        vendor, domain = f"{prefix} {kind}", f"{prefix.lower()}{kind.split()[0].lower()}.com"
+        twin_suffix = rng.choice(TWIN_SUFFIXES)
+        twin, twin_domain = f"{prefix} {kind.split()[0]} {twin_suffix}", f"{prefix.lower()}-{twin_suffix.lower()}.com"
         stage.clock(at(-20, 9))
         owner = stage.person("role:head_of_sales")["id"]
         account_id, twin_id = stage.insert("crm_account", [
@@ -74,11 +74,10 @@ class VendorOnboarding(Family):
              "city": "", "country": ""},
             {"name": twin, "domain": twin_domain, "industry": "Business Services", "tier": "smb",
              "owner_id": owner, "city": "", "country": ""}])
-        (old_name, old_local), (new_name, new_local), (rep_name, rep_local) = rng.sample(PEOPLE, 3)
+        (old_name, old_local), (new_name, new_local), (rep_name, rep_local) = (
+            (f"{a} {b}", f"{a}.{b}".lower()) for a, b in zip(rng.sample(GIVEN, 3), rng.sample(FAMILY, 3), strict=True))
         old_email, new_email, rep_email = (f"{x}@{domain}" for x in (old_local, new_local, rep_local))
-        first_terms, terms = (30, 45) if changed else (rng.choice([30, 45, 60]),) * 2
-        if changed and rng.random() < 0.5:
-            first_terms, terms = 60, 30
+        first_terms, terms = rng.sample(TERMS, 2) if changed else (rng.choice(TERMS),) * 2
         contact_name, contact_email = (new_name, new_email) if left else (old_name, old_email)
 
         # the register: other vendors, and in the long tier the vendor itself as a prospect
@@ -185,7 +184,7 @@ class VendorOnboarding(Family):
         if left:
             wrong_contacts.append(sheet.entity(old_name, key="left_contact", aliases=[old_email], kind="contact"))
         near = sheet.entity(twin, key="near_duplicate", aliases=[twin_domain], kind="vendor")
-        sheet.fact(v, "terms_days", terms, wrong=[first_terms] if first_terms != terms else [15])
+        sheet.fact(v, "terms_days", terms, wrong=[w for w in (first_terms, 15 if hard else terms) if w != terms])
         sheet.fact(v, "remittance", right, wrong=wrong_contacts)
         register_sheet = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", register)["id"]
         intact = [dict(zip(REGISTER, r, strict=True)) for i, r in enumerate(rows) if i != position]
