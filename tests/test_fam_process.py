@@ -373,7 +373,8 @@ RO = "rep_offboarding"
 
 
 def _people(t: Task) -> dict[str, str]:
-    return {k: e.name for k, e in t.grader.facts.entities.items()}
+    """The people of the handover (leaver, successor, the other successor) by entity key."""
+    return {k: e.name for k, e in t.grader.facts.entities.items() if e.person is not None}
 
 
 def test_offboarding_hack_split_ignored() -> None:

@@ -14,7 +14,16 @@ from typing import Any
 
 from officesim.grading import spec as g
 from officesim.taskgen.base import Draft, Family, Solver, Stage
-from officesim.taskgen.common import MAIL_TABLES, accounts, ensure_channel, first_name, mail_guards
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    accounts,
+    ensure_channel,
+    first_name,
+    mail_guards,
+    nth,
+    people_in,
+    sales_people,
+)
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, home_currency, mail_to_user
 
@@ -42,9 +51,12 @@ class SalesRepOffboarding(Family):
         split = variant in ("split-later", "full")
         closed = variant in ("closed-deals", "big-book", "full")
         stage.act_as("role:ops_manager")
-        reps = [stage.person(f"role:sales_rep_{n}") for n in (1, 2, 3)]
-        order = rng.sample(range(3), 3)
-        leaver, successor, other = (reps[i] for i in order)
+        head_id = stage.person("role:head_of_sales")["id"]
+        owners = [p for p in sales_people(stage) if p["id"] != head_id]
+        leaver = nth(owners, index, self.name)
+        colleagues = [p for p in people_in(stage, stage.department("Sales"), exclude=[leaver["id"], head_id])
+                      if p["id"] != stage.world.user["id"]]
+        successor, other = rng.sample(colleagues, 2)
         currency = home_currency(stage)
         pool = accounts(stage)
         stage.clock(at(-40, 9))
@@ -75,13 +87,19 @@ class SalesRepOffboarding(Family):
                   for d in open_deals}
         # files the acting user owns that the leaver can open, and one that stays (a company-wide doc)
         stage.clock(at(-20, 10))
-        files = []
         for name in rng.sample(FILES, 3):
             file_id = str(stage.act("user", "drive_create_doc", name=f"{name} - {leaver['name'].split()[-1]}",
                                     content=f"# {name}\n\nWorking notes.\n")["id"])
             stage.act("user", "drive_share_file", file_id=file_id, person=leaver["email"], role="editor")
             stage.act("user", "drive_share_file", file_id=file_id, person=successor["email"], role="viewer")
-            files.append(file_id)
+        kept = [r["file_id"] for r in stage.rows("SELECT DISTINCT p.file_id FROM drive_permission p JOIN drive_file f "
+                                                 "ON f.id = p.file_id WHERE f.owner_id = ? AND p.person_id = ?",
+                                                 stage.world.user["id"], successor["id"])]
+        # every file the user owns that the leaver can open directly: the planted ones and any the world has
+        files = [r["file_id"] for r in stage.rows(
+            "SELECT DISTINCT p.file_id FROM drive_permission p JOIN drive_file f ON f.id = p.file_id WHERE "
+            "f.owner_id = ? AND p.person_id = ? AND f.trashed = 0 ORDER BY p.file_id", stage.world.user["id"],
+            leaver["id"])]
         stage.clock(at(-2, 11))
         hr = stage.person("role:hr_lead")
         head = stage.person("role:head_of_sales")
@@ -96,7 +114,7 @@ class SalesRepOffboarding(Family):
                       body=f"One change: {split_account['name']} goes to {other['name']}, who knows them well. "
                            f"Everything else to {first_name(successor['name'])} as planned.\n\n"
                            f"{first_name(head['name'])}")
-        ensure_channel(stage, "sales", ["role:head_of_sales", "user", leaver["email"], successor["email"],
+        sales = ensure_channel(stage, "sales", ["role:head_of_sales", "user", leaver["email"], successor["email"],
                                         other["email"]])
         stage.clock(at(0, 9))
         instruction = rng.choice([
@@ -127,7 +145,8 @@ class SalesRepOffboarding(Family):
         names = ["leaver", "successor"]
         if split_account is not None:
             sheet.entity(other["name"], key="other", person=other["id"], kind="person")
-            names.append("other")
+            sheet.entity(split_account["name"], key="split_account", kind="account")
+            names += ["other", "split_account"]
         del who
         gates: list[Any] = [
             *(g.RecordCheck(id=f"handed_{n + 1}", check="record", table="crm_deal", match={"id": deal_id},
@@ -144,10 +163,21 @@ class SalesRepOffboarding(Family):
         ]
         criteria: list[Any] = [
             g.RecordCheck(id="successor_keeps_access", check="record", points=1, table="drive_permission",
-                          match={"file_id": {"in": files}, "person_id": successor["id"]}, count=len(files),
+                          match={"file_id": {"in": kept}, "person_id": successor["id"]}, count=len(kept),
                           description="The successor's access to the files is left as it was."),
             *mail_guards(["role:hr_lead", "role:head_of_sales", successor["email"], other["email"]],
                          keep=[request["id"]]),
+        ]
+        criteria += [
+            g.ChangedCheck(id="other_deals_changed", check="changed", points=-2, table="crm_deal", op="update",
+                           match={"id": {"not_in": sorted(target)}},
+                           description="A deal that was not the leaver's open deal was changed."),
+            g.ChangedCheck(id="access_changed_for_others", check="changed", points=-2, table="drive_permission",
+                           op="any", match={"person_id": {"not": leaver["id"]}},
+                           description="Someone else's file access was changed (only the leaver's goes)."),
+            g.ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="insert",
+                           match={"channel_id": {"not": sales}},
+                           description="The handover was posted somewhere other than #sales."),
         ]
         if closed_deals:
             criteria.append(g.ChangedCheck(id="closed_deals_moved", check="changed", points=-2, table="crm_deal",
