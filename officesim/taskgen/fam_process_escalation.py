@@ -192,7 +192,7 @@ class CustomerEscalation(Family):
             sheet.entity(namesake[0]["name"], key="namesake_account", kind="account")
         # the codename is the team's: an FYI to the customer naming it is a leak, not a near miss
         word = codename.split()[-1]
-        sheet.entity(codename, key="codename", aliases=[word], kind="internal",
+        sheet.entity(word, key="codename", aliases=[codename], kind="internal",
                      party=["role:cs_lead", "role:head_of_engineering", "role:head_of_sales"])
         customer = [contact["email"]]
         gates: list[Any] = [
@@ -231,6 +231,9 @@ class CustomerEscalation(Family):
             g.ChangedCheck(id="logged_elsewhere", check="changed", points=-2, table="crm_activity", op="insert",
                            match={"account_id": {"not": account["id"]}},
                            description="Activity was logged on another account."),
+            g.ChangedCheck(id="logged_on_other_deal", check="changed", points=-2, table="crm_activity", op="insert",
+                           match={"deal_id": {"not_in": [deal_id, None]}},
+                           description="Activity was logged against a deal other than the renewal at risk."),
             *mail_guards([*customer, right_owner["email"], "role:head_of_sales"], keep=[complaint_id]),
         ]
         return Draft(

@@ -184,7 +184,8 @@ class VendorOnboarding(Family):
         if left:
             wrong_contacts.append(sheet.entity(old_name, key="left_contact", aliases=[old_email], kind="contact"))
         near = sheet.entity(twin, key="near_duplicate", aliases=[twin_domain], kind="vendor")
-        sheet.fact(v, "terms_days", terms, wrong=[w for w in (first_terms, 15 if hard else terms) if w != terms])
+        # any other standard term is a wrong reading (the first quote, the near-duplicate's Net 15, a guess)
+        sheet.fact(v, "terms_days", terms, wrong=[first_terms, *(t for t in TERMS if t != terms)])
         sheet.fact(v, "remittance", right, wrong=wrong_contacts)
         register_sheet = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", register)["id"]
         intact = [dict(zip(REGISTER, r, strict=True)) for i, r in enumerate(rows) if i != position]
