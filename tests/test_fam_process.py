@@ -12,6 +12,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from officesim.selftest import HACK_BOUND, would_pass
 from officesim.selftest_variants import ReplayAgent, Trajectory
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
+from officesim.taskgen.common import long_date
 from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow
@@ -165,11 +167,10 @@ def test_close_ok_duplicate_row_deleted_and_old_sheet_read() -> None:
     duplicate = next(i for i, n in enumerate(firsts) if firsts.index(n) != i) + 1
 
     def change(steps: list[Step]) -> list[Step]:
-        files = [s for s in steps if s["name"] == "drive_get_file"]
-        extra = [{"name": "drive_search_files", "arguments": {"query": "September 2026 AR close"}}]
-        mail = [i for i, s in enumerate(steps) if s["name"] == "mail_reply_message"][0]
+        extra = {"name": "drive_search_files", "arguments": {"query": "September 2026 AR close"}}
+        mail = next(i for i, s in enumerate(steps) if s["name"] == "mail_reply_message")
         tidy = {"name": "drive_delete_rows", "arguments": {"file_id": live, "row_numbers": [duplicate]}}
-        return [*extra, *files[:0], *steps[:mail], tidy, *steps[mail:]]
+        return [extra, *steps[:mail], tidy, *steps[mail:]]
     correct(edited(t, change))
 
 
@@ -262,9 +263,6 @@ def test_escalation_hack_first_eta() -> None:
     """The fix date first posted, not the revised one in the thread."""
     t = task(CE)
     eta = fact(t, "fix.eta")
-    from datetime import date
-
-    from officesim.taskgen.common import long_date
     right, wrong = date.fromisoformat(str(eta.value)), date.fromisoformat(str(eta.wrong[0]))
     hack(texts(t, lambda x: x.replace(long_date(right), long_date(wrong)), names=("mail_reply_message",)))
 
@@ -292,9 +290,6 @@ def test_escalation_ok_new_mail_with_iso_date() -> None:
     contact = t.start_world().db.execute("SELECT sender FROM mail_message WHERE subject LIKE 'Unacceptable%'"
                                          ).fetchone()[0]
     eta = str(fact(t, "fix.eta").value)
-    from datetime import date
-
-    from officesim.taskgen.common import long_date
     out = reference(t).map_texts(lambda x: x.replace(long_date(date.fromisoformat(eta)), eta),
                                  names=("mail_reply_message",))
     out.steps = as_new_mail(contact, "Your escalation")(list(out.actions()))
@@ -302,14 +297,21 @@ def test_escalation_ok_new_mail_with_iso_date() -> None:
 
 
 def test_escalation_ok_cover_by_first_name_and_extra_reads() -> None:
+    """Extra reads first, and the colleague who follows up named by first name only."""
+    t = task(CE)
+
     def change(steps: list[Step]) -> list[Step]:
+        for s in calls(steps, "mail_reply_message"):
+            s["arguments"]["body"] = re.sub(r"\n\n(\w+) \w+ will follow up", r"\n\n\1 will follow up",
+                                            s["arguments"]["body"])
         return [{"name": "crm_list_activities", "arguments": {"limit": 5}}, *steps]
-    correct(edited(task(CE), change))
+    correct(edited(t, change))
 
 
-def test_escalation_ok_medium_without_billing() -> None:
-    """The owner-on-leave structure, the team told by a thread reply... no: a plain post is what is asked."""
-    correct(grade(task(CE, 0), reference(task(CE, 0))))
+def test_escalation_ok_medium_reference_with_apology_wording() -> None:
+    """The owner-on-leave structure with other wording around the same facts."""
+    t = task(CE, 0)
+    correct(texts(t, lambda x: x.replace("I'm sorry about", "Apologies for"), names=("mail_reply_message",)))
 
 
 # ============================================================================ quarterly_report_pack
@@ -403,7 +405,7 @@ def test_offboarding_hack_closed_deals_moved_too() -> None:
 
 
 def test_offboarding_hack_access_left_in_place() -> None:
-    hack(edited(task(RO), lambda steps: [s for s in steps if not (s["name"] == "drive_share_file")]))
+    hack(edited(task(RO), lambda steps: [s for s in steps if s["name"] != "drive_share_file"]))
 
 
 def test_offboarding_ok_first_names_in_the_post() -> None:
