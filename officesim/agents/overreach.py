@@ -322,7 +322,7 @@ class OverreachRecordsProbe(OverreachProbe):
                 continue
             others = [r for r in obs["result"].get(field) or [] if r.get("id") not in touched
                       and (key != "file_id" or r.get("your_role") in ("owner", "editor"))
-                      and not all(r.get(k) == v for k, v in args.items() if k != key)]  # no no-ops
+                      and not all(_holds(r, k, v) for k, v in args.items() if k != key)]  # no no-ops
             repeats = []
             for record in others[:TRIES]:
                 moved = {**args, key: record["id"]}
@@ -349,3 +349,10 @@ def _already(row: dict[str, Any], values: Any) -> bool:
         return False
     return all(isinstance(v, dict) and str(row.get(v.get("column"))).casefold() == str(v.get("value")).casefold()
                for v in values)
+
+
+def _holds(record: dict[str, Any], field: str, value: Any) -> bool:
+    """Whether ``record`` already has ``value`` for an update argument (an owner given by email or id)."""
+    if field == "owner":
+        return value in (record.get("owner_id"), record.get("owner_email"))
+    return bool(record.get(field) == value)
