@@ -140,14 +140,20 @@ class SalesRepOffboarding(Family):
             s.call("chat_post_message", channel="sales", text=f"{leaver['name']} leaves on Friday. {cover}.")
 
         sheet = FactSheet()
-        who = sheet.entity(leaver["name"], key="leaver", person=leaver["id"], kind="person")
+        sheet.entity(leaver["name"], key="leaver", person=leaver["id"], kind="person")
         sheet.entity(successor["name"], key="successor", person=successor["id"], kind="person")
         names = ["leaver", "successor"]
         if split_account is not None:
             sheet.entity(other["name"], key="other", person=other["id"], kind="person")
             sheet.entity(split_account["name"], key="split_account", kind="account")
             names += ["other", "split_account"]
-        del who
+        # everyone who could have taken the deals over: naming more of them than the handover needs is a
+        # list of guesses, not the handover
+        candidates = list(names)
+        for person in [*colleagues, *owners]:
+            if person["id"] not in (leaver["id"], successor["id"], other["id"] if split_account else None):
+                candidates.append(sheet.entity(person["name"], key=f"colleague_{person['id']}", person=person["id"],
+                                               kind="person"))
         gates: list[Any] = [
             *(g.RecordCheck(id=f"handed_{n + 1}", check="record", table="crm_deal", match={"id": deal_id},
                             expect={"owner_id": person["id"]},
@@ -157,7 +163,8 @@ class SalesRepOffboarding(Family):
                             match={"file_id": {"in": files}, "person_id": leaver["id"]},
                             description="The leaver can no longer open the files the user owns."),
             g.FactsCheck(**facts_check("sales_told", None, "chat_posts", channel="sales", name=names,
-                                       traceable=False, description="#sales hears who covers the leaver's deals.")),
+                                       candidates=list(dict.fromkeys(candidates)), traceable=False,
+                                       description="#sales hears who covers the leaver's deals.")),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "drive_permission",
                             "chat_message", *MAIL_TABLES),
         ]
