@@ -131,7 +131,7 @@ class SalesRepOffboarding(Family):
             deals = all_pages(s, "crm_search_deals", "deals", owner=leaver["email"], limit=20)
             for deal in deals:
                 if deal["id"] in target:
-                    s.call("crm_update_deal", deal_id=deal["id"], owner=target[deal["id"]]["email"])
+                    s.call("crm_update_deal", deal_id=deal["id"], owner=target[deal["id"]]["id"])
             s.call("drive_search_files", query=leaver["name"].split()[-1])
             for file_id in files:
                 s.call("drive_share_file", file_id=file_id, person=leaver["email"], role="none")
