@@ -169,14 +169,25 @@ class QuarterlyReportPack(Family):
                      *([late["amount"]] if late else []))
         del q3
         execs = ["role:ceo", "role:head_of_sales"]
+        # the files the user could share before the episode: a share with the execs must be of a new file,
+        # and the pack is the only new doc, so the execs got the pack (not a namesake or an old file)
+        existing = [r["id"] for r in stage.rows(
+            "SELECT DISTINCT f.id FROM drive_file f LEFT JOIN drive_permission p ON p.file_id = f.id WHERE "
+            "f.owner_id = ? OR (p.person_id = ? AND p.role = 'editor') ORDER BY f.id", stage.world.user["id"],
+            stage.world.user["id"])]
         gates: list[Any] = [
             g.FactsCheck(**facts_check("pack_figures", None, f"doc:{PACK}", trace_to="facts", wrong_anywhere=True,
                                        require=[f"{rev}.total", f"{book}.total"],
                                        description="The pack gives Q3 revenue from the final sheet and Q3 bookings "
                                                    "(won in the quarter, in the home currency).")),
             *(g.ChangedCheck(id=f"shared_{r.split(':')[1]}", check="changed", table="drive_permission", op="any",
-                             match={"person_id": r, "role": {"in": ["viewer", "editor"]}},
+                             match={"person_id": r, "role": {"in": ["viewer", "editor"]},
+                                    "file_id": {"not_in": existing}},
                              description=f"The pack is shared with {r.split(':')[1]}.") for r in execs),
+            g.NoRecordCheck(id="one_new_doc", check="no_record", table="drive_file",
+                            match={"owner_id": "user", "trashed": False, "id": {"not_in": existing},
+                                   "kind": {"in": ["doc", "sheet"]}, "name": {"not": PACK}},
+                            description="The pack is the only new file (no second doc of the figures)."),
             changes_allowed("drive_file", "drive_permission", *MAIL_TABLES),
         ]
         criteria: list[Any] = [
