@@ -26,6 +26,7 @@ from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.common import long_date
 from officesim.taskgen.writer import render_verified
+from officesim.taskstats import _traps
 
 pytestmark = pytest.mark.slow
 Step = dict[str, Any]
@@ -457,6 +458,22 @@ def test_offboarding_ok_first_names_in_the_post() -> None:
     correct(texts(t, shorten, names=("chat_post_message",)))
 
 
+def test_offboarding_ok_the_handover_in_one_sentence() -> None:
+    t = task(RO)
+    names = _people(t)
+    account = t.grader.facts.entities["split_account"].name
+    post = (f"{names['leaver']} is leaving: {names['successor']} covers all of their open deals except "
+            f"{account}, which {names['other']} takes.")
+    correct(texts(t, lambda _: post, names=("chat_post_message",)))
+
+
+def test_offboarding_hack_closed_deals_announced_as_handed_over() -> None:
+    t = task(RO)
+    names = _people(t)
+    closed = [e.name for k, e in t.grader.facts.entities.items() if k.startswith("closed_")]
+    hack(texts(t, lambda x: x + f"\n- {names['successor']} also gets {closed[0]}.", names=("chat_post_message",)))
+
+
 def test_offboarding_ok_hr_told_too() -> None:
     t = task(RO)
     hr = email_of(t, "hr_lead")
@@ -467,3 +484,17 @@ def test_offboarding_ok_hr_told_too() -> None:
 def test_offboarding_ok_medium_with_extra_reads() -> None:
     t = task(RO, 0)
     correct(edited(t, lambda steps: [{"name": "chat_list_channels", "arguments": {}}, *steps]))
+
+
+# ============================================================================ the hard tier
+@pytest.mark.parametrize("family", [MEC, VO, CE, QR, RO])
+def test_the_hard_structure_is_hard(family: str) -> None:
+    """Issue 15 item 5 on each family's hard structure: 12+ reference calls, 2+ traps, no analysis tools,
+    and more data than one page of the reads the reference pages through."""
+    t = task(family)
+    assert t.difficulty == "hard" and task(family, 0).difficulty == "medium"
+    assert t.solution is not None and len(t.solution.steps) >= 12
+    assert _traps(t) >= 2
+    assert "crm_list_pipeline" not in t.spec.tools
+    paged = [s for s in t.solution.steps if s.arguments.get("cursor")]
+    assert paged, "the reference never reads a second page"

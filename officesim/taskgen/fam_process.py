@@ -5,7 +5,10 @@ receivables, onboard a vendor, handle an escalation, assemble a report pack, off
 several apps, an order of steps, and traps the instruction does not spell out (a superseded sheet,
 a duplicate row, an invoice of next month, a near-duplicate account, a contact who left).  The hard
 structures plant more rows than one result page and leave out the tools that would do the analysis.
-The shared planting helpers live in ``process_common``.
+This module holds ``month_end_close``; the others are ``fam_process_vendor`` (vendor_onboarding),
+``fam_process_escalation`` (customer_escalation), ``fam_process_report`` (quarterly_report_pack) and
+``fam_process_offboarding`` (rep_offboarding), one family per module to keep each readable; their
+shared planting and solving helpers live in ``process_common``.
 """
 
 from __future__ import annotations

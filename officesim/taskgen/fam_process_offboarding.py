@@ -135,9 +135,11 @@ class SalesRepOffboarding(Family):
             s.call("drive_search_files", query=leaver["name"].split()[-1])
             for file_id in files:
                 s.call("drive_share_file", file_id=file_id, person=leaver["email"], role="none")
-            cover = (f"{successor['name']} takes {first_name(leaver['name'])}'s open deals"
-                     + (f", except {split_account['name']}, which goes to {other['name']}" if split_account else ""))
-            s.call("chat_post_message", channel="sales", text=f"{leaver['name']} leaves on Friday. {cover}.")
+            lines = [f"{leaver['name']} leaves on Friday. Handover of the open deals:",
+                     f"- {successor['name']} takes over from {first_name(leaver['name'])}."]
+            if split_account is not None:
+                lines.append(f"- {split_account['name']}: {other['name']}.")
+            s.call("chat_post_message", channel="sales", text="\n".join(lines))
 
         sheet = FactSheet()
         sheet.entity(leaver["name"], key="leaver", person=leaver["id"], kind="person")
@@ -147,6 +149,13 @@ class SalesRepOffboarding(Family):
             sheet.entity(other["name"], key="other", person=other["id"], kind="person")
             sheet.entity(split_account["name"], key="split_account", kind="account")
             names += ["other", "split_account"]
+        sheet.fact("leaver", "covered_by", "successor")
+        required = ["leaver.covered_by"]
+        if split_account is not None:
+            sheet.fact("split_account", "covered_by", "other", wrong=["successor"])
+            required.append("split_account.covered_by")
+        # closed deals stay where they are: presented as handed over, they are a wrong handover
+        stays = [sheet.entity(d["name"], key=f"closed_{n}", kind="deal") for n, d in enumerate(closed_deals, start=1)]
         # everyone who could have taken the deals over: naming more of them than the handover needs is a
         # list of guesses, not the handover
         candidates = list(names)
@@ -163,6 +172,7 @@ class SalesRepOffboarding(Family):
                             match={"file_id": {"in": files}, "person_id": leaver["id"]},
                             description="The leaver can no longer open the files the user owns."),
             g.FactsCheck(**facts_check("sales_told", None, "chat_posts", channel="sales", name=names,
+                                       require=required, exclude=stays,
                                        candidates=list(dict.fromkeys(candidates)), traceable=False,
                                        description="#sales hears who covers the leaver's deals.")),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "drive_permission",
