@@ -206,6 +206,7 @@ class CustomerEscalation(Family):
             g.FactsCheck(**facts_check("customer_answered", None, "sent_mail", to=customer, subject=fix,
                                        trace_to="facts", wrong_anywhere=True,
                                        require=[f"{fix}.eta", *([f"{pay}.amount"] if billed else [])],
+                                       exclude=["codename", *(["namesake_account"] if namesake else [])],
                                        description="The customer got the latest fix date (and, when they "
                                                    "disputed the bill, what is really payable).")),
             g.FactsCheck(**facts_check("team_told", None, "chat_posts", channel="cs-escalations", name=[acc],
