@@ -17,6 +17,7 @@ from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     accounts,
+    answer_tolerance,
     first_name,
     mail_guards,
     sales_people,
@@ -93,7 +94,9 @@ class QuarterlyReportPack(Family):
                          "'2026-09-30' AND currency = ? ORDER BY close_date, id", currency)
         bookings = sum(d["amount"] for d in won)
         revenue = [float(rng.randrange(400_000, 1_400_000, 1_000)) for _ in MONTHS]
-        drafted = [r + rng.choice([-1, 1]) * rng.randrange(5_000, 40_000, 1_000) for r in revenue]
+        # the draft is before the month-end adjustments: every month lower, so its total is clearly another
+        # figure and an exec pack may round ("$2.85M") without the draft's total ever reading as right
+        drafted = [r - rng.randrange(20_000, 60_000, 1_000) for r in revenue]
         rows = [[label, r] for (label, _), r in zip(MONTHS, revenue, strict=True)]
         stage.clock(at(-9, 11))
         if draft:
@@ -158,11 +161,13 @@ class QuarterlyReportPack(Family):
         q3 = sheet.entity("Q3", key="quarter", aliases=["Q3 2026", "quarter"], kind="period")
         rev = sheet.entity("revenue", key="revenue", aliases=["Revenue"], kind="metric")
         book = sheet.entity("bookings", key="bookings", aliases=["Bookings", "won deals", "deals won"], kind="metric")
-        sheet.fact(rev, "total", total_revenue, wrong=[sum(drafted)] if draft else [], tolerance=0.0005)
+        draft_wrong = [sum(drafted)] if draft else []
+        sheet.fact(rev, "total", total_revenue, wrong=draft_wrong,
+                   tolerance=answer_tolerance(total_revenue, draft_wrong))
         wrong = [bookings + late["amount"]] if late else []
         if foreign_deal is not None:
             wrong.append(bookings + foreign_deal["amount"])
-        sheet.fact(book, "total", bookings, wrong=wrong, tolerance=0.0005)
+        sheet.fact(book, "total", bookings, wrong=wrong, tolerance=answer_tolerance(bookings, wrong))
         for (label, _), value in zip(MONTHS, revenue, strict=True):
             sheet.fact(sheet.entity(label, key=label.lower(), kind="month"), "revenue", value)
         sheet.figure(*(d["amount"] for d in won), *( [foreign_deal["amount"]] if foreign_deal else []),
