@@ -347,7 +347,7 @@ def _already(row: dict[str, Any], values: Any) -> bool:
     """Whether a sheet row already holds every value an update would set (repeating it is a no-op)."""
     if not isinstance(values, list) or not values:
         return False
-    return all(isinstance(v, dict) and str(row.get(v.get("column"))).casefold() == str(v.get("value")).casefold()
+    return all(isinstance(v, dict) and str(row.get(str(v.get("column")))).casefold() == str(v.get("value")).casefold()
                for v in values)
 
 
