@@ -19,7 +19,7 @@ from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, mail_to_user, shared_sheet_as
 
 # A vendor is a prefix and a kind of business ("Keystone Courier"); its near-duplicate shares the prefix.
-PREFIXES = ["Brightline", "Keystone", "Harbor", "Summit", "Meridian", "Cobalt", "Juniper", "Northgate", "Bluewater",
+PREFIXES = ["Brightline", "Keystone", "Harbor", "Summit", "Meridian", "Cobalt", "Juniper", "Northfield", "Bluewater",
             "Ironbridge", "Silverleaf", "Redwood", "Lakeshore", "Oakmont", "Westbrook", "Copperfield"]
 KINDS = [("Facilities", "office cleaning"), ("Courier", "courier services"), ("Print Works", "printing"),
          ("Catering", "catering"), ("Translation", "translation"), ("Hardware Leasing", "IT hardware leasing"),
