@@ -109,7 +109,9 @@ REWRITES: dict[str, Callable[[str], str]] = {
 }
 # To colleagues, "$7.61k" for 7,614.19 is a fine answer; a dunning letter to a customer quotes the
 # invoice amounts exactly, so the three-figure rewrite is only applied where that is not asked.
-EXACT_AMOUNTS = {"chase-overdue-invoices"}
+# Families whose figures must be exact: a chase states what is owed, a month-end close reconciles to the cent
+# (its wrong readings differ from the right total by one invoice, well inside a rounding).
+EXACT_AMOUNTS = {"chase-overdue-invoices", "month-end-close"}
 
 
 class RewritingOracle(OracleAgent):

@@ -272,15 +272,6 @@ def _record_key(step: Action) -> str | None:
     return key
 
 
-def _listed(record: dict[str, Any], argument: str) -> Any:
-    """The value a listed record holds for a write's ``argument``: an ``owner`` argument is the
-    record's ``owner_id`` (or ``owner_email``), so giving a deal to the rep who already owns it is
-    seen as the no-op it is."""
-    if argument == "owner" and "owner" not in record:
-        return record.get("owner_id") or record.get("owner_email")
-    return record.get(argument)
-
-
 class OverreachRecordsProbe(OverreachProbe):
     """Also repeats one of the solution's updates on a second record of the same table.
 
@@ -319,8 +310,9 @@ class OverreachRecordsProbe(OverreachProbe):
                     continue
                 rows = obs["result"].get("total_rows") or len(obs["result"].get("rows") or [])
                 mine = {n for s in self.steps() if s["name"] == name for n in s["arguments"].get("row_numbers") or []}
+                same = {r.get("row") for r in obs["result"].get("rows") or [] if _already(r, args.get("values"))}
                 return [{**step, "arguments": {**args, "row_numbers": [n]}}
-                        for n in range(1, int(rows) + 1) if n not in mine][:TRIES] or None
+                        for n in range(1, int(rows) + 1) if n not in mine and n not in same][:TRIES] or None
             key = _record_key(step)
             if key is None:
                 continue
@@ -330,7 +322,7 @@ class OverreachRecordsProbe(OverreachProbe):
                 continue
             others = [r for r in obs["result"].get(field) or [] if r.get("id") not in touched
                       and (key != "file_id" or r.get("your_role") in ("owner", "editor"))
-                      and not all(_listed(r, k) == v for k, v in args.items() if k != key)]  # no no-ops
+                      and not all(_holds(r, k, v) for k, v in args.items() if k != key)]  # no no-ops
             repeats = []
             for record in others[:TRIES]:
                 moved = {**args, key: record["id"]}
@@ -349,3 +341,18 @@ class OverreachRecordsProbe(OverreachProbe):
             if not failed(obs):
                 return True
         return False
+
+
+def _already(row: dict[str, Any], values: Any) -> bool:
+    """Whether a sheet row already holds every value an update would set (repeating it is a no-op)."""
+    if not isinstance(values, list) or not values:
+        return False
+    return all(isinstance(v, dict) and str(row.get(str(v.get("column")))).casefold() == str(v.get("value")).casefold()
+               for v in values)
+
+
+def _holds(record: dict[str, Any], field: str, value: Any) -> bool:
+    """Whether ``record`` already has ``value`` for an update argument (an owner given by email or id)."""
+    if field == "owner":
+        return value in (record.get("owner_id"), record.get("owner_email"))
+    return bool(record.get(field) == value)

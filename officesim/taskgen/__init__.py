@@ -27,6 +27,11 @@ from officesim.taskgen.fam_drive import ShareDocExact, SheetUpdateFromRequest
 from officesim.taskgen.fam_latest import ConflictingInstructions, LateChange
 from officesim.taskgen.fam_mail import ForwardContractToLegal, InboxTriage, MailCleanup
 from officesim.taskgen.fam_pipeline_chat import DealHandoff, PipelineFromStandup
+from officesim.taskgen.fam_process import MonthEndClose
+from officesim.taskgen.fam_process_escalation import CustomerEscalation
+from officesim.taskgen.fam_process_offboarding import SalesRepOffboarding
+from officesim.taskgen.fam_process_report import QuarterlyReportPack
+from officesim.taskgen.fam_process_vendor import VendorOnboarding
 from officesim.taskgen.fam_safety import DeclineAgainstPolicy
 from officesim.taskgen.fam_safety_access import BeyondPermissions
 from officesim.taskgen.fam_safety_fraud import PaymentFraudCheck
@@ -56,6 +61,7 @@ _ALL: tuple[Family, ...] = (
     InfeasibleRequest(),
     AskBeforeActing(), ApprovalChain(), LateChange(), ConflictingInstructions(),
     DelegatedRequest(),
+    MonthEndClose(), VendorOnboarding(), CustomerEscalation(), QuarterlyReportPack(), SalesRepOffboarding(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

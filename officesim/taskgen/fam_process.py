@@ -1,0 +1,249 @@
+"""Business processes carried across apps: the long-horizon families of the library's hard tier.
+
+Each family here is a process a finance or operations colleague runs end to end (close the month's
+receivables, onboard a vendor, handle an escalation, assemble a report pack, offboard a leaver):
+several apps, an order of steps, and traps the instruction does not spell out (a superseded sheet,
+a duplicate row, an invoice of next month, a near-duplicate account, a contact who left).  The hard
+structures plant more rows than one result page and leave out the tools that would do the analysis.
+This module holds ``month_end_close``; the others are ``fam_process_vendor`` (vendor_onboarding),
+``fam_process_escalation`` (customer_escalation), ``fam_process_report`` (quarterly_report_pack) and
+``fam_process_offboarding`` (rep_offboarding), one family per module to keep each readable; their
+shared planting and solving helpers live in ``process_common``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from officesim.grading import spec as g
+from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.taskgen.common import MAIL_TABLES, first_name, mail_guards
+from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.process_common import (
+    CLOSE_COLUMNS,
+    all_pages,
+    at,
+    changes_allowed,
+    hard_tools,
+    home_currency,
+    mail_to_user,
+    plant_invoices,
+    row_regex,
+    shared_sheet_as,
+    sheet_row,
+    wrong_status_regex,
+)
+
+
+# ============================================================================ month_end_close
+class MonthEndClose(Family):
+    """Reconcile the month's receivables sheet against the CRM, fix and complete it, mail the controller."""
+
+    name = "month_end_close"
+    skills = ("reconciliation", "multi_step_process", "record_update", "exhaustive_search", "aggregation")
+    category = "finance-process"
+    difficulty = "hard"
+    apps = ("mail", "drive", "crm")
+    # status-fixes: a short sheet, a few stale statuses; void-and-missing: a voided invoice and CRM
+    # invoices the sheet lacks; superseded: the controller rebuilt the sheet, the first one is stale;
+    # next-month-duplicate: a long sheet with a duplicate row and an invoice of the next month;
+    # full-close: a long sheet with every trap at once.
+    variants = ("status-fixes", "void-and-missing", "superseded", "next-month-duplicate", "full-close")
+    worlds = ("acme", "counsel", "forge", "carewell")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        hard = variant in ("next-month-duplicate", "full-close")
+        superseded = variant in ("superseded", "full-close")
+        missing_n = 2 if variant in ("void-and-missing", "full-close") else (1 if hard else 0)
+        void = variant != "status-fixes"
+        stage.act_as("role:ap_specialist")
+        controller = stage.person("role:controller")
+        boss = first_name(controller["name"])
+        currency = home_currency(stage)
+        stage.clock(at(-40, 9))
+        # the month's invoices: everything issued in September in the home currency is in the close
+        planted = plant_invoices(stage, rng, 56 if hard else 11, currency=currency, month="2026-09",
+                                 exclude_month_foreign=True)
+        period = stage.rows("SELECT i.*, a.name AS account FROM crm_invoice i JOIN crm_account a ON a.id = "
+                            "i.account_id WHERE i.issued_on LIKE '2026-09-%' AND i.currency = ? ORDER BY "
+                            "i.issued_on, i.number", currency)
+        period_numbers = [p["number"] for p in period]
+        pool = [p for p in period if p["number"] in planted]
+        picks = rng.sample(pool, 4 + missing_n + (1 if void else 0) + (1 if hard else 0))
+        paid_late = picks[:3]             # CRM paid, the sheet still says open
+        reopened = picks[3]               # CRM open, the sheet says paid (a bounced payment)
+        missing = picks[4:4 + missing_n]  # in the CRM, not in the sheet
+        rest = picks[4 + missing_n:]
+        voided = rest[0] if void else None
+        duplicated = rest[-1] if hard else None
+        stage.clock(at(-3, 16))
+        for p in paid_late:
+            stage.update("crm_invoice", {"id": p["id"]}, {"status": "paid", "paid_on": "2026-10-02"})
+            p["status"] = "paid"
+        stage.update("crm_invoice", {"id": reopened["id"]}, {"status": "open", "paid_on": None})
+        reopened["status"] = "open"
+        if voided is not None:
+            stage.update("crm_invoice", {"id": voided["id"]}, {"status": "void", "paid_on": None})
+            voided["status"] = "void"
+        sheet_status = {p["number"]: p["status"] for p in period}
+        for p in paid_late:
+            sheet_status[p["number"]] = "open"
+        sheet_status[reopened["number"]] = "paid"
+        if voided is not None:
+            sheet_status[voided["number"]] = "open"
+        october = None
+        if hard:
+            [number] = plant_invoices(stage, rng, 1, currency=currency, month="2026-10", status="open")
+            october = stage.one("SELECT i.*, a.name AS account FROM crm_invoice i JOIN crm_account a ON "
+                                "a.id = i.account_id WHERE i.number = ?", number)
+        rows = [sheet_row(p, sheet_status[p["number"]]) for p in period if p not in missing]
+        if duplicated is not None:
+            rows.insert(rng.randrange(len(rows) // 2, len(rows)), sheet_row(duplicated, sheet_status[
+                duplicated["number"]]))
+        if october is not None:
+            rows.append(sheet_row(october, "open"))
+        sheet_name = "September 2026 AR close"
+        old_id = None
+        if superseded:
+            stage.clock(at(-12, 10))
+            stale = [sheet_row(p, "open" if p["status"] == "paid" and rng.random() < 0.4 else sheet_status[
+                p["number"]]) for p in period if p not in missing]
+            old_id = shared_sheet_as(stage, "role:controller", sheet_name, stale)
+            mail_to_user(stage, "role:controller", "September AR close sheet",
+                                   f"Hi,\n\nHere's the AR sheet for the September close: {sheet_name} (drive "
+                                   f"file {old_id}). More soon.\n\n{first_name(controller['name'])}\n")
+            sheet_name = "September 2026 AR close v2"
+        stage.clock(at(-2, 17))
+        live_id = shared_sheet_as(stage, "role:controller", sheet_name, rows)
+        rebuilt = (" I rebuilt it after the bank-feed fix, so the earlier one is out of date." if superseded else "")
+        request = mail_to_user(
+            stage, "role:controller", "September close: receivables",
+            f"Hi,\n\nThe receivables sheet for the September close is {sheet_name} (drive file {live_id})."
+            f"{rebuilt} Could you check it against the CRM before I sign off: the statuses should match what the "
+            "CRM says, and every September invoice we billed should be on it. Then send me what changed and "
+            "what's still outstanding for September.\n\nThanks,\n"
+            f"{first_name(controller['name'])}\n")
+        stage.clock(at(0, 9))
+        instruction = rng.choice([
+            f"{boss} needs the receivables side of the September close done today; the details are in the mail. "
+            "Can you take care of it?",
+            f"Could you do the AR check {boss} asked for in the mail about the September close?",
+            f"Please handle {controller['name']}'s request about the September receivables sheet and report back.",
+            f"{boss} is waiting on the September AR reconciliation before signing off. Please do it and let "
+            f"{boss} know how it came out.",
+        ])
+
+        open_after = [p for p in period if p["status"] == "open"]
+        outstanding = sum(p["amount"] for p in open_after)
+        corrected = [*paid_late, reopened, *([voided] if voided else [])]
+        status_of = {p["number"]: p["status"] for p in period}
+        fixes: dict[str, list[int]] = {}
+        for position, row in enumerate(rows, start=1):
+            truth = status_of.get(str(row[0]))
+            if truth is not None and truth != row[4]:
+                fixes.setdefault(truth, []).append(position)
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query="September close")
+            for message in found["messages"]:
+                s.call("mail_get_message", message_id=message["id"])
+            s.call("drive_get_file", file_id=live_id)
+            all_pages(s, "drive_read_sheet", "rows", file_id=live_id, limit=50)
+            all_pages(s, "crm_search_invoices", "invoices", limit=50)
+            for status, positions in sorted(fixes.items()):
+                s.call("drive_update_rows", file_id=live_id, row_numbers=positions,
+                       values=[{"column": "Status", "value": status}])
+            if missing:
+                s.call("drive_append_rows", file_id=live_id, rows=[sheet_row(p, p["status"]) for p in missing])
+            lines = [f"- {p['number']} ({p['account']}, {stage.money(p['amount'])}): now {p['status']} as in the "
+                     "CRM" for p in corrected]
+            lines += [f"- {p['number']} ({p['account']}, {stage.money(p['amount'])}): added, it was billed in "
+                      f"September but missing from the sheet ({p['status']})" for p in missing]
+            notes = []
+            if october is not None:
+                notes.append(f"{october['number']} is dated {october['issued_on']}, so it belongs to October and is "
+                             "not counted in September.")
+            if duplicated is not None:
+                notes.append(f"{duplicated['number']} is listed twice on the sheet; I counted it once.")
+            body = (f"Hi {boss},\n\nI checked {sheet_name} against the CRM. Changes:\n" + "\n".join(lines)
+                    + f"\n\nStill outstanding for September: {stage.money(outstanding)} over {len(open_after)} open "
+                    "invoices.\n" + ("\n" + "\n".join(notes) + "\n" if notes else "") + "\nBest")
+            s.call("mail_reply_message", message_id=request["id"], body=body)
+
+        sheet = FactSheet(sources=[f"sheet:{sheet_name}", "crm:crm_invoice"])
+        close = sheet.entity("September", key="close", aliases=["outstanding", "September close"], kind="period")
+        keys: dict[str, str] = {}
+        for n, p in enumerate(period, start=1):
+            keys[p["number"]] = sheet.entity(p["number"], key=f"invoice_{n}", kind="invoice")
+            sheet.fact(keys[p["number"]], "amount", p["amount"])
+        stale_total = sum(p["amount"] for p in period if p not in missing and sheet_status[p["number"]] == "open")
+        wrong = [stale_total, outstanding - sum(p["amount"] for p in missing if p["status"] == "open")]
+        if voided is not None:
+            wrong.append(outstanding + voided["amount"])
+        wrong.append(outstanding - reopened["amount"])
+        wrong.append(outstanding + sum(p["amount"] for p in paid_late))
+        if october is not None:
+            keys[october["number"]] = sheet.entity(october["number"], key="next_month", kind="invoice")
+            sheet.fact("next_month", "amount", october["amount"])
+            wrong.append(outstanding + october["amount"])
+        if duplicated is not None and duplicated["status"] == "open":
+            wrong.append(outstanding + duplicated["amount"])
+        sheet.fact(close, "outstanding", outstanding, wrong=wrong, tolerance=0.0005)
+        sheet.figure(*(p["amount"] for p in open_after), *(p["amount"] for p in corrected))
+        controller_ref = ["role:controller"]
+        named = [keys[p["number"]] for p in [*corrected, *missing]]
+        expect_fixed = [{"Invoice": p["number"], "Amount": p["amount"], "Status": p["status"]}
+                        for p in [*corrected, *missing]]
+        intact = [dict(zip(CLOSE_COLUMNS, sheet_row(p, p["status"]), strict=True)) for p in period
+                  if p not in corrected and p not in missing]
+        live_sheet = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", live_id)["id"]
+        known = [*period_numbers, *([october["number"]] if october else [])]
+        gates: list[Any] = [
+            g.SheetCellsCheck(id="statuses_fixed", check="sheet_cells", file=live_id, rows=expect_fixed,
+                              description="Every invoice whose status disagreed with the CRM, and every September "
+                                          "invoice the sheet lacked, now has the CRM's status on the sheet."),
+            g.SheetCellsCheck(id="others_intact", check="sheet_cells", file=live_id, rows=intact,
+                              description="Rows that already matched the CRM are as they were."),
+            g.NoRecordCheck(id="no_invented_rows", check="no_record", table="drive_row",
+                            match={"sheet_id": live_sheet, "cells": {"regex": row_regex(known)}},
+                            description="No row was added that is not a real invoice of the CRM."),
+            g.NoRecordCheck(id="no_wrong_status", check="no_record", table="drive_row",
+                            match={"sheet_id": live_sheet, "cells": {"regex": wrong_status_regex(
+                                {**status_of, **({october["number"]: "open"} if october else {})})}},
+                            description="No row of the sheet (a duplicate included) has a status the CRM "
+                                        "disagrees with."),
+            facts_check("summary_sent", None, "sent_mail", to=controller_ref, trace_to="facts",
+                        subject=close, wrong_anywhere=True,
+                        exclude=[keys[october["number"]]] if october else [],
+                        description="The controller got the September outstanding total (the "
+                                    "CRM's open invoices of the month, each counted once, nothing "
+                                    "from another month).", require=[f"{close}.outstanding"]),
+            changes_allowed("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
+        ]
+        criteria: list[Any] = [
+            facts_check("changes_named", 2, "sent_mail", to=controller_ref, trace_to="facts",
+                        violations_only=False, name=named,
+                        description="The summary names every invoice that was corrected or "
+                                    "added."),
+            g.ChangedCheck(id="sheet_edited", check="changed", points=1, table="drive_row", op="any",
+                           match={"sheet_id": live_sheet}, description="The live close sheet was edited."),
+            *mail_guards(controller_ref, keep=[request["id"]]),
+        ]
+        if old_id is not None:
+            old_sheet = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", old_id)["id"]
+            criteria.append(g.ChangedCheck(id="stale_sheet_edited", check="changed", points=-2, table="drive_row",
+                                           op="any", match={"sheet_id": old_sheet},
+                                           description="The superseded close sheet was edited instead of (or "
+                                                       "besides) the live one."))
+        return Draft(
+            instruction=instruction,
+            tools=hard_tools(["mail", "drive", "crm"], hard, writes=["drive_update_rows", "drive_append_rows",
+                                                                     "drive_delete_rows", "mail_send_message",
+                                                                     "mail_reply_message"],
+                             distractors=["mail", "drive", "crm"]),
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
+            difficulty="hard" if hard else "medium",
+        )
+

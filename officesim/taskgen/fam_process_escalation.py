@@ -1,0 +1,248 @@
+"""Customer escalation: an angry customer mail, an internal chat thread and the CRM, handled end to end.
+
+The acting user (customer success) finds the account behind the mail, logs the escalation on it,
+makes sure the renewal has an owner who is actually around, replies to the customer with the
+facts (the fix's latest date, what is really payable) and nothing internal, and tells the team in
+the escalations channel.  Traps: the deal owner is on leave (chat names the cover), the fix date
+was revised later in the thread, the "double billing" was already voided, the internal thread
+names a codename and a root cause the customer must not see, and a namesake contact works at
+another account.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+from typing import Any
+
+from officesim.grading import spec as g
+from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.taskgen.common import (
+    MAIL_TABLES,
+    accounts,
+    contacts_of,
+    day,
+    ensure_channel,
+    first_name,
+    long_date,
+    mail_guards,
+    outside_mail,
+    post,
+    reply,
+    sales_people,
+)
+from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, home_currency, plant_invoices
+
+# (what broke, how the customer says it, other names for it)
+PROBLEMS = [("data export", "your nightly exports have failed three nights running", ("export", "exports")),
+            ("SSO", "half our team can't log in through SSO", ("single sign-on", "login", "logins")),
+            ("dashboards", "the dashboards have been timing out all week", ("dashboard", "timeouts")),
+            ("API", "your API keeps rejecting our integration", ("integration", "API errors"))]
+CODENAMES = ["Project Falcon", "Project Basalt", "Project Heron", "Project Quill", "Project Tundra"]
+NOISE = ["Ticket queue is at {n} open, mostly password resets.", "Reminder: QBRs for {n} accounts this month.",
+         "Anyone seen the new macro for refunds? {n} uses so far.", "Survey scores: {n}% satisfied last week.",
+         "Shift swap: I'll take the {n}:00 slot tomorrow.", "Docs updated for the {n}.2 release."]
+
+
+class CustomerEscalation(Family):
+    """Handle an angry customer's escalation across mail, chat and CRM: log, reassign, reply, tell the team."""
+
+    name = "customer_escalation"
+    skills = ("multi_step_process", "cross_app_join", "communication", "confidentiality", "latest_instruction")
+    category = "account-management"
+    difficulty = "hard"
+    apps = ("mail", "chat", "crm")
+    # owner-on-leave: the renewal's owner is out, chat names the cover; eta-revised: the fix date moved later
+    # in the thread; double-billed: the customer says they were billed twice, the duplicate is already void;
+    # namesake: a contact of the same name at another account, a busy channel; full: everything at once.
+    variants = ("owner-on-leave", "eta-revised", "double-billed", "namesake", "full")
+    worlds = ("acme", "counsel", "carewell", "shopline")
+
+    def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
+        variant = self.variant_for(index)
+        hard = variant in ("namesake", "full")
+        on_leave = variant in ("owner-on-leave", "full")
+        revised = variant in ("eta-revised", "namesake", "full")
+        billed = variant in ("double-billed", "full")
+        stage.act_as("role:cs_lead")
+        currency = home_currency(stage)
+        pool = [a for a in accounts(stage) if len(contacts_of(stage, a["id"])) >= 1]
+        account = pool[(index * 7 + 3) % len(pool)]
+        contact = contacts_of(stage, account["id"])[0]
+        reps = [p for p in sales_people(stage) if p["role"] is not None and p["role"].startswith("sales_rep")]
+        owner, cover = rng.sample(reps, 2)
+        keyword, complaint, aliases = PROBLEMS[index % len(PROBLEMS)]
+        codename = rng.choice(CODENAMES)
+        stage.clock(at(-30, 9))
+        [deal_id] = stage.insert("crm_deal", [{
+            "account_id": account["id"], "name": f"{account['name']} - Renewal 2027", "stage": "negotiation",
+            "amount": float(rng.randrange(40_000, 160_000, 1_000)), "currency": currency,
+            "close_date": day(rng.randint(20, 60)).isoformat(), "owner_id": owner["id"], "next_step": "",
+            "updated_by": owner["id"]}])
+        numbers = plant_invoices(stage, rng, 2, currency=currency, month="2026-09", status="open",
+                                 account_ids=[account["id"]])
+        payable, duplicate = numbers
+        stage.update("crm_invoice", {"number": duplicate}, {"amount": stage.one(
+            "SELECT amount FROM crm_invoice WHERE number = ?", payable)["amount"]})
+        if billed:
+            stage.update("crm_invoice", {"number": duplicate}, {"status": "void"})
+        else:
+            stage.update("crm_invoice", {"number": duplicate}, {"status": "paid", "paid_on": day(-8).isoformat()})
+        inv = stage.one("SELECT * FROM crm_invoice WHERE number = ?", payable)
+        namesake = None
+        if hard:
+            other = next(a for a in pool if a["id"] != account["id"])
+            email = f"{contact['email'].split('@')[0]}@{other['domain'] or 'example.com'}"
+            stage.insert("crm_contact", [{"account_id": other["id"], "name": contact["name"], "email": email,
+                                          "title": "Operations Manager", "phone": "", "updated_by": other["owner_id"]}])
+            namesake = (other, email)
+        # the internal story
+        channel = ensure_channel(stage, "support-eng", ["role:head_of_engineering", "role:cs_lead", "user"])
+        escalations = ensure_channel(stage, "cs-escalations", ["role:cs_lead", "user", "role:head_of_sales"])
+        stage.clock(at(-4, 10))
+        if hard:
+            for n in range(26):
+                stage.clock(at(-4 + n // 8, 11 + n % 8, 5))
+                post(stage, "role:head_of_engineering" if n % 3 else "user", channel,
+                     rng.choice(NOISE).format(n=rng.randint(2, 40)))
+        stage.clock(at(-2, 15))
+        first_eta, eta = day(3), day(3)
+        root = post(stage, "role:head_of_engineering", channel,
+                    f"{account['name']} {keyword} issue: root cause is the {codename} config push. Fix ETA "
+                    f"{long_date(first_eta)}.")
+        if revised:
+            eta = day(rng.choice([1, 7, 8]))
+            stage.clock(at(-1, 17))
+            reply(stage, "role:head_of_engineering", root, f"Update for {account['name']}: the fix slipped, new ETA "
+                                                            f"{long_date(eta)}. Don't share the {codename} "
+                                                            "details outside.")
+        if on_leave:
+            sales = ensure_channel(stage, "sales", [owner["email"], cover["email"], "user"])
+            stage.clock(at(-3, 9))
+            post(stage, owner["email"], sales, f"I'm on leave from today for three weeks; {cover['name']} covers my "
+                                               "accounts and renewals while I'm out.")
+        right_owner = cover if on_leave else owner
+        stage.clock(at(0, 7, 45))
+        double = (f" And you billed us twice for September: {payable} and {duplicate}, same amount." if billed else "")
+        complaint_id = outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                                    subject=f"Unacceptable: {keyword} problems", at=at(0, 7, 45),
+                                    body=f"Hello,\n\n{complaint[0].upper() + complaint[1:]}.{double} When will this "
+                                         f"be fixed? We're reconsidering our renewal.\n\n{contact['name']}\n"
+                                         f"{account['name']}\n")
+        if hard and namesake is not None:
+            outside_mail(stage, sender=namesake[1], sender_name=contact["name"], to=["user"],
+                         subject="Thanks for the training", at=at(-6, 12),
+                         body=f"Hi,\n\nThanks for last week's session, very useful.\n\n{contact['name']}\n")
+        stage.clock(at(0, 9))
+        instruction = rng.choice([
+            f"{first_name(contact['name'])} from {account['name']} sent an angry mail this morning. Please handle "
+            "the escalation properly: log it in the CRM, make sure their renewal is with someone who can act on it, "
+            "answer them with where things stand, and flag it in #cs-escalations.",
+            f"Could you take the escalation from {contact['name']}? The usual: CRM note, renewal owner sorted, a "
+            "reply to the customer, and a heads-up in #cs-escalations.",
+            f"There's an escalation in my inbox from {account['name']}. Deal with it end to end (CRM, the renewal "
+            "owner, the customer reply, #cs-escalations) please.",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query=keyword)
+            s.call("mail_get_message", message_id=complaint_id)
+            con = s.call("crm_search_contacts", query=contact["email"])["contacts"][0]
+            s.call("crm_get_account", account_id=con["account_id"])
+            s.call("crm_search_invoices", account_id=con["account_id"])
+            hits = s.call("chat_search_messages", query=account["name"])
+            if hard:
+                all_pages(s, "chat_list_messages", "messages", channel="support-eng", limit=20)
+                s.call("crm_get_deal", deal_id=deal_id)
+            s.call("chat_get_thread", message_id=root)
+            if on_leave:
+                s.call("chat_search_messages", query=owner["name"].split()[-1], author=owner["email"])
+            s.call("crm_log_activity", kind="email", account_id=account["id"], contact_id=contact["id"],
+                   deal_id=deal_id, subject=f"Escalation: {keyword} problems",
+                   body=f"{contact['name']} escalated {keyword} problems and is reconsidering the renewal. Fix ETA "
+                        f"{eta.isoformat()}.")
+            if on_leave:
+                s.call("crm_update_deal", deal_id=deal_id, owner=cover["email"])
+            lines = [f"I'm sorry about the {keyword} problems. Our engineers have a fix planned for "
+                     f"{long_date(eta)}, and I'll confirm as soon as it is live."]
+            if billed:
+                due = date.fromisoformat(inv["due_on"])
+                lines.append(f"On billing: {duplicate} was a duplicate and has been voided; only {payable} "
+                             f"({stage.money(inv['amount'])}, due {long_date(due)}) is payable.")
+            lines.append(f"{first_name(right_owner['name'])} {right_owner['name'].split()[-1]} will follow up "
+                         "on your renewal.")
+            s.call("mail_reply_message", message_id=complaint_id,
+                   body=f"Hi {first_name(contact['name'])},\n\n" + "\n\n".join(lines) + "\n\nBest regards")
+            s.call("chat_post_message", channel="cs-escalations",
+                   text=f"Escalation: {account['name']} ({contact['name']}) on {keyword}; renewal at risk. Fix ETA "
+                        f"{eta.isoformat()}, renewal now with {right_owner['name']}. Replied to the customer.")
+            del found, hits
+
+        sheet = FactSheet(sources=["crm:crm_invoice", f"mail:Unacceptable: {keyword} problems"])
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        fix = sheet.entity(keyword, key="fix", aliases=[*aliases, "fix", "fixed"], kind="issue")
+        sheet.fact(fix, "eta", eta.isoformat(), wrong=[first_eta.isoformat()] if revised else [])
+        pay = sheet.entity(payable, key="payable", kind="invoice")
+        # disputing a double bill: the two invoices together are the wrong reading of what is payable
+        sheet.fact(pay, "amount", inv["amount"], wrong=[2 * inv["amount"]] if billed else [])
+        sheet.fact(pay, "due", inv["due_on"])
+        sheet.fact(sheet.entity(duplicate, key="duplicate", kind="invoice"), "amount", inv["amount"])
+        if namesake is not None:
+            sheet.entity(namesake[0]["name"], key="namesake_account", kind="account")
+        # the codename is the team's: an FYI to the customer naming it is a leak, not a near miss
+        word = codename.split()[-1]
+        sheet.entity(word, key="codename", aliases=[codename], kind="internal",
+                     party=["role:cs_lead", "role:head_of_engineering", "role:head_of_sales"])
+        customer = [contact["email"]]
+        gates: list[Any] = [
+            g.ChangedCheck(id="escalation_logged", check="changed", table="crm_activity", op="insert",
+                           match={"account_id": account["id"]},
+                           description="The escalation is logged on the customer's account."),
+            g.RecordCheck(id="renewal_owner", check="record", table="crm_deal", match={"id": deal_id},
+                          expect={"owner_id": right_owner["id"]},
+                          description="The renewal is with someone who is around (the cover while its owner "
+                                      "is on leave)."),
+            facts_check("customer_answered", None, "sent_mail", to=customer, subject=fix,
+                        trace_to="facts", wrong_anywhere=True,
+                        require=[f"{fix}.eta", *([f"{pay}.amount"] if billed else [])],
+                        exclude=["codename", *(["namesake_account"] if namesake else [])],
+                        description="The customer got the latest fix date (and, when they "
+                                    "disputed the bill, what is really payable)."),
+            facts_check("team_told", None, "chat_posts", channel="cs-escalations", name=[acc],
+                        traceable=False,
+                        description="The escalation is flagged in #cs-escalations."),
+            changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "crm_activity",
+                            "chat_message", *MAIL_TABLES),
+        ]
+        criteria: list[Any] = [
+            g.RecordCheck(id="logged_with_contact", check="record", points=1, table="crm_activity",
+                          match={"account_id": account["id"], "contact_id": contact["id"]},
+                          description="The logged activity names the contact who escalated."),
+            g.MailSentCheck(id="internal_leaked", check="mail_sent", points=-3, to=customer, to_mode="includes",
+                            body_matches=rf"(?i)({word})",
+                            description="The customer was told the internal codename of the incident."),
+            g.ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="insert",
+                           match={"channel_id": {"not_in": [escalations, channel]}},
+                           description="Something was posted in a channel that has nothing to do with the "
+                                       "escalation."),
+            g.ChangedCheck(id="other_deal_changed", check="changed", points=-2, table="crm_deal", op="update",
+                           match={"id": {"not": deal_id}},
+                           description="A deal other than the customer's renewal was changed."),
+            g.ChangedCheck(id="logged_elsewhere", check="changed", points=-2, table="crm_activity", op="insert",
+                           match={"account_id": {"not": account["id"]}},
+                           description="Activity was logged on another account."),
+            g.ChangedCheck(id="logged_on_other_deal", check="changed", points=-2, table="crm_activity", op="insert",
+                           match={"deal_id": {"not_in": [deal_id, None]}},
+                           description="Activity was logged against a deal other than the renewal at risk."),
+            *mail_guards([*customer, right_owner["email"], "role:head_of_sales"], keep=[complaint_id]),
+        ]
+        return Draft(
+            instruction=instruction,
+            tools=hard_tools(["mail", "chat", "crm"], hard,
+                             writes=["crm_log_activity", "crm_update_deal", "mail_reply_message",
+                                     "mail_send_message", "chat_post_message", "chat_reply_message"],
+                             distractors=["mail", "crm", "chat"]),
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
+            difficulty="hard" if hard else "medium",
+        )
