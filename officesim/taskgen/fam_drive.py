@@ -17,6 +17,7 @@ from officesim.taskgen.common import (
     day,
     first_name,
     mail_guards,
+    people_in,
     stamp,
     toolset,
 )
@@ -59,14 +60,19 @@ def _join(items: list[str]) -> str:
 
 
 class ShareDocExact(Family):
-    """Share a document with exactly the named people in exactly the named roles."""
+    """Share a document with exactly the named people in exactly the named roles.
+
+    Structures: a fresh doc; wrong access levels to fix; an extra person to remove; a company-wide
+    link to close; and a whole department as readers beside named editors (the agent lists the
+    department in the directory; the doc's owner is in it or not, and needs no share).
+    """
 
     name = "share_doc_exact"
     skills = ("access_control",)
     category = "drive-sharing"
     difficulty = "easy"
     apps = ("drive",)
-    variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link")
+    variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link", "department-readers")
     worlds = ("acme", "forge", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -82,6 +88,17 @@ class ShareDocExact(Family):
             roles[chosen[0]] = "viewer" if roles[chosen[0]] == "editor" else "editor"
         outsiders = [k for k in audience if k not in chosen]
         removed: list[str] = []
+        team: list[dict[str, Any]] = []
+        department = ""
+        if variant == "department-readers":
+            # the editors stay named; the readers are a whole department, listed in the directory
+            kind = rng.choice(["IT", "Finance", "Operations", "People", "Legal"])
+            department = stage.department(kind)
+            chosen = [k for k in chosen if roles[k] == "editor"] or chosen[:1]
+            roles = {k: "editor" for k in chosen}
+            holders = {stage.person(f"role:{k}")["id"] for k in chosen}  # an editor in the team stays an editor
+            team = [p for p in people_in(stage, department, exclude=[stage.world.user["id"]])
+                    if p["id"] not in holders]
         if variant == "fix-roles":
             wrong = chosen[rng.randrange(len(chosen))]
             stage.act("user", "drive_share_file", file_id=file_id, person=f"role:{wrong}",
@@ -103,8 +120,16 @@ class ShareDocExact(Family):
             "remove-extra": "Nobody else should have access, so take away anyone who shouldn't be on it.",
             "company-wide-link": "Right now it's open to the whole company, which it shouldn't be: only these "
                                  "people should have access.",
+            "department-readers": "Nobody else should get access.",
         }[variant]
         instruction = f"Please sort out the sharing on my doc '{doc_name}': {parts[0]}, and {parts[1]}. {closing}"
+        if variant == "department-readers":
+            instruction = rng.choice([
+                f"Please share my doc '{doc_name}' with everyone in {department} so they can read it, and let "
+                f"{_join([ROLE_PHRASES[k] for k in chosen])} edit it. Nobody else should get access.",
+                f"Could you give the whole {department} team read access to '{doc_name}'? "
+                f"{_join([ROLE_PHRASES[k] for k in chosen])} should be able to edit. No one else.",
+            ])
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=doc_name)
@@ -114,6 +139,10 @@ class ShareDocExact(Family):
                 s.call("drive_share_file", file_id=file_id, person=_look_up(s, key), role="none")
             if variant == "company-wide-link":
                 s.call("drive_share_file", file_id=file_id, domain=True, role="none")
+            if team:
+                s.call("directory_search_people", department=department, limit=50)
+                for person in team:
+                    s.call("drive_share_file", file_id=file_id, person=person["email"], role="viewer")
 
         gates: list[CheckItem] = [
             RecordCheck(id=f"access_{key}", check="record", table="drive_permission",
@@ -123,9 +152,15 @@ class ShareDocExact(Family):
             for key in chosen
         ]
         gates += [
+            RecordCheck(id=f"reader_{n}", check="record", table="drive_permission",
+                        description=f"{person['name']} ({department}) can read.",
+                        match={"file_id": file_id, "person_id": person["id"]}, expect={"role": "viewer"}, count=1)
+            for n, person in enumerate(team, 1)
+        ]
+        gates += [
             RecordCheck(id="nobody_else", check="record", table="drive_permission",
                         description="Only the named people have access.", match={"file_id": file_id},
-                        count=len(chosen)),
+                        count=len(chosen) + len(team)),
             allowed_changes("drive_permission"),
         ]
         return Draft(
@@ -140,7 +175,7 @@ class ShareDocExact(Family):
                                    description="The sharing of another file changed although only this doc's "
                                                    "was asked for.",
                                    match={"file_id": {"not": file_id}})],
-            solve=solve, variant=variant, max_steps=20,
+            solve=solve, variant=variant, max_steps=20 + 2 * len(team),
         )
 
 

@@ -294,15 +294,32 @@ DISTRACTOR_SUBJECTS = ["Lunch on Friday?", "Expense report reminder", "Re: lapto
                        "Quarterly security training", "Parking badge renewal"]
 
 
+# per topic: mail that shares a word with it but is about something else (the bodies say so)
+LOOKALIKES = {
+    "kestrel": ["Kestrel Lane parking permits", "Re: Kestrel Lane road works"],
+    "office-move": ["Warehouse move: forklift quotes", "Re: warehouse move insurance"],
+    "erp-migration": ["Email migration: new mailbox settings", "Re: email migration weekend"],
+    "warehouse": ["Office move: desk booking", "Re: office move coffee machine"],
+}
+GENERIC_SUBJECTS = ["Quick question", "Notes from today", "Following up", "Re: this week", "FYI", "Update",
+                    "Two things", "Re: catch-up"]
+
+
 class MailCleanup(Family):
-    """Label and file every message about one topic; leave the look-alikes alone."""
+    """Label and file every message about one topic; leave the look-alikes alone.
+
+    Structures: label and archive; move to a named folder; label only; label and archive except
+    the messages from one named outside sender; label where some messages about the topic have
+    generic subjects (only their bodies say it); and (hard) a backlog of more than a page of topic
+    mail, with generic subjects and unstated look-alikes that share the topic's word.
+    """
 
     name = "mail_cleanup"
-    skills = ("cleanup",)
+    skills = ("cleanup", "exhaustive_search")
     category = "mail-organisation"
     difficulty = "easy"
     apps = ("mail",)
-    variants = ("label-and-archive", "move-to-folder", "label-only")
+    variants = ("label-and-archive", "move-to-folder", "label-only", "except-sender", "body-only", "big-backlog")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -315,40 +332,85 @@ class MailCleanup(Family):
                       "AND (m.subject LIKE ? OR m.body LIKE ?)", user["id"], f"%{word}%", f"%{word}%"):
             raise GenerationError(f"the world's own mail already mentions {word!r}; choose another topic")
         pool = staff(stage, exclude=[user["id"]])
-        chosen = rng.sample(subjects, rng.randint(3, 5))
+        hard = variant == "big-backlog"
+        if hard:
+            chosen = [f"{subject}{suffix}" for suffix in ("", " (follow-up)", " - v2", " - notes", " - actions")
+                      for subject in subjects]
+            chosen = rng.sample(chosen, rng.randint(18, 22))
+        else:
+            chosen = rng.sample(subjects, rng.randint(3, 5))
         others = rng.sample(DISTRACTOR_SUBJECTS, 3)
-        mail: list[tuple[str, str, bool]] = [(s, f"Hi,\n\nSharing an update on {topic}: {rng.choice(UPDATES)}.\n",
-                                              True) for s in chosen]
-        mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False) for s in others]
+        mail: list[tuple[str, str, bool, str]] = [
+            (s, f"Hi,\n\nSharing an update on {topic}: {rng.choice(UPDATES)}.\n", True, "") for s in chosen]
+        if variant in ("body-only", "big-backlog"):
+            mail += [(g, f"Hi,\n\nOne more thing on {topic}: {rng.choice(UPDATES)}.\n", True, "")
+                     for g in rng.sample(GENERIC_SUBJECTS, 2 if variant == "body-only" else 4)]
+        mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False, "") for s in others]
+        if hard:
+            mail += [(s, "Hi,\n\nNot project mail: a note for everyone in the building.\n", False, "")
+                     for s in LOOKALIKES[label]]
+        vendor = None
+        if variant == "except-sender":
+            vendor = rng.choice(["updates@movewell.test", "team@kestrelconsulting.test", "pm@erpsolutions.test"])
+            mail += [(s, f"Hello,\n\nOur weekly status on {topic}: {rng.choice(UPDATES)}.\n", False, vendor)
+                     for s in rng.sample(subjects, 2)]
         rng.shuffle(mail)
         targets: list[str] = []
         distractors: list[str] = []
-        for hours, (subject, body, wanted) in enumerate(mail):
-            stage.clock(stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60))
-            sender = rng.choice(pool)
-            sent = colleague_mail(stage, sender["id"], ["user"], subject, body + f"\n{first_name(sender['name'])}\n")
-            (targets if wanted else distractors).append(str(sent["id"]))
+        for hours, (subject, body, wanted, outside) in enumerate(mail):
+            at = stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60)
+            if outside:
+                sent_id = outside_mail(stage, sender=outside, sender_name="Vendor PMO", to=["user"], subject=subject,
+                                       body=body + "\nVendor PMO\n", at=at)
+            else:
+                stage.clock(at)
+                sender = rng.choice(pool)
+                sent_id = str(colleague_mail(stage, sender["id"], ["user"], subject,
+                                             body + f"\n{first_name(sender['name'])}\n")["id"])
+            (targets if wanted else distractors).append(sent_id)
         stage.clock(stamp(day(0), 9, 0))
         folder_name = topic.replace("the ", "").title()
-        if variant == "label-and-archive":
-            instruction = (f"Please tidy up my mail about {topic}: put the label '{label}' on every message about it "
-                           "and archive them. Leave my other mail alone.")
+        if variant in ("label-and-archive", "except-sender", "big-backlog"):
+            instruction = rng.choice([
+                f"Please tidy up my mail about {topic}: put the label '{label}' on every message about it "
+                "and archive them. Leave my other mail alone.",
+                f"My inbox is drowning in {topic} mail. Could you label all of it '{label}' and archive it? "
+                "Nothing else should change.",
+            ])
+            if vendor:
+                instruction += (f" Leave the status mails from {vendor} in my inbox untouched, though: I still "
+                                "need to read those.")
             expect: dict[str, Any] = {"labels": {"contains": label}, "folder": "archive"}
         elif variant == "move-to-folder":
-            instruction = (f"Could you move all my mail about {topic} into a folder called '{folder_name}'? "
-                           "Nothing else should move.")
+            instruction = rng.choice([
+                f"Could you move all my mail about {topic} into a folder called '{folder_name}'? Nothing else "
+                "should move.",
+                f"Please file every message about {topic} in a '{folder_name}' folder and leave the rest be.",
+            ])
             expect = {"folder": folder_name}
         else:
-            instruction = (f"Please label every message in my mailbox about {topic} with '{label}' so I can find "
-                           "them later. Don't move anything.")
+            instruction = rng.choice([
+                f"Please label every message in my mailbox about {topic} with '{label}' so I can find them later. "
+                "Don't move anything.",
+                f"Can you tag all my {topic} mail with '{label}'? Keep everything where it is.",
+            ])
             expect = {"labels": {"contains": label}, "folder": "inbox"}
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query=topic.replace("the ", ""))
+            query = topic.replace("the ", "")
+            if hard:
+                cursor = None
+                while True:
+                    page = s.call("mail_search_messages", query=query, **({"cursor": cursor} if cursor else {}))
+                    cursor = page.get("next_cursor")
+                    if not cursor:
+                        break
+            else:
+                s.call("mail_search_messages", query=query)
             for message_id in targets:
                 if variant != "move-to-folder":
                     s.call("mail_label_message", message_id=message_id, add=[label])
-                if variant == "label-and-archive":
+                if variant in ("label-and-archive", "except-sender", "big-backlog"):
                     s.call("mail_move_message", message_id=message_id, folder="archive")
                 if variant == "move-to-folder":
                     s.call("mail_move_message", message_id=message_id, folder=folder_name)
@@ -371,19 +433,26 @@ class MailCleanup(Family):
             instruction=instruction,
             tools=toolset(["mail"], writes=["mail_label_message", "mail_move_message"], distractors=["mail"]),
             gates=[allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
-            criteria=criteria, solve=solve, variant=variant, max_steps=25,
+            criteria=criteria, solve=solve, variant=variant, max_steps=2 * len(targets) + 20 if hard else 25,
+            difficulty="hard" if hard else None,
         )
 
 
 class ForwardContractToLegal(Family):
-    """Forward the one message carrying a customer's signed contract to legal counsel."""
+    """Forward the one message carrying a customer's signed contract to legal counsel.
+
+    Structures: the signed copy beside an unsigned redline; two customers' signed copies; the
+    signed copy as a reply in the redline thread; a signed copy resent complete after an
+    incomplete first one (the later one is the contract; the instruction does not say so); and a
+    mail that only names the signed file in Drive (attach it to a new mail: nothing to forward).
+"""
 
     name = "forward_contract_to_legal"
     skills = ("communication", "fact_lookup")
     category = "mail-routing"
     difficulty = "easy"
     apps = ("mail",)
-    variants = ("signed-vs-redline", "two-customers", "signed-in-thread")
+    variants = ("signed-vs-redline", "two-customers", "signed-in-thread", "resent-complete", "link-only")
     worlds = ("acme", "shopline", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -410,11 +479,31 @@ class ForwardContractToLegal(Family):
             signed_mail = stage.act(desk["id"], "mail_reply_message", message_id=first_mail["id"],
                                     body=f"Update: it's signed! Countersigned {kind} attached.\n",
                                     attachments=[signed])
+        elif variant == "link-only":
+            # the signed copy sits in Drive, shared with the user; the mail only names it
+            stage.act(desk["id"], "drive_share_file", file_id=signed, person=user["email"], role="viewer")
+            signed_mail = colleague_mail(stage, desk["id"], ["user"], f"{account['name']} {kind} signed",
+                                         f"Hi {first_name(user['name'])},\n\nIt's signed! The countersigned copy "
+                                         f"is in Drive as '{account['name']} {kind} - signed' (I shared it with "
+                                         f"you).\n\n{first_name(desk['name'])}\n")
         else:
             signed_mail = colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {account['name']}",
                            f"Hi {first_name(user['name'])},\n\nGood news: {account['name']} signed. The "
                            f"countersigned {kind} is attached.\n\n{first_name(desk['name'])}\n", attachments=[signed])
         wrong = [redline]
+        if variant == "resent-complete":
+            # the mail above carried an incomplete scan; the complete copy follows an hour later
+            stage.clock(stamp(day(-1), 16, 40))
+            complete = str(stage.act(desk["id"], "drive_create_doc",
+                                     name=f"{account['name']} {kind} - signed (complete)",
+                                     content=f"{kind} between {company} and {account['name']}.\n\nCountersigned copy, "
+                                             f"all pages, signed by both parties on {day(-2).isoformat()}.\n")["id"])
+            wrong.append(signed)
+            signed_mail = colleague_mail(stage, desk["id"], ["user"], f"Re: Signed {kind} from {account['name']}",
+                                         f"Sorry, the scan I sent earlier is missing the signature page. This one "
+                                         f"is complete; please use it instead.\n\n{first_name(desk['name'])}\n",
+                                         attachments=[complete])
+            signed = complete
         if variant == "two-customers":
             stage.clock(stamp(day(-1), 16, 10))
             other_doc = str(stage.act(desk["id"], "drive_create_doc", name=f"{other['name']} {kind} - signed",
@@ -432,6 +521,13 @@ class ForwardContractToLegal(Family):
         ])
 
         def solve(s: Solver) -> None:
+            if variant == "link-only":
+                s.call("mail_search_messages", query=f"{account['name']} {kind}")
+                s.call("drive_search_files", query=f"{account['name']} {kind} - signed")
+                counsel = s.call("directory_search_people", query="General Counsel")["people"][0]
+                s.call("mail_send_message", to=[counsel["email"]], subject=f"Signed {kind}: {account['name']}",
+                       body=f"Attached: the signed {kind} from {account['name']}.", attachments=[signed])
+                return
             s.call("mail_search_messages", query=f"{account['name']} {kind}", has_attachment=True)
             message = s.call("mail_get_message", message_id=signed_mail["id"])
             counsel = s.call("directory_search_people", query="General Counsel")["people"][0]
@@ -440,7 +536,8 @@ class ForwardContractToLegal(Family):
 
         return Draft(
             instruction=instruction,
-            tools=toolset(["mail"], writes=["mail_forward_message"], distractors=["mail"]),
+            tools=toolset(["mail", "drive"] if variant == "link-only" else ["mail"],
+                          writes=["mail_forward_message", "mail_send_message"], distractors=["mail"]),
             gates=[
                 MailSentCheck(id="forwarded_signed", check="mail_sent",
                               description="Legal got the signed contract.", to=["role:legal_counsel"],
