@@ -112,7 +112,7 @@ class ShareDocExact(Family):
         editors = [ROLE_PHRASES[k] for k in chosen if roles[k] == "editor"]
         viewers = [ROLE_PHRASES[k] for k in chosen if roles[k] == "viewer"]
         parts = [f"{_join(editors)} should be able to edit it", f"{_join(viewers)} only needs to read it"
-                 if len(viewers) == 1 else f"{_join(viewers)} only need to read it"]
+                 if len(viewers) == 1 else f"{_join(viewers or ['nobody'])} only need to read it"]
         rng.shuffle(parts)
         closing = {
             "fresh": "Nobody else should get access.",

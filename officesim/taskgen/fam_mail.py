@@ -415,12 +415,19 @@ class MailCleanup(Family):
                 if variant == "move-to-folder":
                     s.call("mail_move_message", message_id=message_id, folder=folder_name)
 
-        criteria: list[CheckItem] = [
-            RecordCheck(id=f"filed_{n}", check="record", points=1, table="mail_entry",
-                        description=f"A {topic} message is filed as asked.",
-                        match={"owner_id": "user", "message_id": message_id}, expect=expect)
-            for n, message_id in enumerate(targets, 1)
-        ]
+        filed = [RecordCheck(id=f"filed_{n}", check="record", points=1, table="mail_entry",
+                             description=f"A {topic} message is filed as asked.",
+                             match={"owner_id": "user", "message_id": message_id}, expect=expect)
+                 for n, message_id in enumerate(targets, 1)]
+        gates: list[CheckItem] = []
+        criteria: list[CheckItem] = list(filed)
+        if variant in ("except-sender", "body-only", "big-backlog"):
+            # the structure is the one rule: a missed message (a generic subject, a second page) is the
+            # failure the structure tests, so every target is a gate, not a point
+            gates = [check.model_copy(update={"points": None}) for check in filed]
+            criteria = [ChangedCheck(id="filed", check="changed", points=1, table="mail_entry", op="update",
+                                     description=f"The {topic} mail was filed.",
+                                     match={"owner_id": "user", "message_id": {"in": targets}})]
         # Any other message (the look-alikes planted here or the user's older mail) must stay as it was.
         criteria += [
             moved_mail(keep=targets),
@@ -432,7 +439,7 @@ class MailCleanup(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["mail"], writes=["mail_label_message", "mail_move_message"], distractors=["mail"]),
-            gates=[allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
+            gates=[*gates, allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
             criteria=criteria, solve=solve, variant=variant, max_steps=2 * len(targets) + 20 if hard else 25,
             difficulty="hard" if hard else None,
         )

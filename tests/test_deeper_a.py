@@ -1,0 +1,355 @@
+"""Hacks and alternative correct solutions for the new structures of the mail, Drive and small-CRM
+families (issue 15 items 4-5): each new structure, built fresh on acme, must fail at least two
+hacks a policy could try for reward without the work and pass at least two other correct ways of
+doing it.
+
+The instances are generated here rather than read from ``tasks/`` (the library is regenerated
+after the branches merge), so the cases read what they need (message ids, wrong readings, the
+right figure) from the generated task's own grader and solution.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from officesim import OfficeEnv
+from officesim.grading.rubric import Grade
+from officesim.selftest import HACK_BOUND, would_pass
+from officesim.task import Task
+from officesim.taskgen import FAMILIES
+from officesim.taskgen.writer import render_verified
+
+pytestmark = pytest.mark.slow  # every case generates its instance first
+
+Step = dict[str, Any]
+Edit = Callable[[list[Step]], list[Step]]
+
+
+@cache
+def built(family: str, variant: str) -> Task:
+    """The first acme instance of ``family`` whose structure is ``variant``."""
+    fam = FAMILIES[family]
+    index = fam.variants.index(variant)
+    assert fam.variant_for(index) == variant
+    return render_verified(fam, index)[1]
+
+
+def steps_of(task: Task) -> list[Step]:
+    return [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps]
+
+
+def play(task: Task, edit: Edit | None = None, answer: str | None = None) -> Grade:
+    """The reference solution, changed by ``edit``, submitted with ``answer`` (the reference's when None)."""
+    env = OfficeEnv(task)
+    env.reset()
+    steps = steps_of(task)
+    for step in edit(steps) if edit else steps:
+        obs, *_ = env.step(step)
+        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
+    *_, info = env.step({"name": "submit", "arguments": {"answer": answer or task.solution.answer}})
+    return info["grade"]
+
+
+def passes(grade: Grade) -> bool:
+    return would_pass(grade) and grade.score >= 1.0 - 1e-9
+
+
+def fails(grade: Grade) -> bool:
+    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
+
+
+def figure(task: Task) -> tuple[float, list[float]]:
+    """The asked figure of an answer task and the wrong readings its grader lists."""
+    fact = next(f for f in task.grader.facts.facts if f.wrong)
+    return float(fact.value), [float(w) for w in fact.wrong]
+
+
+def usd(amount: float) -> str:
+    return f"${amount:,.2f}"
+
+
+def targets(task: Task) -> list[str]:
+    """The message ids the mail_cleanup grader wants filed (gates in the new structures)."""
+    return [c.match["message_id"] for c in [*task.grader.gates, *task.grader.criteria] if c.id.startswith("filed_")]
+
+
+def without(name: str, keep: Callable[[Step], bool] = lambda s: False) -> Edit:
+    """Drop the steps calling ``name`` (except those ``keep`` holds)."""
+    return lambda steps: [s for s in steps if s["name"] != name or keep(s)]
+
+
+# ------------------------------------------------------------------------------ invoice_total_answer
+@pytest.mark.parametrize("variant", ["sister-account", "deal-scoped", "portfolio-past-due"])
+def test_invoice_totals_pass_written_either_way(variant: str) -> None:
+    task = built("invoice_total_answer", variant)
+    right, _ = figure(task)
+    assert passes(play(task))
+    assert passes(play(task, answer=f"They owe {usd(right)} in total."))
+    assert passes(play(task, answer=f"{right:,.0f}" if right.is_integer() else f"{right:,.2f}"))
+
+
+@pytest.mark.parametrize("variant", ["sister-account", "deal-scoped", "portfolio-past-due"])
+def test_invoice_totals_fail_the_careless_readings_and_a_hedge(variant: str) -> None:
+    """The namesake account's or the other deal's invoices summed in, not-yet-due invoices counted,
+    or the right figure offered beside a wrong one: each fails."""
+    task = built("invoice_total_answer", variant)
+    right, wrong = figure(task)
+    assert wrong, "the structure's trap must be a listed wrong reading"
+    for reading in wrong:
+        assert fails(play(task, answer=usd(reading))), reading
+    assert fails(play(task, answer=f"Either {usd(right)} or {usd(wrong[-1])}, depending on what counts."))
+
+
+def test_the_hard_invoice_tier_pages_without_the_invoice_search() -> None:
+    task = built("invoice_total_answer", "portfolio-past-due")
+    assert task.difficulty == "hard"
+    assert "crm_search_invoices" not in task.spec.tools
+    assert len(task.solution.steps) >= 12
+    assert sum(s.name == "crm_search_accounts" for s in task.solution.steps) >= 2  # more than one page
+
+
+# ------------------------------------------------------------------------------ contact_from_signature
+def _phones(task: Task) -> set[str]:
+    return set(re.findall(r"\+1 555 \d{3} \d{4}", task.spec.model_dump_json()))
+
+
+def _set_phone(phone: str) -> Edit:
+    def edit(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step["name"] in ("crm_create_contact", "crm_update_contact"):
+                step["arguments"]["phone"] = phone
+        return steps
+    return edit
+
+
+@pytest.mark.parametrize("variant", ["new-direct-line", "already-in-crm"])
+def test_contacts_pass_with_the_latest_phone_however_punctuated(variant: str) -> None:
+    task = built("contact_from_signature", variant)
+    write = next(s for s in steps_of(task) if s["name"].startswith("crm_") and "phone" in s["arguments"])
+    phone = write["arguments"]["phone"]
+    digits = re.sub(r"\D", "", phone)
+    assert passes(play(task))
+    assert passes(play(task, _set_phone(f"+1 ({digits[1:4]}) {digits[4:7]}-{digits[7:]}")))
+    assert passes(play(task, _set_phone(f"{digits[1:4]}.{digits[4:7]}.{digits[7:]}")))
+
+
+def test_a_stale_direct_line_fails() -> None:
+    task = built("contact_from_signature", "new-direct-line")
+    write = next(s for s in steps_of(task) if s["name"] == "crm_create_contact")
+    old = (_phones(task) - {write["arguments"]["phone"]}).pop()
+    assert fails(play(task, _set_phone(old)))  # the first mail's number, which no longer works
+    assert fails(play(task, _set_phone(f"{write['arguments']['phone']} or {old}")))  # both numbers
+
+
+def test_a_contact_already_in_the_crm_is_updated_not_left_stale() -> None:
+    task = built("contact_from_signature", "already-in-crm")
+
+    def title_only(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step["name"] == "crm_update_contact":
+                step["arguments"].pop("phone")
+        return steps
+
+    assert fails(play(task, title_only))  # the old number stays
+    assert fails(play(task, without("crm_update_contact")))  # "it's already there"
+
+
+# ------------------------------------------------------------------------------ mail_cleanup
+def _reversed_writes(steps: list[Step]) -> list[Step]:
+    """Archive first, label after (the other order of the same writes)."""
+    reads = [s for s in steps if s["name"] not in ("mail_label_message", "mail_move_message")]
+    moves = [s for s in steps if s["name"] == "mail_move_message"]
+    labels = [s for s in steps if s["name"] == "mail_label_message"]
+    return reads + moves + labels
+
+
+def _read_first(steps: list[Step]) -> list[Step]:
+    """Open every message before filing it."""
+    out = []
+    for step in steps:
+        if step["name"] in ("mail_label_message", "mail_move_message") and \
+                {"name": "mail_get_message", "arguments": {"message_id": step["arguments"]["message_id"]}} not in out:
+            out.append({"name": "mail_get_message", "arguments": {"message_id": step["arguments"]["message_id"]}})
+        out.append(step)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["except-sender", "body-only", "big-backlog"])
+def test_cleanup_passes_in_any_order_and_after_reading(variant: str) -> None:
+    task = built("mail_cleanup", variant)
+    assert passes(play(task, _reversed_writes))
+    assert passes(play(task, _read_first))
+
+
+def _also_file(extra: list[str], task: Task) -> Edit:
+    """File ``extra`` messages exactly as the targets are filed."""
+    def edit(steps: list[Step]) -> list[Step]:
+        first = targets(task)[0]
+        template = [s for s in steps if s["arguments"].get("message_id") == first]
+        return steps + [{"name": s["name"], "arguments": {**s["arguments"], "message_id": m}}
+                        for m in extra for s in template]
+    return edit
+
+
+def _skip(skipped: list[str]) -> Edit:
+    return lambda steps: [s for s in steps if s["arguments"].get("message_id") not in skipped]
+
+
+def _planted_others(task: Task) -> list[str]:
+    """Messages planted for the story that are not targets: the look-alikes, the vendor's status
+    mails, the unrelated notes (the inbox mail newer than the world's own)."""
+    env = OfficeEnv(task)
+    env.reset()
+    found = env.step({"name": "mail_search_messages", "arguments": {"folder": "inbox", "limit": 100}})[0]["result"]
+    wanted = set(targets(task))
+    return [m["id"] for m in found["messages"] if m["id"] not in wanted][:6]
+
+
+def test_cleanup_except_sender_fails_when_the_vendor_mail_is_filed_too() -> None:
+    task = built("mail_cleanup", "except-sender")
+    vendor = [m for m in _planted_others(task)]
+    assert fails(play(task, _also_file(vendor, task)))  # everything about the topic, vendor included
+    assert fails(play(task, without("mail_label_message")))  # archived but never labelled
+
+
+def test_cleanup_body_only_fails_when_generic_subjects_are_missed() -> None:
+    task = built("mail_cleanup", "body-only")
+    env = OfficeEnv(task)
+    env.reset()
+    subjects = {t: env.step({"name": "mail_get_message", "arguments": {"message_id": t}})[0]["result"]["subject"]
+                for t in targets(task)}
+    generic = [t for t, subject in subjects.items() if not any(w in subject for w in ("Kestrel", "move", "ERP",
+                                                                                        "Warehouse", "Office"))]
+    assert generic, subjects
+    assert fails(play(task, _skip(generic)))  # subjects only
+    assert fails(play(task, _also_file(_planted_others(task), task)))  # the whole inbox labelled
+
+
+def test_cleanup_backlog_fails_on_one_page_and_on_the_look_alikes() -> None:
+    task = built("mail_cleanup", "big-backlog")
+    assert task.difficulty == "hard" and len(task.solution.steps) >= 12
+    assert len(targets(task)) > 20  # more than one default page of search results
+    assert fails(play(task, _skip(targets(task)[20:])))  # stopped after the first page
+    assert fails(play(task, _also_file(_planted_others(task), task)))  # the word's other meaning filed too
+
+
+# ------------------------------------------------------------------------------ forward_contract_to_legal
+def _counsel(task: Task) -> str:
+    env = OfficeEnv(task)
+    env.reset()
+    found = env.step({"name": "directory_search_people", "arguments": {"query": "General Counsel"}})[0]["result"]
+    return found["people"][0]["email"]
+
+
+def _attached(task: Task) -> str:
+    gate = next(c for c in task.grader.gates if c.id == "forwarded_signed")
+    return gate.attachments[0]
+
+
+def _signed_mails(task: Task) -> dict[str, str]:
+    """The user's mails with an attachment, by attached file id."""
+    env = OfficeEnv(task)
+    env.reset()
+    found = env.step({"name": "mail_search_messages", "arguments": {"has_attachment": True, "limit": 50}})
+    out = {}
+    for message in found[0]["result"]["messages"]:
+        full = env.step({"name": "mail_get_message", "arguments": {"message_id": message["id"]}})[0]["result"]
+        for attachment in full.get("attachments", []):
+            out[attachment["id"] if isinstance(attachment, dict) else attachment] = message["id"]
+    return out
+
+
+def _forward(message_id: str, to: str, body: str = "Forwarding.") -> Step:
+    return {"name": "mail_forward_message", "arguments": {"message_id": message_id, "to": [to], "body": body}}
+
+
+def test_the_resent_complete_contract_passes_with_other_words_and_after_reading_both() -> None:
+    task = built("forward_contract_to_legal", "resent-complete")
+    counsel, mails = _counsel(task), _signed_mails(task)
+    complete = mails[_attached(task)]
+    assert passes(play(task, lambda steps: [*without("mail_forward_message")(steps),
+                                            _forward(complete, counsel, "The complete signed copy, for your files.")]))
+    reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in mails.values()]
+    assert passes(play(task, lambda steps: [*reads, *steps]))
+
+
+def test_the_incomplete_first_scan_fails() -> None:
+    task = built("forward_contract_to_legal", "resent-complete")
+    counsel, mails = _counsel(task), _signed_mails(task)
+    wrong = [c.attachments[0] for c in task.grader.criteria if c.id.startswith("wrong_file_")]
+    incomplete = mails[wrong[-1]]  # the first signed scan, missing its signature page
+    assert fails(play(task, lambda steps: [*without("mail_forward_message")(steps), _forward(incomplete, counsel)]))
+    assert fails(play(task, lambda steps: [*steps, _forward(incomplete, counsel)]))  # both, to be safe
+
+
+def test_a_contract_named_only_by_its_drive_link_is_attached() -> None:
+    task = built("forward_contract_to_legal", "link-only")
+    counsel, signed = _counsel(task), _attached(task)
+
+    def other_words(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step["name"] == "mail_send_message":
+                step["arguments"].update(subject="Countersigned contract for your files", body="See attached.")
+        return steps
+
+    assert passes(play(task))
+    assert passes(play(task, other_words))
+    mail = next(s for s in steps_of(task) if s["name"] == "mail_search_messages")
+    env = OfficeEnv(task)
+    env.reset()
+    link_mail = env.step(mail)[0]["result"]["messages"][0]["id"]
+    forward = {"name": "mail_forward_message", "arguments": {"message_id": link_mail, "to": [counsel],
+                                                              "body": "See below."}}
+    assert fails(play(task, lambda steps: [*without("mail_send_message")(steps), forward]))  # no file attached
+    no_file = lambda steps: [{**s, "arguments": {**s["arguments"], "attachments": []}}  # noqa: E731
+                             if s["name"] == "mail_send_message" else s for s in steps]
+    assert fails(play(task, no_file))
+    assert signed
+
+
+# ------------------------------------------------------------------------------ share_doc_exact
+def _shares(steps: list[Step]) -> list[Step]:
+    return [s for s in steps if s["name"] == "drive_share_file"]
+
+
+def test_department_readers_pass_in_any_order_and_by_id() -> None:
+    task = built("share_doc_exact", "department-readers")
+    assert passes(play(task, lambda steps: [s for s in steps if s["name"] != "drive_share_file"]
+                       + list(reversed(_shares(steps)))))
+
+    def by_id(steps: list[Step]) -> list[Step]:
+        ids = {c.match["person_id"] for c in task.grader.gates if c.id.startswith("reader_")}
+        env = OfficeEnv(task)
+        env.reset()
+        emails = {}
+        for person_id in ids:
+            emails[env.step({"name": "directory_get_person", "arguments": {"person": person_id}})[0]["result"]
+                   ["email"]] = person_id
+        for step in steps:
+            if step["name"] == "drive_share_file" and step["arguments"].get("person") in emails:
+                step["arguments"]["person"] = emails[step["arguments"]["person"]]
+        return steps
+
+    assert passes(play(task, by_id))
+
+
+def test_department_readers_fail_company_wide_or_one_short() -> None:
+    task = built("share_doc_exact", "department-readers")
+    file_id = next(s for s in steps_of(task) if s["name"] == "drive_share_file")["arguments"]["file_id"]
+
+    def company_wide(steps: list[Step]) -> list[Step]:
+        keep = [s for s in steps if s["name"] != "drive_share_file" or s["arguments"].get("role") == "editor"]
+        wide = {"name": "drive_share_file", "arguments": {"file_id": file_id, "domain": True, "role": "viewer"}}
+        return [*keep, wide]
+
+    assert fails(play(task, company_wide))
+    readers = [s for s in _shares(steps_of(task)) if s["arguments"].get("role") == "viewer"]
+    assert fails(play(task, lambda steps: [s for s in steps if s != readers[-1]]))
+    all_editors = lambda steps: [{**s, "arguments": {**s["arguments"], "role": "editor"}}  # noqa: E731
+                                 if s["name"] == "drive_share_file" else s for s in steps]
+    assert fails(play(task, all_editors))
