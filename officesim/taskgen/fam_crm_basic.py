@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from officesim.grading.facts import phone_regex
@@ -448,14 +448,20 @@ def _weekday_aliases(moment: date) -> list[str]:
 
 
 class LogCallFromMail(Family):
-    """Log a CRM call on the right deal from a mailed recap of the call."""
+    """Log a CRM call on the right deal from a mailed recap of the call.
+
+    Structures: a colleague's recap; the customer's own recap; a thread with an older call's notes;
+    a recap followed by a correction of the next step's deadline (the later day is the one to log,
+    the instruction does not say so); and a second open deal of the account whose name contains
+    this deal's (the call goes on the one the recap names).
+    """
 
     name = "log_call_from_mail"
     skills = ("record_update", "summarization")
     category = "crm-hygiene"
     difficulty = "easy"
     apps = ("mail", "crm")
-    variants = ("colleague-recap", "customer-recap", "two-calls-thread")
+    variants = ("colleague-recap", "customer-recap", "two-calls-thread", "corrected-deadline", "sibling-deal")
     worlds = ("acme", "forge", "lantern")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -470,9 +476,16 @@ class LogCallFromMail(Family):
         others = [d for d in open_deals(stage, "account_id = ? AND id != ?", account["id"], deal["id"])]
         engineer = rng.choice(people_in(stage, stage.department("Sales"), exclude=[owner["id"]]))
         when = day(-1)
+        due = day(4) if variant == "corrected-deadline" else day(3)
+        if variant == "sibling-deal":
+            stage.clock(stamp(day(-20), 10, 0))
+            sibling = stage.insert("crm_deal", [{**{k: v for k, v in deal.items() if k != "id"},
+                                                 "name": f"{deal['name']} - Phase 2", "created_at": stamp(day(-20))}])
+            others.append({"id": sibling[0]})
         stage.clock(stamp(when, 17, 20))
         lines = (f"Call with {contact['name']} ({account['name']}) about the {deal['name']} deal.\n"
                  f"- Main point: {fact}.\n- Next step: send the {keyword} follow-up by {day(3).strftime('%A')}.\n")
+        logged = lines.replace(day(3).strftime("%A"), due.strftime("%A"))
         if variant == "customer-recap":
             outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
                          subject=f"Recap of today's call - {deal['name']}",
@@ -488,6 +501,13 @@ class LogCallFromMail(Family):
             colleague_mail(stage, engineer["id"], ["user"], f"Call recap: {contact['name']} / {account['name']}",
                            f"Hi {first_name(owner['name'])},\n\nRecap of the call I joined today:\n{lines}\n"
                            f"{first_name(engineer['name'])}\n")
+        if variant == "corrected-deadline":
+            stage.clock(stamp(day(0), 8, 15))
+            colleague_mail(stage, engineer["id"], ["user"], f"Correction: {contact['name']} / {account['name']}",
+                           f"Hi {first_name(owner['name'])},\n\nOne correction to my recap: "
+                           f"{first_name(contact['name'])} asked for the {keyword} follow-up by "
+                           f"{due.strftime('%A')}, not {day(3).strftime('%A')}. Everything else stands.\n\n"
+                           f"{first_name(engineer['name'])}\n")
         stage.clock(stamp(day(0), 9, 5))
         who = contact["name"] if variant == "customer-recap" else first_name(engineer["name"])
         instruction = rng.choice([
@@ -501,16 +521,19 @@ class LogCallFromMail(Family):
         if others:
             instruction += " Make sure it goes on the right deal."
 
-        sheet = _recap_facts(point, day(3), two_calls=variant == "two-calls-thread")
+        sheet = _recap_facts(point, due, two_calls=variant == "two-calls-thread")
         sheet.sources = ["mail:recap", "crm:crm_deal"]
 
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query="recap")
             s.call("mail_get_message", message_id=found["messages"][0]["id"])
+            if variant == "corrected-deadline":
+                correction = s.call("mail_search_messages", query="correction")
+                s.call("mail_get_message", message_id=correction["messages"][0]["id"])
             s.call("crm_search_deals", query=deal["name"])
             s.call("crm_search_contacts", account_id=account["id"])
             s.call("crm_log_activity", kind="call", subject=f"Call with {contact['name']}",
-                   body=lines, account_id=account["id"], contact_id=contact["id"], deal_id=deal["id"])
+                   body=logged, account_id=account["id"], contact_id=contact["id"], deal_id=deal["id"])
 
         return Draft(
             instruction=instruction,
@@ -561,7 +584,7 @@ def _recap_facts(point: tuple[str, str, list[str]], due: date, *, two_calls: boo
             sheet.entity(other_keyword, key=f"other_step_{number}", kind="another call's next step")
     # another deadline offered beside the right one is a hedge; the days of the call and of the log
     # (and a day the recap itself names) may be written for what they are
-    said = {due.strftime("%A"), *(d.strftime("%A") for d in (due - timedelta(days=4), due - timedelta(days=3)))}
+    said = {due.strftime("%A"), *(d.strftime("%A") for d in (day(-1), day(0)))}  # the call's and the log's days
     for weekday in WEEKDAYS:
         if weekday not in said and weekday not in point[0]:
             sheet.entity(weekday, key=f"other_day_{weekday.casefold()}", aliases=[weekday[:3] + "."],

@@ -41,14 +41,20 @@ MEETINGS = ["Q4 planning", "Ops weekly", "Launch readiness", "Vendor review", "O
 
 
 class MeetingFollowup(Family):
-    """Mail each owner the action items from meeting notes in Drive (their own items only)."""
+    """Mail each owner the action items from meeting notes in Drive (their own items only).
+
+    Structures: one mail per owner; the same with the user's own items to skip; one recap to all;
+    an item reassigned in the notes' update section after the meeting (its new owner gets it, the
+    old one must not); and an older draft of the notes with other owners beside the final notes
+    (the instruction names the meeting, not the doc: the final notes count).
+    """
 
     name = "meeting_followup"
     skills = ("summarization", "communication")
     category = "meeting-followup"
     difficulty = "medium"
     apps = ("drive", "mail")
-    variants = ("per-owner", "per-owner-with-mine", "one-recap")
+    variants = ("per-owner", "per-owner-with-mine", "one-recap", "reassigned-later", "draft-and-final")
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -74,8 +80,29 @@ class MeetingFollowup(Family):
         lines += [f"- [{owner['name']}] {text} (by {day(rng.randint(3, 10)).strftime('%b %d')})"
                   for owner, text, _ in items]
         lines += ["", "## Parking lot", "- Revisit the meeting cadence in January (no owner yet)."]
-        stage.clock(stamp(when, 16, 0))
+        if variant == "reassigned-later":
+            # after the meeting one item changed hands: the update section says so, the list does not
+            moved = rng.randrange(len(items))
+            old_owner, text, keyword = items[moved]
+            new_owner = next(o for o in owners if o["id"] != old_owner["id"])
+            items[moved] = (new_owner, text, keyword)
+            lines += ["", f"## Updates ({day(-1).isoformat()})",
+                      f"- {new_owner['name']} takes over \"{text}\" from {old_owner['name']}, who is out this week."]
         doc_name = f"{meeting} notes {when.isoformat()}"
+        if variant == "draft-and-final":
+            # the draft written during the meeting had the owners wrong; the final notes fixed them
+            stage.clock(stamp(when, 11, 0))
+            draft_lines = []
+            for line in lines:
+                for n, o in enumerate(owners):
+                    if line.startswith(f"- [{o['name']}]"):
+                        line = line.replace(f"[{o['name']}]", f"[{owners[(n + 1) % 3]['name']}]", 1)
+                        break
+                draft_lines.append(line)
+            draft_lines[0] += " DRAFT (owners not confirmed)"
+            shared_doc(stage, "user", f"{doc_name} (draft)", "\n".join(draft_lines) + "\n", share_with=[])
+            lines[0] += " FINAL"
+        stage.clock(stamp(when, 16, 0))
         doc_id = shared_doc(stage, "user", doc_name, "\n".join(lines) + "\n", share_with=[])
         stage.clock(stamp(day(0), 9, 0))
         recipients = [a for a in attendees if any(o["id"] == a["id"] for o, _, _ in items)]
@@ -91,6 +118,13 @@ class MeetingFollowup(Family):
             ])
             if variant == "per-owner-with-mine":
                 instruction += " Mine you can skip."
+            if variant == "draft-and-final":
+                instruction = rng.choice([
+                    f"Could you send out the action items from {when.strftime('%A')}'s {meeting} meeting? Each "
+                    "owner should get one mail with just their own items; the notes are in my Drive.",
+                    f"Please follow up on the {meeting} meeting from {when.strftime('%A')}: mail each person the "
+                    "action items they own (only theirs, one mail each). My notes are in Drive.",
+                ])
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=meeting)
