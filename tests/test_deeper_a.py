@@ -353,3 +353,184 @@ def test_department_readers_fail_company_wide_or_one_short() -> None:
     all_editors = lambda steps: [{**s, "arguments": {**s["arguments"], "role": "editor"}}  # noqa: E731
                                  if s["name"] == "drive_share_file" else s for s in steps]
     assert fails(play(task, all_editors))
+
+
+# ------------------------------------------------------------------------------ meeting_followup
+def _doc_text(task: Task, name_part: str) -> str:
+    env = OfficeEnv(task)
+    env.reset()
+    found = env.step({"name": "drive_search_files", "arguments": {"query": name_part}})[0]["result"]["files"]
+    return "\f".join(env.step({"name": "drive_get_doc", "arguments": {"file_id": f["id"]}})[0]["result"]["text"]
+                     for f in found if f["kind"] == "doc")  # one page per doc
+
+
+def _email_of(task: Task, name: str) -> str:
+    env = OfficeEnv(task)
+    env.reset()
+    found = env.step({"name": "directory_search_people", "arguments": {"query": name}})[0]["result"]
+    return found["people"][0]["email"]
+
+
+def _mails(steps: list[Step]) -> list[Step]:
+    return [s for s in steps if s["name"] == "mail_send_message"]
+
+
+def _per_owner(task: Task, listing: str) -> list[Step]:
+    """One mail per owner with the items ``listing`` (a notes text) gives them."""
+    owned: dict[str, list[str]] = {}
+    for owner, text in re.findall(r"^- \[([^\]]+)\] (.+?) \(by", listing, flags=re.M):
+        owned.setdefault(owner, []).append(text)
+    user = task.spec.acting_user
+    return [{"name": "mail_send_message", "arguments": {"to": [_email_of(task, owner)], "subject": "Action items",
+                                                        "body": "Yours:\n" + "\n".join(f"- {t}" for t in texts)}}
+            for owner, texts in owned.items() if owner != user]
+
+
+@pytest.mark.parametrize("variant", ["reassigned-later", "draft-and-final"])
+def test_followups_pass_in_another_order_and_after_reading_everything(variant: str) -> None:
+    task = built("meeting_followup", variant)
+    assert passes(play(task, lambda steps: [s for s in steps if s["name"] != "mail_send_message"]
+                       + list(reversed(_mails(steps)))))
+    env = OfficeEnv(task)
+    env.reset()
+    files = env.step({"name": "drive_search_files", "arguments": {"query": "notes"}})[0]["result"]["files"]
+    reads = [{"name": "drive_get_doc", "arguments": {"file_id": f["id"]}} for f in files if f["kind"] == "doc"]
+    assert passes(play(task, lambda steps: [*reads, *steps]))
+
+
+def test_a_reassigned_item_mailed_to_its_old_owner_fails() -> None:
+    task = built("meeting_followup", "reassigned-later")
+    notes = _doc_text(task, "notes")
+    _, text, old = re.search(r'- (.+) takes over "(.+)" from (.+), who is out', notes).groups()
+    old_email = _email_of(task, old)
+    stale = {"name": "mail_send_message", "arguments": {"to": [old_email], "subject": "Action items",
+                                                         "body": f"Yours:\n- {text}"}}
+    assert fails(play(task, lambda steps: [*steps, stale]))  # the list's owner, not the update's
+    everyone = sorted({e for s in _mails(steps_of(task)) for e in s["arguments"]["to"]} | {old_email})
+    recap = {"name": "mail_send_message", "arguments": {"to": everyone, "subject": "Action items",
+                                                         "body": "\n".join(s["arguments"]["body"]
+                                                                           for s in _mails(steps_of(task)))}}
+    assert fails(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_send_message"], recap]))
+
+
+def test_followups_from_the_draft_notes_fail() -> None:
+    task = built("meeting_followup", "draft-and-final")
+    draft = next(page for page in _doc_text(task, "notes").split("\f") if "DRAFT" in page)
+    from_draft = _per_owner(task, draft)
+    assert len(from_draft) >= 2
+    assert fails(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_send_message"], *from_draft]))
+    assert fails(play(task, lambda steps: [*steps, *from_draft]))  # both versions sent
+
+
+# ------------------------------------------------------------------------------ log_call_from_mail
+def _log(steps: list[Step]) -> Step:
+    return next(s for s in steps if s["name"] == "crm_log_activity")
+
+
+def _notes(body: str) -> Edit:
+    def edit(steps: list[Step]) -> list[Step]:
+        _log(steps)["arguments"]["body"] = body
+        return steps
+    return edit
+
+
+def test_a_corrected_deadline_passes_in_own_words_and_fails_with_the_old_day() -> None:
+    task = built("log_call_from_mail", "corrected-deadline")
+    body = _log(steps_of(task))["arguments"]["body"]
+    point, step = re.search(r"Main point: (.+)\.\n- Next step: (.+)\.", body).groups()
+    new_day = step.split(" by ")[-1]
+    env = OfficeEnv(task)
+    env.reset()
+    mails = env.step({"name": "mail_search_messages", "arguments": {"query": "recap"}})[0]["result"]["messages"]
+    first = next(m for m in mails if not m["subject"].startswith("Correction"))
+    recap = env.step({"name": "mail_get_message", "arguments": {"message_id": first["id"]}})[0]["result"]["body"]
+    old_day = re.search(r"follow-up by (\w+)", recap).group(1)
+    assert old_day != new_day
+    assert passes(play(task))
+    assert passes(play(task, _notes(f"Discussed: {point}. Next: {step.split(' by ')[0]}, due {new_day}.")))
+    assert fails(play(task, _notes(body.replace(new_day, old_day))))  # the recap's day, not the correction's
+    assert fails(play(task, _notes(body.replace(new_day, f"{new_day} or {old_day}"))))
+
+
+def test_a_call_on_the_sibling_deal_fails() -> None:
+    task = built("log_call_from_mail", "sibling-deal")
+    env = OfficeEnv(task)
+    env.reset()
+    deals = env.step({"name": "crm_search_deals", "arguments": {"query": "Phase 2"}})[0]["result"]["deals"]
+    sibling = deals[0]["id"]
+    right = _log(steps_of(task))["arguments"]["deal_id"]
+    assert sibling != right
+
+    def on_sibling(steps: list[Step]) -> list[Step]:
+        _log(steps)["arguments"]["deal_id"] = sibling
+        return steps
+
+    assert fails(play(task, on_sibling))
+    assert fails(play(task, lambda steps: [*steps, {**_log(steps), "arguments": {**_log(steps)["arguments"],
+                                                                                 "deal_id": sibling}}]))
+    assert passes(play(task, lambda steps: [{"name": "crm_get_deal", "arguments": {"deal_id": sibling}},
+                                            {"name": "crm_get_deal", "arguments": {"deal_id": right}}, *steps]))
+    assert passes(play(task, _notes(_log(steps_of(task))["arguments"]["body"].replace("- ", "* "))))
+
+
+# ------------------------------------------------------------------------------ sheet_update_from_request
+def _updates(steps: list[Step]) -> list[Step]:
+    return [s for s in steps if s["name"] == "drive_update_rows"]
+
+
+def test_a_retracted_change_is_left_alone() -> None:
+    task = built("sheet_update_from_request", "retracted-change")
+    sheet_steps = steps_of(task)
+    file_id = _updates(sheet_steps)[0]["arguments"]["file_id"]
+    env = OfficeEnv(task)
+    env.reset()
+    mails = env.step({"name": "mail_search_messages", "arguments": {"query": "sheet"}})[0]["result"]["messages"]
+    bodies = [env.step({"name": "mail_get_message", "arguments": {"message_id": m["id"]}})[0]["result"]["body"]
+              for m in mails]
+    assert any("Scratch the second change" in b for b in bodies)
+    rows = env.step({"name": "drive_read_sheet", "arguments": {"file_id": file_id}})[0]["result"]["rows"]
+    edited = {s["arguments"]["row_numbers"][0] for s in _updates(sheet_steps)}
+    # the retracted row: any other row, changed the way the retracted request asked (a status or a figure)
+    other = next(n for n in range(1, len(rows) + 1) if n not in edited)
+    status = {"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [other],
+                                                          "values": [{"column": "Status", "value": "retired"}]}}
+    assert passes(play(task, lambda steps: [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": file_id}}]))
+    split = lambda steps: [s for s in steps if s["name"] != "drive_update_rows"] + [  # noqa: E731
+        {"name": "drive_update_rows", "arguments": {**u["arguments"], "values": [v]}}
+        for u in _updates(steps) for v in u["arguments"]["values"]]
+    assert passes(play(task, split))
+    if "Status" in json_columns(rows):
+        assert fails(play(task, lambda steps: [*steps, status]))
+    assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "drive_append_rows"]))
+
+
+def json_columns(rows: list[Any]) -> set[str]:
+    return set(rows[0]) if rows and isinstance(rows[0], dict) else set()
+
+
+def test_a_corrected_value_wins_over_the_typo() -> None:
+    task = built("sheet_update_from_request", "corrected-value")
+    first = _updates(steps_of(task))[0]
+    column, fixed = first["arguments"]["values"][0]["column"], first["arguments"]["values"][0]["value"]
+    env = OfficeEnv(task)
+    env.reset()
+    mails = env.step({"name": "mail_search_messages", "arguments": {"query": "sheet"}})[0]["result"]["messages"]
+    bodies = "\n".join(env.step({"name": "mail_get_message", "arguments": {"message_id": m["id"]}})[0]["result"]
+                       ["body"] for m in mails)
+    assert "Correction to my first point" in bodies
+    typo = (fixed - (500 if isinstance(fixed, float) and "cost" in column.lower() else 1_000)
+            if isinstance(fixed, float) else fixed - 1 if isinstance(fixed, int) else None)
+
+    def with_value(value: Any) -> Edit:
+        def edit(steps: list[Step]) -> list[Step]:
+            _updates(steps)[0]["arguments"]["values"] = [{"column": column, "value": value}]
+            return steps
+        return edit
+
+    if typo is not None:
+        assert fails(play(task, with_value(typo)))  # the first mail's value
+        typo_then_fix = lambda steps: [*with_value(typo)(steps), first]  # noqa: E731
+        assert passes(play(task, typo_then_fix))  # corrected in place afterwards: the sheet ends right
+    assert passes(play(task, lambda steps: [*steps, {"name": "drive_read_sheet",
+                                                     "arguments": {"file_id": first["arguments"]["file_id"]}}]))
+    assert fails(play(task, lambda steps: [s for s in steps if s is not _updates(steps)[0]]))  # left undone

@@ -220,18 +220,25 @@ def _sheet_rows(kind: str, rng: random.Random, people: list[str]) -> list[list[A
 
 
 class SheetUpdateFromRequest(Family):
-    """Apply the row changes a colleague asks for by mail to a shared sheet, touching nothing else."""
+    """Apply the row changes a colleague asks for by mail to a shared sheet, touching nothing else.
+
+    Structures: three sheets (inventory, vendor contracts, conference plan) with an edit, a status
+    change and a new row each; a follow-up mail that retracts one of the requested changes (that
+    row stays as it was); and a follow-up that corrects the first change's value (the later value
+    is the one to write).  The instruction mentions neither follow-up.
+    """
 
     name = "sheet_update_from_request"
     skills = ("record_update", "reconciliation")
     category = "drive-editing"
     difficulty = "medium"
     apps = ("mail", "drive")
-    variants = ("inventory", "vendors", "events")
+    variants = ("inventory", "vendors", "events", "retracted-change", "corrected-value")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
-        kind = self.variant_for(index)
+        variant = self.variant_for(index)
+        kind = variant if variant in SHEET_KINDS else list(SHEET_KINDS)[index % len(SHEET_KINDS)]
         name, columns, types = SHEET_KINDS[kind]
         requester_role = {"inventory": "role:it_admin", "vendors": "role:controller",
                           "events": "role:marketing_lead"}[kind]
@@ -299,7 +306,33 @@ class SheetUpdateFromRequest(Family):
                             f"{stage.money(budget, cents=False)}, "
                             f"owner {owner}")
         expected.append(dict(zip(columns, new, strict=True)))
-        untouched = [r for i, r in enumerate(rows) if i not in picks]
+        follow_up = ""
+        kept: list[int] = []
+        if variant == "retracted-change":
+            # the second change is called off: its row stays exactly as it was
+            follow_up = (f"Scratch the second change ({requests[1]}): we're keeping that one as it is after all. "
+                         "The rest stands.")
+            updates.pop(1)
+            expected.pop(1)
+            kept = [picks[1]]
+        elif variant == "corrected-value":
+            # the first change's value had a typo: the follow-up's value is the one to write
+            position, values = updates[0]
+            column = values[0]["column"]
+            old_value = values[0]["value"]
+            if isinstance(old_value, float):
+                fixed: Any = float(old_value + (500 if kind == "vendors" else 1_000))
+                said = stage.money(fixed, cents=False)
+            elif isinstance(old_value, int):
+                fixed = old_value + 1
+                said = str(fixed)
+            else:
+                fixed = (date.fromisoformat(old_value) + timedelta(days=1)).isoformat()
+                said = fixed
+            updates[0] = (position, [{"column": column, "value": fixed}])
+            expected[0] = {**expected[0], column: fixed}
+            follow_up = f"Correction to my first point, sorry: the {column.lower()} should be {said}. Typo on my side."
+        untouched = [r for i, r in enumerate(rows) if i not in picks or i in kept]
         # every row nobody asked about, not a sample: one edited row anywhere fails the task
         intact = [dict(zip(columns, r, strict=True)) for r in untouched]
         stage.clock(stamp(day(0), 8, 10))
@@ -308,6 +341,10 @@ class SheetUpdateFromRequest(Family):
         request = colleague_mail(stage, requester_role, ["user"], subject,
                        f"Hi,\n\nCould you make these changes in the {name} sheet?\n{bullet}\n\nThanks!\n"
                        f"{first_name(requester['name'])}\n")
+        if follow_up:
+            stage.clock(stamp(day(0), 8, 40))
+            colleague_mail(stage, requester_role, ["user"], f"Re: {subject}",
+                           f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
         instruction = rng.choice([
             f"{first_name(requester['name'])} mailed me some changes for the {name} sheet. Please apply them.",
@@ -316,7 +353,8 @@ class SheetUpdateFromRequest(Family):
 
         def solve(s: Solver) -> None:
             found = s.call("mail_search_messages", query=name)
-            s.call("mail_get_message", message_id=found["messages"][0]["id"])
+            for message in found["messages"][:2 if follow_up else 1]:
+                s.call("mail_get_message", message_id=message["id"])
             s.call("drive_read_sheet", file_id=file_id)
             for position, values in updates:
                 s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
@@ -345,6 +383,6 @@ class SheetUpdateFromRequest(Family):
                              description="The new row was added.", match={"sheet_id": sheet_id}),
                 *mail_guards([requester_role], keep=[request["id"]]),
             ],
-            solve=solve, variant=kind, max_steps=20,
+            solve=solve, variant=variant, max_steps=20,
         )
 
