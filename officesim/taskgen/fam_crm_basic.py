@@ -409,7 +409,7 @@ class ContactFromSignature(Family):
                             match={"email": email},
                             expect={"account_id": account["id"], "name": name,
                                     # the number alone, however punctuated: "X or Y" is no phone field
-                                    "title": title, "phone": {"regex": rf"^\s*{phone_regex(phone)}\s*$"}},
+                                    "title": title, "phone": {"regex": rf"^\W*{phone_regex(phone)}\W*$"}},
                             count=1),
                 allowed_changes("crm_contact", READ_MARKS, max_rows=1),
             ],

@@ -165,6 +165,11 @@ class InboxTriage(Family):
 
     The morning is Tuesday's: the generated world's own mail runs into Monday morning, and "this
     morning's mail" must mean exactly the planted messages.
+
+    Structures: two directory questions; a policy question and a phone number; three questions;
+    a question bumped by its asker later in the morning (one answer; the bump is neither a
+    newsletter nor a second question); and a question sent to the user and two teammates (any
+    of them may be in the reply; the asker must get the answer).
     """
 
     name = "inbox_triage"
@@ -172,7 +177,7 @@ class InboxTriage(Family):
     category = "mail-triage"
     difficulty = "medium"
     apps = ("mail", "drive")
-    variants = ("directory-questions", "policy-question", "three-questions")
+    variants = ("directory-questions", "policy-question", "three-questions", "bumped-question", "team-question")
     worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -183,7 +188,9 @@ class InboxTriage(Family):
         askers = rng.sample(pool, 3)
         subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 3)
         kinds = {"directory-questions": ["it_admin", "manager"], "policy-question": ["policy", "phone"],
-                 "three-questions": ["phone", "manager", "policy"]}[variant]
+                 "three-questions": ["phone", "manager", "policy"], "bumped-question": ["manager", "phone"],
+                 "team-question": ["it_admin", "policy"]}[variant]
+        teammates = rng.sample([p for p in pool if p not in askers], 2) if variant == "team-question" else []
         city = rng.choice(POLICY_CITIES)
         meals = {c: rng.randrange(55, 110, 5) for c in POLICY_CITIES}
         hotel = {c: rng.randrange(160, 420, 5) for c in POLICY_CITIES}
@@ -210,7 +217,8 @@ class InboxTriage(Family):
             if kind_tag == "q":
                 asker, subject, body, *_ = item
                 stage.clock(at)
-                sent = colleague_mail(stage, asker["id"], ["user"], subject,
+                team = [t["id"] for t in teammates] if asker is questions[0][0] else []
+                sent = colleague_mail(stage, asker["id"], ["user", *team], subject,
                                       body + f"\nThanks,\n{first_name(asker['name'])}\n")
                 question_ids[asker["id"]] = str(sent["id"])
             elif kind_tag == "n":
@@ -224,6 +232,13 @@ class InboxTriage(Family):
                 sent = colleague_mail(stage, sender["id"], ["user"], subject,
                                       body + f"\n{first_name(sender['name'])}\n")
                 fyi_ids.append(str(sent["id"]))
+        bump_ids: list[str] = []
+        if variant == "bumped-question":
+            asker = questions[0][0]
+            stage.clock(stamp(day(1), 8, 45))
+            bump = stage.act(asker["id"], "mail_reply_message", message_id=question_ids[asker["id"]],
+                             body="Bumping this one: I need it before my 10:00, if you have a second.\n")
+            bump_ids.append(str(bump["id"]))
         stage.clock(stamp(day(1), 9, 0))
         instruction = rng.choice([
             "Could you triage my inbox from this morning? Reply to anything that's a question for me (the answers "
@@ -265,8 +280,14 @@ class InboxTriage(Family):
             ChangedCheck(id="moved_fyi", check="changed", points=-2, table="mail_entry", op="any",
                          description="An FYI message was moved or deleted although it needed nothing.",
                          match={"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}),
-            *mail_guards([asker["email"] for asker, *_ in questions], keep=letter_ids),
+            *mail_guards([asker["email"] for asker, *_ in questions] + [t["email"] for t in teammates],
+                         keep=letter_ids),
         ]
+        if bump_ids:
+            criteria.append(ChangedCheck(id="moved_bump", check="changed", points=-2, table="mail_entry", op="any",
+                                         description="The asker's reminder was filed away as if it needed nothing.",
+                                         match={"owner_id": "user", "message_id": {"in": bump_ids},
+                                                "folder": {"not": "inbox"}}))
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
