@@ -169,7 +169,9 @@ class InboxTriage(Family):
     Structures: two directory questions; a policy question and a phone number; three questions;
     a question bumped by its asker later in the morning (one answer; the bump is neither a
     newsletter nor a second question); and a question sent to the user and two teammates (any
-    of them may be in the reply; the asker must get the answer).
+    of them may be in the reply; the asker must get the answer); and (hard) a morning of more
+    than a page of mail: four questions of every kind, one of them bumped, six newsletters and
+    ten colleagues' notes that need nothing (neither the bump nor the notes are announced).
     """
 
     name = "inbox_triage"
@@ -177,7 +179,8 @@ class InboxTriage(Family):
     category = "mail-triage"
     difficulty = "medium"
     apps = ("mail", "drive")
-    variants = ("directory-questions", "policy-question", "three-questions", "bumped-question", "team-question")
+    variants = ("directory-questions", "policy-question", "three-questions", "bumped-question", "team-question",
+                "big-morning")
     worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -185,11 +188,13 @@ class InboxTriage(Family):
         stage.act_as(rng.choice(["role:ops_manager", "role:controller", "role:cs_lead"]))
         user = stage.world.user
         pool = staff(stage, exclude=[user["id"]])
-        askers = rng.sample(pool, 3)
-        subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 3)
+        askers = rng.sample(pool, 4)
+        subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 4)
         kinds = {"directory-questions": ["it_admin", "manager"], "policy-question": ["policy", "phone"],
                  "three-questions": ["phone", "manager", "policy"], "bumped-question": ["manager", "phone"],
-                 "team-question": ["it_admin", "policy"]}[variant]
+                 "team-question": ["it_admin", "policy"], "big-morning": ["it_admin", "manager", "phone", "policy"]
+                 }[variant]
+        hard = variant == "big-morning"
         teammates = rng.sample([p for p in pool if p not in askers], 2) if variant == "team-question" else []
         city = rng.choice(POLICY_CITIES)
         meals = {c: rng.randrange(55, 110, 5) for c in POLICY_CITIES}
@@ -202,8 +207,11 @@ class InboxTriage(Family):
         planted = zip(askers, kinds, subjects_people, strict=False)
         questions = [_question(stage, known, number, kind, asker, about, city, meals)
                      for number, (asker, kind, about) in enumerate(planted, 1)]
-        letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
+        letters = rng.sample(NEWSLETTERS, 6 if hard else 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
+        if hard:
+            notes = [*FYI_NOTES, *((subject, "Hi,\n\nQuick note, nothing you need to do.\n")
+                                   for subject in DISTRACTOR_SUBJECTS)]
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
             [("f", f) for f in notes]
         rng.shuffle(events)
@@ -233,7 +241,7 @@ class InboxTriage(Family):
                                       body + f"\n{first_name(sender['name'])}\n")
                 fyi_ids.append(str(sent["id"]))
         bump_ids: list[str] = []
-        if variant == "bumped-question":
+        if variant in ("bumped-question", "big-morning"):
             asker = questions[0][0]
             stage.clock(stamp(day(1), 8, 45))
             bump = stage.act(asker["id"], "mail_reply_message", message_id=question_ids[asker["id"]],
@@ -248,7 +256,10 @@ class InboxTriage(Family):
         ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
+            page = s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
+            while page.get("next_cursor"):
+                page = s.call("mail_search_messages", folder="inbox", after=day(1).isoformat(),
+                              cursor=page["next_cursor"])
             for asker, subject, _body, _check, said in questions:
                 message_id = question_ids[asker["id"]]
                 s.call("mail_get_message", message_id=message_id)
@@ -293,7 +304,8 @@ class InboxTriage(Family):
             tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
                                                      "mail_mark_message"], distractors=["mail"]),
             gates=[*gates, allowed_changes(*MAIL_TABLES)],
-            criteria=criteria, solve=solve, variant=variant, max_steps=35, facts=sheet,
+            criteria=criteria, solve=solve, variant=variant, max_steps=60 if hard else 35, facts=sheet,
+            difficulty="hard" if hard else None,
         )
 
 
