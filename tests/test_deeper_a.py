@@ -617,3 +617,25 @@ def test_a_team_question_may_be_answered_to_all_but_must_reach_the_asker() -> No
                        + [{"name": "mail_move_message", "arguments": {"message_id": message_id,
                                                                       "folder": "archive"}}]
                        if newsletters else steps))
+
+
+def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
+    task = built("inbox_triage", "big-morning")
+    assert task.difficulty == "hard" and len(task.solution.steps) >= 12
+    assert sum(s.name == "mail_search_messages" for s in task.solution.steps) >= 2  # more than a page
+    env = OfficeEnv(task)
+    env.reset()
+    page = env.step({"name": "mail_search_messages", "arguments": {"folder": "inbox", "limit": 100}})[0]["result"]
+    morning = [m["id"] for m in page["messages"]]
+    replies = {s["arguments"]["message_id"] for s in steps_of(task) if s["name"] == "mail_reply_message"}
+    filed = {s["arguments"]["message_id"] for s in steps_of(task) if s["name"] == "mail_move_message"}
+    everything_else = [m for m in morning if m not in replies | filed][:12]
+    archive = [{"name": "mail_move_message", "arguments": {"message_id": m, "folder": "archive"}}
+               for m in everything_else]
+    assert fails(play(task, lambda steps: [*steps, *archive]))  # inbox zero: the notes and the bump filed too
+    assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "mail_reply_message"
+                                           or s["arguments"]["message_id"] != sorted(replies)[-1]]))
+    assert passes(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_move_message"],
+                                            *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
+    reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in morning[:15]]
+    assert passes(play(task, lambda steps: [*reads, *steps]))
