@@ -233,11 +233,13 @@ class SheetUpdateFromRequest(Family):
     category = "drive-editing"
     difficulty = "medium"
     apps = ("mail", "drive")
-    variants = ("inventory", "vendors", "events", "retracted-change", "corrected-value")
+    variants = ("inventory", "vendors", "events", "retracted-change", "corrected-value", "big-inventory")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
+        if variant == "big-inventory":
+            return self._big_inventory(stage, rng)
         kind = variant if variant in SHEET_KINDS else list(SHEET_KINDS)[index % len(SHEET_KINDS)]
         name, columns, types = SHEET_KINDS[kind]
         requester_role = {"inventory": "role:it_admin", "vendors": "role:controller",
@@ -386,3 +388,92 @@ class SheetUpdateFromRequest(Family):
             solve=solve, variant=variant, max_steps=20,
         )
 
+    def _big_inventory(self, stage: Stage, rng: random.Random) -> Draft:
+        """Hard: seven changes to a 70-row inventory, one retracted and one corrected by follow-ups."""
+        name, columns, types = SHEET_KINDS["inventory"]
+        stage.act_as("role:ops_manager")
+        requester = stage.person("role:it_admin")
+        items = ["Monitor 27in", "Laptop dock", "Standing desk", "Office chair", "Projector", "Headset",
+                 "Webcam", "Whiteboard", "Desk phone", "Label printer"]
+        places = ["New York", "London", "Austin", "Toronto", "Singapore", "Berlin", "Paris"]
+        rows: list[list[Any]] = [[item, place, rng.randint(2, 40), "in use"] for item in items for place in places]
+        rng.shuffle(rows)
+        stage.clock(stamp(day(-20), 10, 0))
+        file_id = str(stage.act("user", "drive_create_sheet", name=name, columns=columns, column_types=types,
+                                rows=rows)["id"])
+        stage.act("user", "drive_share_file", file_id=file_id, person="role:it_admin", role="viewer")
+        sheet_id = stage.one("SELECT id FROM drive_sheet WHERE file_id = ?", file_id)["id"]
+        picks = rng.sample(range(len(rows)), 7)
+        quantities = {i: rows[i][2] + rng.choice([-1, 2, 3, 5]) for i in picks[:4]}
+        requests = [f"the {rows[i][0]} count in {rows[i][1]} is now {quantities[i]}" for i in picks[:4]]
+        requests += [f"the {rows[i][0]} in {rows[i][1]} is retired, so set its status to 'retired'" for i in picks[4:]]
+        place = rng.choice(places)
+        new: list[Any] = ["Docking station", place, rng.randint(3, 12), "in use"]
+        requests.append(f"please add a row for Docking station in {place}: quantity {new[2]}, status 'in use'")
+        retracted, corrected = picks[3], picks[0]
+        fixed = quantities[corrected] + 1
+        follow_up = (f"Two fixes to my list: forget the {rows[retracted][0]} count in {rows[retracted][1]}, that "
+                     f"one was right all along. And the {rows[corrected][0]} in {rows[corrected][1]} is {fixed}, "
+                     f"not {quantities[corrected]} (typo).")
+        quantities[corrected] = fixed
+        del quantities[retracted]
+        updates = [(i + 1, [{"column": "Quantity", "value": q}]) for i, q in quantities.items()]
+        updates += [(i + 1, [{"column": "Status", "value": "retired"}]) for i in picks[4:]]
+        row_dict = [dict(zip(columns, r, strict=True)) for r in rows]
+        expected = [{**row_dict[i], "Quantity": q} for i, q in quantities.items()]
+        expected += [{**row_dict[i], "Status": "retired"} for i in picks[4:]]
+        expected.append(dict(zip(columns, new, strict=True)))
+        changed = {i for i in picks if i != retracted}
+        intact = [r for i, r in enumerate(row_dict) if i not in changed]
+        stage.clock(stamp(day(0), 8, 10))
+        bullet = "\n".join(f"- {r}" for r in requests)
+        subject = f"Updates for the {name} sheet"
+        request = colleague_mail(stage, "role:it_admin", ["user"], subject,
+                                 f"Hi,\n\nAfter the stock take, could you make these changes in the {name} "
+                                 f"sheet?\n{bullet}\n\nThanks!\n{first_name(requester['name'])}\n")
+        stage.clock(stamp(day(0), 8, 50))
+        colleague_mail(stage, "role:it_admin", ["user"], f"Re: {subject}",
+                       f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"{first_name(requester['name'])} sent me the stock-take changes for the {name} sheet. Could you put "
+            "them in?",
+            f"Please update the {name} spreadsheet with what {requester['name']} mailed me after the stock take.",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query=name)
+            for message in found["messages"][:2]:
+                s.call("mail_get_message", message_id=message["id"])
+            page = s.call("drive_read_sheet", file_id=file_id)
+            while page.get("next_cursor"):
+                page = s.call("drive_read_sheet", file_id=file_id, cursor=page["next_cursor"])
+            for position, values in updates:
+                s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
+            s.call("drive_append_rows", file_id=file_id, rows=[new])
+
+        return Draft(
+            instruction=instruction,
+            tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
+                                                     "mail_reply_message"], distractors=["drive", "mail"]),
+            gates=[
+                SheetCellsCheck(id="changes_applied", check="sheet_cells", file=file_id,
+                                description="The requested values (as corrected) are in the sheet, and the rest of "
+                                            "each edited row is as it was.", rows=expected),
+                SheetCellsCheck(id="others_intact", check="sheet_cells", file=file_id,
+                                description="Rows nobody asked to change (the retracted one included) are as they "
+                                            "were.", rows=intact),
+                RecordCheck(id="row_count", check="record", table="drive_row", match={"sheet_id": sheet_id},
+                            description="Exactly one row was added (changes edited in place).",
+                            count=len(rows) + 1),
+                allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
+            ],
+            criteria=[
+                ChangedCheck(id="edited", check="changed", points=1, table="drive_row", op="update",
+                             description="Existing rows were edited in place.", match={"sheet_id": sheet_id}),
+                ChangedCheck(id="added", check="changed", points=1, table="drive_row", op="insert",
+                             description="The new row was added.", match={"sheet_id": sheet_id}),
+                *mail_guards(["role:it_admin"], keep=[request["id"]]),
+            ],
+            solve=solve, variant="big-inventory", max_steps=40, difficulty="hard",
+        )
