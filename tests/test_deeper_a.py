@@ -639,3 +639,38 @@ def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
                                             *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
     reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in morning[:15]]
     assert passes(play(task, lambda steps: [*reads, *steps]))
+
+
+def test_the_big_inventory_is_hard_and_follows_both_follow_ups() -> None:
+    task = built("sheet_update_from_request", "big-inventory")
+    assert task.difficulty == "hard" and len(task.solution.steps) >= 12
+    assert sum(s.name == "drive_read_sheet" for s in task.solution.steps) >= 2  # 70 rows: two pages
+    updates = _updates(steps_of(task))
+    file_id = updates[0]["arguments"]["file_id"]
+    env = OfficeEnv(task)
+    env.reset()
+    mails = env.step({"name": "mail_search_messages", "arguments": {"query": "sheet"}})[0]["result"]["messages"]
+    follow_up = next(env.step({"name": "mail_get_message", "arguments": {"message_id": m["id"]}})[0]["result"]["body"]
+                     for m in mails if m["subject"].startswith("Re: "))
+    typo = int(re.search(r"not (\d+) \(typo\)", follow_up).group(1))
+    fixed = int(re.search(r"is (\d+), not", follow_up).group(1))
+    corrected = next(u for u in updates if u["arguments"]["values"][0]["value"] == fixed)
+
+    def with_typo(steps: list[Step]) -> list[Step]:
+        for step in steps:
+            if step == corrected:
+                step["arguments"]["values"] = [{"column": "Quantity", "value": typo}]
+        return steps
+
+    assert fails(play(task, with_typo))  # the first mail's figure
+    rows = env.step({"name": "drive_read_sheet", "arguments": {"file_id": file_id, "limit": 100}})[0]["result"]["rows"]
+    item, place = re.search(r"forget the (.+?) count in (.+?), that", follow_up).groups()
+    retracted = next(r["row"] for r in rows if r["Item"] == item and r["Location"] == place)
+    redo = {"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [retracted],
+                                                        "values": [{"column": "Quantity", "value": 99}]}}
+    assert fails(play(task, lambda steps: [*steps, redo]))  # the retracted count changed anyway
+    assert passes(play(task, lambda steps: [*[s for s in steps if s["name"] != "drive_update_rows"],
+                                            *reversed(_updates(steps))]))
+    one_read = lambda steps: [s for s in steps if s["name"] != "drive_read_sheet"] + [  # noqa: E731
+        {"name": "drive_read_sheet", "arguments": {"file_id": file_id, "limit": 100}}]
+    assert passes(play(task, one_read))
