@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
 from officesim.apps.directory.generate import ROLES
 from officesim.grading.drive_checks import SheetCellsCheck
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
-from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
+from officesim.taskgen.base import CheckItem, Difficulty, Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
     allowed_changes,
@@ -362,31 +363,8 @@ class SheetUpdateFromRequest(Family):
                 s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
             s.call("drive_append_rows", file_id=file_id, rows=[new])
 
-        return Draft(
-            instruction=instruction,
-            tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
-                                                     "mail_reply_message"], distractors=["drive", "mail"]),
-            gates=[
-                SheetCellsCheck(id="changes_applied", check="sheet_cells", file=file_id,
-                                description="The requested values are in the sheet, and the rest of each edited row "
-                                            "is as it was.",
-                                rows=expected),
-                SheetCellsCheck(id="others_intact", check="sheet_cells", file=file_id,
-                                description="Rows nobody asked to change are as they were.", rows=intact),
-                RecordCheck(id="row_count", check="record", table="drive_row", match={"sheet_id": sheet_id},
-                            description="Exactly one row was added (changes edited in place).",
-                            count=len(rows) + 1),
-                allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
-            ],
-            criteria=[
-                ChangedCheck(id="edited", check="changed", points=1, table="drive_row", op="update",
-                             description="Existing rows were edited in place.", match={"sheet_id": sheet_id}),
-                ChangedCheck(id="added", check="changed", points=1, table="drive_row", op="insert",
-                             description="The new row was added.", match={"sheet_id": sheet_id}),
-                *mail_guards([requester_role], keep=[request["id"]]),
-            ],
-            solve=solve, variant=variant, max_steps=20,
-        )
+        return _sheet_draft(instruction, file_id, sheet_id, expected, intact, len(rows) + 1, requester_role,
+                            request["id"], solve, variant)
 
     def _big_inventory(self, stage: Stage, rng: random.Random) -> Draft:
         """Hard: seven changes to a 70-row inventory, one retracted and one corrected by follow-ups."""
@@ -452,28 +430,37 @@ class SheetUpdateFromRequest(Family):
                 s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
             s.call("drive_append_rows", file_id=file_id, rows=[new])
 
-        return Draft(
-            instruction=instruction,
-            tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
-                                                     "mail_reply_message"], distractors=["drive", "mail"]),
-            gates=[
-                SheetCellsCheck(id="changes_applied", check="sheet_cells", file=file_id,
-                                description="The requested values (as corrected) are in the sheet, and the rest of "
-                                            "each edited row is as it was.", rows=expected),
-                SheetCellsCheck(id="others_intact", check="sheet_cells", file=file_id,
-                                description="Rows nobody asked to change (the retracted one included) are as they "
-                                            "were.", rows=intact),
-                RecordCheck(id="row_count", check="record", table="drive_row", match={"sheet_id": sheet_id},
-                            description="Exactly one row was added (changes edited in place).",
-                            count=len(rows) + 1),
-                allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
-            ],
-            criteria=[
-                ChangedCheck(id="edited", check="changed", points=1, table="drive_row", op="update",
-                             description="Existing rows were edited in place.", match={"sheet_id": sheet_id}),
-                ChangedCheck(id="added", check="changed", points=1, table="drive_row", op="insert",
-                             description="The new row was added.", match={"sheet_id": sheet_id}),
-                *mail_guards(["role:it_admin"], keep=[request["id"]]),
-            ],
-            solve=solve, variant="big-inventory", max_steps=40, difficulty="hard",
-        )
+        return _sheet_draft(instruction, file_id, sheet_id, expected, intact, len(rows) + 1, "role:it_admin",
+                            request["id"], solve, "big-inventory", max_steps=40, difficulty="hard")
+
+
+def _sheet_draft(instruction: str, file_id: str, sheet_id: str, expected: list[dict[str, Any]],
+                 intact: list[dict[str, Any]], row_count: int, requester: str, request_id: str,
+                 solve: Callable[[Solver], None], variant: str, *, max_steps: int = 20,
+                 difficulty: Difficulty | None = None) -> Draft:
+    """The draft of a sheet-update task: the requested cells hold, every other row is as it was,
+    exactly one row was added, and only the requester may get mail."""
+    return Draft(
+        instruction=instruction,
+        tools=toolset(["mail", "drive"], writes=["drive_update_rows", "drive_append_rows", "drive_delete_rows",
+                                                 "mail_reply_message"], distractors=["drive", "mail"]),
+        gates=[
+            SheetCellsCheck(id="changes_applied", check="sheet_cells", file=file_id,
+                            description="The requested values are in the sheet, and the rest of each edited row "
+                                        "is as it was.",
+                            rows=expected),
+            SheetCellsCheck(id="others_intact", check="sheet_cells", file=file_id,
+                            description="Rows nobody asked to change are as they were.", rows=intact),
+            RecordCheck(id="row_count", check="record", table="drive_row", match={"sheet_id": sheet_id},
+                        description="Exactly one row was added (changes edited in place).", count=row_count),
+            allowed_changes("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
+        ],
+        criteria=[
+            ChangedCheck(id="edited", check="changed", points=1, table="drive_row", op="update",
+                         description="Existing rows were edited in place.", match={"sheet_id": sheet_id}),
+            ChangedCheck(id="added", check="changed", points=1, table="drive_row", op="insert",
+                         description="The new row was added.", match={"sheet_id": sheet_id}),
+            *mail_guards([requester], keep=[request_id]),
+        ],
+        solve=solve, variant=variant, max_steps=max_steps, difficulty=difficulty,
+    )
