@@ -78,7 +78,8 @@ class ShareDocExact(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        owner_role, doc_name, summary, audience = SHARE_DOCS[index % len(SHARE_DOCS)]
+        # the doc shifts each round of structures, so no two instances of a structure share a doc
+        owner_role, doc_name, summary, audience = SHARE_DOCS[(index + index // len(self.variants)) % len(SHARE_DOCS)]
         stage.act_as(f"role:{owner_role}")
         stage.clock(stamp(day(-3), 14, 0))
         file_id = str(stage.act("user", "drive_create_doc", name=doc_name,
