@@ -101,7 +101,7 @@ def _selftest_columns(reports: list[SelfTestReport]) -> list[str]:
     kinds = len({run.agent for run in variants})
     top = max(probes, key=lambda run: run.score, default=None)
     highest = f"{top.score:.2f} ({top.agent.removeprefix('probe:')})" if top is not None and top.score > 0 else "0.00"
-    return [f"{sum(run.ok for run in variants)}/{len(variants)} ({kinds} kinds)", str(len(probes)), highest]
+    return [f"{sum(run.ok for run in variants)}/{len(variants)}", str(kinds), str(len(probes)), highest]
 
 
 def _family_skills(families: set[str]) -> set[str]:
@@ -128,30 +128,29 @@ def _stats_columns(items: list[TaskStats]) -> list[str]:
             f"{median(i.traps for i in items):g}", f"{median(i.colleagues for i in items):g}", "any"]
 
 
-STATS_HEADER = ["calls (hard)", "KiB", "apps", "traps", "coll.", "rev."]
+STATS_HEADER = ["calls", "KiB", "apps", "traps", "coll.", "rev."]
 
 
 def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None,
                  stats: list[TaskStats] | None = None) -> str:
-    """One row per family: instances, groups, category and instances per tier (easy/medium/hard);
-    with self-test reports also variants passed, probes run and the highest probe score; with the
-    reference solutions' figures (``officesim.taskstats``) their medians: tool calls (hard tier in
-    brackets), KiB read, apps touched, traps, colleagues, and the revisions an episode allows."""
+    """One row per family: instances, groups and instances per tier (easy/medium/hard); with
+    self-test reports also variants passed / run, their distinct kinds, probes run and the highest
+    probe score (by whom); with the reference solutions' figures (``officesim.taskstats``) their
+    medians: tool calls (the hard tier's in brackets), KiB read, apps touched, traps, colleagues,
+    and the revisions an episode allows.  Kept within 120 columns."""
     by_family: dict[str, list[Task]] = defaultdict(list)
     for task in tasks:
         by_family[task.family].append(task)
     by_id = {r.task_id: r for r in reports or []}
     stats_of = {s.task_id: s for s in stats or []}
-    header = ["family", "tasks", "groups", "category", "e/m/h"]
+    header = ["family", "tasks", "grps", "e/m/h"]
     if reports is not None:
-        header += ["variants ok", "probes", "top probe"]
+        header += ["variants", "kinds", "probes", "top"]
     if stats is not None:
         header += STATS_HEADER
     rows = []
     for family, items in sorted(by_family.items()):
-        categories = {t.category for t in items}
-        row = [family, str(len(items)), str(len({t.group for t in items})),
-               str(*categories) if len(categories) == 1 else _counts([t.category for t in items]), _difficulties(items)]
+        row = [family, str(len(items)), str(len({t.group for t in items})), _difficulties(items)]
         if reports is not None:
             row += _selftest_columns([by_id[t.id] for t in items if t.id in by_id])
         if stats is not None:
@@ -159,7 +158,7 @@ def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None,
         rows.append(row)
     skills = _family_skills(set(by_family))
     total = [f"total: {len(skills)} skills", str(len(tasks)), str(len({t.group for t in tasks})),
-             f"{len({t.category for t in tasks})} categories", _difficulties(tasks)]
+             _difficulties(tasks)]
     if reports is not None:
         total += _selftest_columns(reports)
     if stats is not None:
