@@ -80,7 +80,8 @@ def measure(task: Task) -> TaskStats:
                      traps=_traps(task), colleagues=len(task.spec.colleagues), skeleton=skeleton(task.instruction))
 
 
-def _median(values: Iterable[float]) -> float:
+def median(values: Iterable[float]) -> float:
+    """The median of ``values`` (0 when there are none)."""
     values = list(values)
     return statistics.median(values) if values else 0.0
 
@@ -96,9 +97,9 @@ def rows(stats: list[TaskStats]) -> list[list[str]]:
         table.append([
             family, difficulty, str(len(items)), str(len({i.group for i in items})),
             str(len({i.skeleton for i in items})),
-            f"{_median(i.calls for i in items):g}", f"{_median(i.bytes_read for i in items) / 1024:.1f}",
-            f"{_median(i.apps for i in items):g}", f"{_median(i.traps for i in items):g}",
-            f"{_median(i.colleagues for i in items):g}", "any (option)",
+            f"{median(i.calls for i in items):g}", f"{median(i.bytes_read for i in items) / 1024:.1f}",
+            f"{median(i.apps for i in items):g}", f"{median(i.traps for i in items):g}",
+            f"{median(i.colleagues for i in items):g}", "any (option)",
         ])
     return table
 
@@ -111,6 +112,6 @@ def summary(stats: list[TaskStats]) -> dict[str, Any]:
     """Library-wide figures (for the JSON output and the closing line)."""
     hard = [s for s in stats if s.difficulty == "hard"]
     return {"tasks": len(stats), "families": len({s.family for s in stats}), "groups": len({s.group for s in stats}),
-            "median_reference_calls": _median(s.calls for s in stats),
-            "hard_median_reference_calls": _median(s.calls for s in hard),
-            "hard_median_traps": _median(s.traps for s in hard)}
+            "median_reference_calls": median(s.calls for s in stats),
+            "hard_median_reference_calls": median(s.calls for s in hard),
+            "hard_median_traps": median(s.traps for s in hard)}

@@ -27,6 +27,7 @@ from officesim.selftest_variants import FAMILIES, VARIANTS, ReplayAgent, Traject
 from officesim.selftest_variants import PROBES as KIND_PROBES
 from officesim.selftest_variants.trajectory import Essential
 from officesim.task import Task
+from officesim.taskstats import measure
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
 
@@ -139,15 +140,48 @@ def test_validate_prints_families_and_exits_0(capsys: pytest.CaptureFixture[str]
     assert main(["tasks", "validate", str(FIXTURES / "budget-sheet-judged")]) == 0
     out = capsys.readouterr().out
     header, _, row, *_ = out.splitlines()
-    assert header.split("  ")[0] == "family" and "variants passed" in header and "probes run" in header
-    assert "highest probe score" in header
+    assert header.split()[:8] == ["family", "tasks", "grps", "e/m/h", "variants", "kinds", "probes", "top"]
     report = selftest(load_task(FIXTURES / "budget-sheet-judged"))
     variants = report.of_kind("variant")
     probes = [r for r in report.runs if r.expected == "fail" and r.agent != "null"]
-    assert len(variants) >= 2 and f"{len(variants)}/{len(variants)} (" in row and f"  {len(probes)}  " in row
+    assert len(variants) >= 2 and f"{len(variants)}/{len(variants)}  " in row and f"  {len(probes)}  " in row
+    # the stats columns of ``tasks stats`` in the same table: the reference solution's calls, KiB read, ...
+    stats = measure(load_task(FIXTURES / "budget-sheet-judged"))
+    cells = row.split()
+    assert header.split()[-6:] == ["calls", "KiB", "apps", "traps", "coll.", "rev."]
+    assert cells[-6:] == [str(stats.calls), f"{stats.bytes_read / 1024:.1f}", str(stats.apps), str(stats.traps),
+                          str(stats.colleagues), "any"]
     assert "all 1 task folder(s) valid (files and self-tests" in out
     assert ("warning: family budget_sheet: only 2 kind(s) of correct variant apply (variant:other_tool_path, "
             "variant:verify_after); at least 6 are expected") in out
+
+
+def test_the_family_table_shows_stats_medians_per_tier_and_counts_skills() -> None:
+    """One row per family with the medians of its reference figures (hard tier's calls in brackets),
+    instances per tier as easy/medium/hard, and a total line naming the distinct skills declared."""
+    from types import SimpleNamespace
+
+    from officesim.cli.tasks import family_table
+    from officesim.taskgen import FAMILIES as TASK_FAMILIES
+    from officesim.taskstats import TaskStats
+
+    tiers = {"inbox_triage": ["medium", "hard", "hard"], "share_doc_exact": ["easy"]}
+    tasks, stats = [], []
+    for family, difficulties in tiers.items():
+        for n, difficulty in enumerate(difficulties):
+            task_id = f"{family}-{n}"
+            tasks.append(SimpleNamespace(id=task_id, family=family, group=f"{family}/{n % 2}",
+                                         category=TASK_FAMILIES[family].category, difficulty=difficulty))
+            stats.append(TaskStats(task_id, family, difficulty, "g", calls=4 + 10 * n, bytes_read=2048 * (n + 1),
+                                   apps=2, traps=n, colleagues=0, skeleton=""))
+    lines = family_table(tasks, None, stats).splitlines()  # type: ignore[arg-type]
+    triage = lines[2].split()
+    assert triage[:4] == ["inbox_triage", "3", "2", "0/1/2"]
+    assert triage[4:] == ["14", "(19)", "4.0", "2", "1", "0", "any"]  # medians: calls 4/14/24, hard 14/24
+    assert lines[3].split()[4:] == ["4", "2.0", "2", "0", "0", "any"]  # share_doc_exact: no hard tier, no bracket
+    skills = set(TASK_FAMILIES["inbox_triage"].skills) | set(TASK_FAMILIES["share_doc_exact"].skills)
+    assert lines[4].split()[:4] == ["total:", str(len(skills)), "skills", "4"]
+    assert "1/1/2" in lines[4] and all(len(line) <= 120 for line in lines)
 
 
 def test_validate_fails_a_grader_that_a_generated_hack_games(capsys: pytest.CaptureFixture[str]) -> None:

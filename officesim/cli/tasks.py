@@ -4,8 +4,9 @@
 error), runs the self-tests (oracle passes, null and hack probes fail, grading is deterministic,
 generated correct variants pass and generated probes fail), and prints a table of families with
 their instances, categories, difficulties, variants passed, probes run and the highest probe
-score.  Exit 1 on any failure.  Other verbs (``generate``)
-register on the same ``tasks`` parser in ``register``.
+score, and the medians ``tasks stats`` measures (reference calls, KiB read, apps, traps,
+colleagues, revisions); its total line counts the distinct skills the families test.  Exit 1 on
+any failure.  Other verbs (``generate``) register on the same ``tasks`` parser in ``register``.
 
 The handlers import the task machinery when they run, so ``officesim tasks validate --help``
 answers without importing the apps (see ``officesim.cli``).
@@ -27,6 +28,7 @@ from officesim.errors import SpecError
 if TYPE_CHECKING:
     from officesim.selftest import SelfTestReport
     from officesim.task import Task
+    from officesim.taskstats import TaskStats
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -99,30 +101,68 @@ def _selftest_columns(reports: list[SelfTestReport]) -> list[str]:
     kinds = len({run.agent for run in variants})
     top = max(probes, key=lambda run: run.score, default=None)
     highest = f"{top.score:.2f} ({top.agent.removeprefix('probe:')})" if top is not None and top.score > 0 else "0.00"
-    return [f"{sum(run.ok for run in variants)}/{len(variants)} ({kinds} kinds)", str(len(probes)), highest]
+    return [f"{sum(run.ok for run in variants)}/{len(variants)}", str(kinds), str(len(probes)), highest]
 
 
-def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None) -> str:
-    """One row per family: instances, groups, categories and difficulties; with self-test
-    reports also variants passed, probes run and the highest probe score."""
+def _family_skills(families: set[str]) -> set[str]:
+    """The distinct skills (``Family.skills``) the generated families among ``families`` declare."""
+    from officesim.taskgen import FAMILIES
+
+    return {skill for name in families if name in FAMILIES for skill in FAMILIES[name].skills}
+
+
+def _difficulties(tasks: list[Task]) -> str:
+    """Instances per tier as easy/medium/hard (other labels appended by name)."""
+    counts = Counter(t.difficulty for t in tasks)
+    shown = "/".join(str(counts.pop(tier, 0)) for tier in ("easy", "medium", "hard"))
+    return shown + "".join(f" {name} {count}" for name, count in sorted(counts.items()))
+
+
+def _stats_columns(items: list[TaskStats]) -> list[str]:
+    """Medians of what the reference solutions needed (``tasks stats``); calls also for the hard tier."""
+    from officesim.taskstats import median
+
+    hard = [i.calls for i in items if i.difficulty == "hard"]
+    calls = f"{median(i.calls for i in items):g}" + (f" ({median(hard):g})" if hard else "")
+    return [calls, f"{median(i.bytes_read for i in items) / 1024:.1f}", f"{median(i.apps for i in items):g}",
+            f"{median(i.traps for i in items):g}", f"{median(i.colleagues for i in items):g}", "any"]
+
+
+STATS_HEADER = ["calls", "KiB", "apps", "traps", "coll.", "rev."]
+
+
+def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None,
+                 stats: list[TaskStats] | None = None) -> str:
+    """One row per family: instances, groups and instances per tier (easy/medium/hard); with
+    self-test reports also variants passed / run, their distinct kinds, probes run and the highest
+    probe score (by whom); with the reference solutions' figures (``officesim.taskstats``) their
+    medians: tool calls (the hard tier's in brackets), KiB read, apps touched, traps, colleagues,
+    and the revisions an episode allows.  Kept within 120 columns."""
     by_family: dict[str, list[Task]] = defaultdict(list)
     for task in tasks:
         by_family[task.family].append(task)
     by_id = {r.task_id: r for r in reports or []}
-    header = ["family", "instances", "groups", "categories", "difficulties"]
+    stats_of = {s.task_id: s for s in stats or []}
+    header = ["family", "tasks", "grps", "e/m/h"]
     if reports is not None:
-        header += ["variants passed", "probes run", "highest probe score"]
+        header += ["variants", "kinds", "probes", "top"]
+    if stats is not None:
+        header += STATS_HEADER
     rows = []
     for family, items in sorted(by_family.items()):
-        row = [family, str(len(items)), str(len({t.group for t in items})), _counts([t.category for t in items]),
-               _counts([t.difficulty for t in items])]
+        row = [family, str(len(items)), str(len({t.group for t in items})), _difficulties(items)]
         if reports is not None:
             row += _selftest_columns([by_id[t.id] for t in items if t.id in by_id])
+        if stats is not None:
+            row += _stats_columns([stats_of[t.id] for t in items if t.id in stats_of])
         rows.append(row)
-    total = ["total", str(len(tasks)), str(len({t.group for t in tasks})), str(len({t.category for t in tasks})),
-             _counts([t.difficulty for t in tasks])]
+    skills = _family_skills(set(by_family))
+    total = [f"total: {len(skills)} skills", str(len(tasks)), str(len({t.group for t in tasks})),
+             _difficulties(tasks)]
     if reports is not None:
         total += _selftest_columns(reports)
+    if stats is not None:
+        total += _stats_columns(list(stats_of.values()))
     rows.append(total)
     return _table(rows, header)
 
@@ -143,6 +183,7 @@ def validate_command(args: argparse.Namespace) -> int:
     from officesim.grading.rubric import judge_flips
     from officesim.selftest import selftest
     from officesim.task import find_tasks, load_task
+    from officesim.taskstats import measure
 
     started = time.perf_counter()
     folders = find_tasks(args.paths)
@@ -155,6 +196,7 @@ def validate_command(args: argparse.Namespace) -> int:
     failures: list[str] = []
     warnings: list[str] = []
     reports = []
+    stats: list[TaskStats] = []  # the reference solutions' figures, as ``tasks stats`` measures them
     seen: dict[str, Path] = {}
     from officesim.selftest_variants.gaps import KNOWN_GAPS_FILE, is_known, known_gaps
 
@@ -179,6 +221,7 @@ def validate_command(args: argparse.Namespace) -> int:
         if args.no_selftest:
             continue
         try:
+            stats.append(measure(task))
             report = selftest(task, judge=judge)
         except SpecError as exc:
             failures.append(str(exc))
@@ -202,7 +245,7 @@ def validate_command(args: argparse.Namespace) -> int:
                  for family in sorted(checked_families) for agent in sorted(gaps.get(family, {}))
                  if (family, agent) not in seen_gaps and len(folders) > 1]
     if tasks:
-        print(family_table(tasks, None if args.no_selftest else reports))
+        print(family_table(tasks, *((None, None) if args.no_selftest else (reports, stats))))
         print()
         for warning in [] if args.no_selftest else thin_families(tasks, reports):
             print(f"warning: {warning}")

@@ -165,6 +165,13 @@ class InboxTriage(Family):
 
     The morning is Tuesday's: the generated world's own mail runs into Monday morning, and "this
     morning's mail" must mean exactly the planted messages.
+
+    Structures: two directory questions; a policy question and a phone number; three questions;
+    a question bumped by its asker later in the morning (one answer; the bump is neither a
+    newsletter nor a second question); and a question sent to the user and two teammates (any
+    of them may be in the reply; the asker must get the answer); and (hard) a morning of more
+    than a page of mail: four questions of every kind, one of them bumped, six newsletters and
+    ten colleagues' notes that need nothing (neither the bump nor the notes are announced).
     """
 
     name = "inbox_triage"
@@ -172,7 +179,8 @@ class InboxTriage(Family):
     category = "mail-triage"
     difficulty = "medium"
     apps = ("mail", "drive")
-    variants = ("directory-questions", "policy-question", "three-questions")
+    variants = ("directory-questions", "policy-question", "three-questions", "bumped-question", "team-question",
+                "big-morning")
     worlds = ("acme", "lantern", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -180,10 +188,14 @@ class InboxTriage(Family):
         stage.act_as(rng.choice(["role:ops_manager", "role:controller", "role:cs_lead"]))
         user = stage.world.user
         pool = staff(stage, exclude=[user["id"]])
-        askers = rng.sample(pool, 3)
-        subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 3)
+        askers = rng.sample(pool, 4)
+        subjects_people = rng.sample([p for p in pool if p not in askers and p["manager_id"]], 4)
         kinds = {"directory-questions": ["it_admin", "manager"], "policy-question": ["policy", "phone"],
-                 "three-questions": ["phone", "manager", "policy"]}[variant]
+                 "three-questions": ["phone", "manager", "policy"], "bumped-question": ["manager", "phone"],
+                 "team-question": ["it_admin", "policy"], "big-morning": ["it_admin", "manager", "phone", "policy"]
+                 }[variant]
+        hard = variant == "big-morning"
+        teammates = rng.sample([p for p in pool if p not in askers], 2) if variant == "team-question" else []
         city = rng.choice(POLICY_CITIES)
         meals = {c: rng.randrange(55, 110, 5) for c in POLICY_CITIES}
         hotel = {c: rng.randrange(160, 420, 5) for c in POLICY_CITIES}
@@ -195,8 +207,11 @@ class InboxTriage(Family):
         planted = zip(askers, kinds, subjects_people, strict=False)
         questions = [_question(stage, known, number, kind, asker, about, city, meals)
                      for number, (asker, kind, about) in enumerate(planted, 1)]
-        letters = rng.sample(NEWSLETTERS, 3 if variant != "three-questions" else 2)
+        letters = rng.sample(NEWSLETTERS, 6 if hard else 3 if variant != "three-questions" else 2)
         notes = rng.sample(FYI_NOTES, 2)
+        if hard:
+            notes = [*FYI_NOTES, *((subject, "Hi,\n\nQuick note, nothing you need to do.\n")
+                                   for subject in DISTRACTOR_SUBJECTS)]
         events: list[tuple[str, Any]] = [("q", q) for q in questions] + [("n", n) for n in letters] + \
             [("f", f) for f in notes]
         rng.shuffle(events)
@@ -210,7 +225,8 @@ class InboxTriage(Family):
             if kind_tag == "q":
                 asker, subject, body, *_ = item
                 stage.clock(at)
-                sent = colleague_mail(stage, asker["id"], ["user"], subject,
+                team = [t["id"] for t in teammates] if asker is questions[0][0] else []
+                sent = colleague_mail(stage, asker["id"], ["user", *team], subject,
                                       body + f"\nThanks,\n{first_name(asker['name'])}\n")
                 question_ids[asker["id"]] = str(sent["id"])
             elif kind_tag == "n":
@@ -224,6 +240,13 @@ class InboxTriage(Family):
                 sent = colleague_mail(stage, sender["id"], ["user"], subject,
                                       body + f"\n{first_name(sender['name'])}\n")
                 fyi_ids.append(str(sent["id"]))
+        bump_ids: list[str] = []
+        if variant in ("bumped-question", "big-morning"):
+            asker = questions[0][0]
+            stage.clock(stamp(day(1), 8, 45))
+            bump = stage.act(asker["id"], "mail_reply_message", message_id=question_ids[asker["id"]],
+                             body="Bumping this one: I need it before my 10:00, if you have a second.\n")
+            bump_ids.append(str(bump["id"]))
         stage.clock(stamp(day(1), 9, 0))
         instruction = rng.choice([
             "Could you triage my inbox from this morning? Reply to anything that's a question for me (the answers "
@@ -233,7 +256,10 @@ class InboxTriage(Family):
         ])
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
+            page = s.call("mail_search_messages", folder="inbox", after=day(1).isoformat())
+            while page.get("next_cursor"):
+                page = s.call("mail_search_messages", folder="inbox", after=day(1).isoformat(),
+                              cursor=page["next_cursor"])
             for asker, subject, _body, _check, said in questions:
                 message_id = question_ids[asker["id"]]
                 s.call("mail_get_message", message_id=message_id)
@@ -265,14 +291,21 @@ class InboxTriage(Family):
             ChangedCheck(id="moved_fyi", check="changed", points=-2, table="mail_entry", op="any",
                          description="An FYI message was moved or deleted although it needed nothing.",
                          match={"owner_id": "user", "message_id": {"in": fyi_ids}, "folder": {"not": "inbox"}}),
-            *mail_guards([asker["email"] for asker, *_ in questions], keep=letter_ids),
+            *mail_guards([asker["email"] for asker, *_ in questions] + [t["email"] for t in teammates],
+                         keep=letter_ids),
         ]
+        if bump_ids:
+            criteria.append(ChangedCheck(id="moved_bump", check="changed", points=-2, table="mail_entry", op="any",
+                                         description="The asker's reminder was filed away as if it needed nothing.",
+                                         match={"owner_id": "user", "message_id": {"in": bump_ids},
+                                                "folder": {"not": "inbox"}}))
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "drive"], writes=["mail_reply_message", "mail_move_message", "mail_label_message",
                                                      "mail_mark_message"], distractors=["mail"]),
             gates=[*gates, allowed_changes(*MAIL_TABLES)],
-            criteria=criteria, solve=solve, variant=variant, max_steps=35, facts=sheet,
+            criteria=criteria, solve=solve, variant=variant, max_steps=60 if hard else 35, facts=sheet,
+            difficulty="hard" if hard else None,
         )
 
 
@@ -294,15 +327,32 @@ DISTRACTOR_SUBJECTS = ["Lunch on Friday?", "Expense report reminder", "Re: lapto
                        "Quarterly security training", "Parking badge renewal"]
 
 
+# per topic: mail that shares a word with it but is about something else (the bodies say so)
+LOOKALIKES = {
+    "kestrel": ["Kestrel Lane parking permits", "Re: Kestrel Lane road works"],
+    "office-move": ["Warehouse move: forklift quotes", "Re: warehouse move insurance"],
+    "erp-migration": ["Email migration: new mailbox settings", "Re: email migration weekend"],
+    "warehouse": ["Office move: desk booking", "Re: office move coffee machine"],
+}
+GENERIC_SUBJECTS = ["Quick question", "Notes from today", "Following up", "Re: this week", "FYI", "Update",
+                    "Two things", "Re: catch-up"]
+
+
 class MailCleanup(Family):
-    """Label and file every message about one topic; leave the look-alikes alone."""
+    """Label and file every message about one topic; leave the look-alikes alone.
+
+    Structures: label and archive; move to a named folder; label only; label and archive except
+    the messages from one named outside sender; label where some messages about the topic have
+    generic subjects (only their bodies say it); and (hard) a backlog of more than a page of topic
+    mail, with generic subjects and unstated look-alikes that share the topic's word.
+    """
 
     name = "mail_cleanup"
-    skills = ("cleanup",)
+    skills = ("cleanup", "exhaustive_search")
     category = "mail-organisation"
     difficulty = "easy"
     apps = ("mail",)
-    variants = ("label-and-archive", "move-to-folder", "label-only")
+    variants = ("label-and-archive", "move-to-folder", "label-only", "except-sender", "body-only", "big-backlog")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -315,50 +365,102 @@ class MailCleanup(Family):
                       "AND (m.subject LIKE ? OR m.body LIKE ?)", user["id"], f"%{word}%", f"%{word}%"):
             raise GenerationError(f"the world's own mail already mentions {word!r}; choose another topic")
         pool = staff(stage, exclude=[user["id"]])
-        chosen = rng.sample(subjects, rng.randint(3, 5))
+        hard = variant == "big-backlog"
+        if hard:
+            chosen = [f"{subject}{suffix}" for suffix in ("", " (follow-up)", " - v2", " - notes", " - actions")
+                      for subject in subjects]
+            chosen = rng.sample(chosen, rng.randint(18, 22))
+        else:
+            chosen = rng.sample(subjects, rng.randint(3, 5))
         others = rng.sample(DISTRACTOR_SUBJECTS, 3)
-        mail: list[tuple[str, str, bool]] = [(s, f"Hi,\n\nSharing an update on {topic}: {rng.choice(UPDATES)}.\n",
-                                              True) for s in chosen]
-        mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False) for s in others]
+        mail: list[tuple[str, str, bool, str]] = [
+            (s, f"Hi,\n\nSharing an update on {topic}: {rng.choice(UPDATES)}.\n", True, "") for s in chosen]
+        if variant in ("body-only", "big-backlog"):
+            mail += [(g, f"Hi,\n\nOne more thing on {topic}: {rng.choice(UPDATES)}.\n", True, "")
+                     for g in rng.sample(GENERIC_SUBJECTS, 2 if variant == "body-only" else 4)]
+        mail += [(s, "Hi,\n\nQuick note, nothing urgent.\n", False, "") for s in others]
+        if hard:
+            mail += [(s, "Hi,\n\nNot project mail: a note for everyone in the building.\n", False, "")
+                     for s in LOOKALIKES[label]]
+        vendor = None
+        if variant == "except-sender":
+            vendor = rng.choice(["updates@movewell.test", "team@kestrelconsulting.test", "pm@erpsolutions.test"])
+            mail += [(s, f"Hello,\n\nOur weekly status on {topic}: {rng.choice(UPDATES)}.\n", False, vendor)
+                     for s in rng.sample(subjects, 2)]
         rng.shuffle(mail)
         targets: list[str] = []
         distractors: list[str] = []
-        for hours, (subject, body, wanted) in enumerate(mail):
-            stage.clock(stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60))
-            sender = rng.choice(pool)
-            sent = colleague_mail(stage, sender["id"], ["user"], subject, body + f"\n{first_name(sender['name'])}\n")
-            (targets if wanted else distractors).append(str(sent["id"]))
+        for hours, (subject, body, wanted, outside) in enumerate(mail):
+            at = stamp(day(-(len(mail) - hours)), 10 + hours % 6, 5 * hours % 60)
+            if outside:
+                sent_id = outside_mail(stage, sender=outside, sender_name="Vendor PMO", to=["user"], subject=subject,
+                                       body=body + "\nVendor PMO\n", at=at)
+            else:
+                stage.clock(at)
+                sender = rng.choice(pool)
+                sent_id = str(colleague_mail(stage, sender["id"], ["user"], subject,
+                                             body + f"\n{first_name(sender['name'])}\n")["id"])
+            (targets if wanted else distractors).append(sent_id)
         stage.clock(stamp(day(0), 9, 0))
         folder_name = topic.replace("the ", "").title()
-        if variant == "label-and-archive":
-            instruction = (f"Please tidy up my mail about {topic}: put the label '{label}' on every message about it "
-                           "and archive them. Leave my other mail alone.")
+        if variant in ("label-and-archive", "except-sender", "big-backlog"):
+            instruction = rng.choice([
+                f"Please tidy up my mail about {topic}: put the label '{label}' on every message about it "
+                "and archive them. Leave my other mail alone.",
+                f"My inbox is drowning in {topic} mail. Could you label all of it '{label}' and archive it? "
+                "Nothing else should change.",
+            ])
+            if vendor:
+                instruction += (f" Leave the status mails from {vendor} in my inbox untouched, though: I still "
+                                "need to read those.")
             expect: dict[str, Any] = {"labels": {"contains": label}, "folder": "archive"}
         elif variant == "move-to-folder":
-            instruction = (f"Could you move all my mail about {topic} into a folder called '{folder_name}'? "
-                           "Nothing else should move.")
+            instruction = rng.choice([
+                f"Could you move all my mail about {topic} into a folder called '{folder_name}'? Nothing else "
+                "should move.",
+                f"Please file every message about {topic} in a '{folder_name}' folder and leave the rest be.",
+            ])
             expect = {"folder": folder_name}
         else:
-            instruction = (f"Please label every message in my mailbox about {topic} with '{label}' so I can find "
-                           "them later. Don't move anything.")
+            instruction = rng.choice([
+                f"Please label every message in my mailbox about {topic} with '{label}' so I can find them later. "
+                "Don't move anything.",
+                f"Can you tag all my {topic} mail with '{label}'? Keep everything where it is.",
+            ])
             expect = {"labels": {"contains": label}, "folder": "inbox"}
 
         def solve(s: Solver) -> None:
-            s.call("mail_search_messages", query=topic.replace("the ", ""))
+            query = topic.replace("the ", "")
+            if hard:
+                cursor = None
+                while True:
+                    page = s.call("mail_search_messages", query=query, **({"cursor": cursor} if cursor else {}))
+                    cursor = page.get("next_cursor")
+                    if not cursor:
+                        break
+            else:
+                s.call("mail_search_messages", query=query)
             for message_id in targets:
                 if variant != "move-to-folder":
                     s.call("mail_label_message", message_id=message_id, add=[label])
-                if variant == "label-and-archive":
+                if variant in ("label-and-archive", "except-sender", "big-backlog"):
                     s.call("mail_move_message", message_id=message_id, folder="archive")
                 if variant == "move-to-folder":
                     s.call("mail_move_message", message_id=message_id, folder=folder_name)
 
-        criteria: list[CheckItem] = [
-            RecordCheck(id=f"filed_{n}", check="record", points=1, table="mail_entry",
-                        description=f"A {topic} message is filed as asked.",
-                        match={"owner_id": "user", "message_id": message_id}, expect=expect)
-            for n, message_id in enumerate(targets, 1)
-        ]
+        filed = [RecordCheck(id=f"filed_{n}", check="record", points=1, table="mail_entry",
+                             description=f"A {topic} message is filed as asked.",
+                             match={"owner_id": "user", "message_id": message_id}, expect=expect)
+                 for n, message_id in enumerate(targets, 1)]
+        gates: list[CheckItem] = []
+        criteria: list[CheckItem] = list(filed)
+        if variant in ("except-sender", "body-only", "big-backlog"):
+            # the structure is the one rule: a missed message (a generic subject, a second page) is the
+            # failure the structure tests, so every target is a gate, not a point
+            gates = [check.model_copy(update={"points": None}) for check in filed]
+            criteria = [ChangedCheck(id="filed", check="changed", points=1, table="mail_entry", op="update",
+                                     description=f"The {topic} mail was filed.",
+                                     match={"owner_id": "user", "message_id": {"in": targets}})]
         # Any other message (the look-alikes planted here or the user's older mail) must stay as it was.
         criteria += [
             moved_mail(keep=targets),
@@ -370,20 +472,27 @@ class MailCleanup(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["mail"], writes=["mail_label_message", "mail_move_message"], distractors=["mail"]),
-            gates=[allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
-            criteria=criteria, solve=solve, variant=variant, max_steps=25,
+            gates=[*gates, allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
+            criteria=criteria, solve=solve, variant=variant, max_steps=2 * len(targets) + 20 if hard else 25,
+            difficulty="hard" if hard else None,
         )
 
 
 class ForwardContractToLegal(Family):
-    """Forward the one message carrying a customer's signed contract to legal counsel."""
+    """Forward the one message carrying a customer's signed contract to legal counsel.
+
+    Structures: the signed copy beside an unsigned redline; two customers' signed copies; the
+    signed copy as a reply in the redline thread; a signed copy resent complete after an
+    incomplete first one (the later one is the contract; the instruction does not say so); and a
+    mail that only names the signed file in Drive (attach it to a new mail: nothing to forward).
+"""
 
     name = "forward_contract_to_legal"
     skills = ("communication", "fact_lookup")
     category = "mail-routing"
     difficulty = "easy"
     apps = ("mail",)
-    variants = ("signed-vs-redline", "two-customers", "signed-in-thread")
+    variants = ("signed-vs-redline", "two-customers", "signed-in-thread", "resent-complete", "link-only")
     worlds = ("acme", "shopline", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -410,11 +519,31 @@ class ForwardContractToLegal(Family):
             signed_mail = stage.act(desk["id"], "mail_reply_message", message_id=first_mail["id"],
                                     body=f"Update: it's signed! Countersigned {kind} attached.\n",
                                     attachments=[signed])
+        elif variant == "link-only":
+            # the signed copy sits in Drive, shared with the user; the mail only names it
+            stage.act(desk["id"], "drive_share_file", file_id=signed, person=user["email"], role="viewer")
+            signed_mail = colleague_mail(stage, desk["id"], ["user"], f"{account['name']} {kind} signed",
+                                         f"Hi {first_name(user['name'])},\n\nIt's signed! The countersigned copy "
+                                         f"is in Drive as '{account['name']} {kind} - signed' (I shared it with "
+                                         f"you).\n\n{first_name(desk['name'])}\n")
         else:
             signed_mail = colleague_mail(stage, desk["id"], ["user"], f"Signed {kind} from {account['name']}",
                            f"Hi {first_name(user['name'])},\n\nGood news: {account['name']} signed. The "
                            f"countersigned {kind} is attached.\n\n{first_name(desk['name'])}\n", attachments=[signed])
         wrong = [redline]
+        if variant == "resent-complete":
+            # the mail above carried an incomplete scan; the complete copy follows an hour later
+            stage.clock(stamp(day(-1), 16, 40))
+            complete = str(stage.act(desk["id"], "drive_create_doc",
+                                     name=f"{account['name']} {kind} - signed (complete)",
+                                     content=f"{kind} between {company} and {account['name']}.\n\nCountersigned copy, "
+                                             f"all pages, signed by both parties on {day(-2).isoformat()}.\n")["id"])
+            wrong.append(signed)
+            signed_mail = colleague_mail(stage, desk["id"], ["user"], f"Re: Signed {kind} from {account['name']}",
+                                         f"Sorry, the scan I sent earlier is missing the signature page. This one "
+                                         f"is complete; please use it instead.\n\n{first_name(desk['name'])}\n",
+                                         attachments=[complete])
+            signed = complete
         if variant == "two-customers":
             stage.clock(stamp(day(-1), 16, 10))
             other_doc = str(stage.act(desk["id"], "drive_create_doc", name=f"{other['name']} {kind} - signed",
@@ -432,6 +561,13 @@ class ForwardContractToLegal(Family):
         ])
 
         def solve(s: Solver) -> None:
+            if variant == "link-only":
+                s.call("mail_search_messages", query=f"{account['name']} {kind}")
+                s.call("drive_search_files", query=f"{account['name']} {kind} - signed")
+                counsel = s.call("directory_search_people", query="General Counsel")["people"][0]
+                s.call("mail_send_message", to=[counsel["email"]], subject=f"Signed {kind}: {account['name']}",
+                       body=f"Attached: the signed {kind} from {account['name']}.", attachments=[signed])
+                return
             s.call("mail_search_messages", query=f"{account['name']} {kind}", has_attachment=True)
             message = s.call("mail_get_message", message_id=signed_mail["id"])
             counsel = s.call("directory_search_people", query="General Counsel")["people"][0]
@@ -440,7 +576,8 @@ class ForwardContractToLegal(Family):
 
         return Draft(
             instruction=instruction,
-            tools=toolset(["mail"], writes=["mail_forward_message"], distractors=["mail"]),
+            tools=toolset(["mail", "drive"] if variant == "link-only" else ["mail"],
+                          writes=["mail_forward_message", "mail_send_message"], distractors=["mail"]),
             gates=[
                 MailSentCheck(id="forwarded_signed", check="mail_sent",
                               description="Legal got the signed contract.", to=["role:legal_counsel"],
