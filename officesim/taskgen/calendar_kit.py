@@ -1,0 +1,155 @@
+"""What the calendar families share: the world's week, people's zones, free windows and slot picking.
+
+Graders of scheduling tasks hold the constraints, not the reference's slot: ``free_windows``
+computes every interval in which all the people are free inside their working hours (from the
+calendar app's own primitives, on the world after setup), minus what colleagues ruled out in
+their mail; any event inside one of those windows is right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from officesim.apps.calendar.availability import free_slots, intersect, merge, subtract
+from officesim.clock import format_ts
+from officesim.grading.calendar_checks import Window
+from officesim.taskgen.base import Stage, WorldLacks
+
+Interval = tuple[datetime, datetime]
+SLOT_STEP = timedelta(minutes=15)
+CALENDAR_TABLES = ("calendar_event", "calendar_attendee")
+
+
+def start_clock(stage: Stage) -> None:
+    """Setup's first step: the clock at the world's own start (a calendar task is about its week)."""
+    stage.clock(format_ts(stage.world.now()))
+
+
+def zone_of(stage: Stage, person_id: str) -> str:
+    """The IANA zone of ``person_id``'s calendar."""
+    return str(stage.one("SELECT time_zone FROM calendar_calendar WHERE owner_id = ?", person_id)["time_zone"])
+
+
+def today(stage: Stage) -> date:
+    """The world clock's date in the acting user's own zone."""
+    return stage.world.now().astimezone(ZoneInfo(zone_of(stage, stage.world.user_id))).date()
+
+
+def monday_after(day: date, weeks: int = 1) -> date:
+    """The Monday ``weeks`` weeks after the week of ``day`` (1: next week)."""
+    return day - timedelta(days=day.weekday()) + timedelta(weeks=weeks)
+
+
+def at(zone: str, day: date, hour: int, minute: int = 0) -> datetime:
+    """Wall-clock ``hour:minute`` on ``day`` in ``zone``, as an aware UTC moment."""
+    return datetime.combine(day, time(hour, minute), ZoneInfo(zone)).astimezone(UTC)
+
+
+def local_days(zone: str, first: date, days: int) -> Interval:
+    """[midnight of ``first``, midnight ``days`` later) in ``zone``, in UTC."""
+    return at(zone, first, 0), at(zone, first + timedelta(days=days), 0)
+
+
+def daily_block(zone: str, first: date, days: int, start: time, end: time) -> list[Interval]:
+    """The same local hours ``start``-``end`` blocked on each of ``days`` days from ``first``."""
+    out = []
+    for n in range(days):
+        day = first + timedelta(days=n)
+        out.append((at(zone, day, start.hour, start.minute),
+                    at(zone, day, end.hour, end.minute) if end != time(0) else at(zone, day + timedelta(days=1), 0)))
+    return out
+
+
+def free_windows(stage: Stage, people: Sequence[str], span: Interval, minutes: int,
+                 blocked: Iterable[Interval] = ()) -> list[Interval]:
+    """Every interval of ``span`` of at least ``minutes`` in which all ``people`` (ids; the user too)
+    are free inside their working hours, minus the ``blocked`` intervals."""
+    ids = list(dict.fromkeys([stage.world.user_id, *people]))
+    slots = free_slots(stage.world, ids, span[0], span[1], minutes=minutes, working_only=True)
+    slots = subtract(merge(slots), merge(list(blocked)))
+    return [(a, b) for a, b in slots if b - a >= timedelta(minutes=minutes)]
+
+
+def within(windows: list[Interval], span: Interval) -> list[Interval]:
+    """The parts of ``windows`` inside ``span``."""
+    return intersect(windows, [span])
+
+
+def quarter_slots(windows: list[Interval], minutes: int, *, first_only: bool = False) -> list[Interval]:
+    """Slots of ``minutes`` starting on quarter hours inside the windows, earliest first, every half
+    hour (``first_only``: the earliest of each window)."""
+    length = timedelta(minutes=minutes)
+    out = []
+    for first, last in windows:
+        start = first + (-(first - first.replace(minute=0, second=0)) % SLOT_STEP)
+        while start + length <= last:
+            out.append((start, start + length))
+            if first_only:
+                break
+            start += 2 * SLOT_STEP
+    return out
+
+
+def slot_in(windows: list[Interval], minutes: int, which: int = 0) -> Interval:
+    """The earliest slot of ``minutes`` in window ``which`` (the last window when there are fewer)."""
+    fitting = quarter_slots(windows, minutes, first_only=True)
+    if not fitting:
+        raise WorldLacks(f"no {minutes}-minute slot in the free windows")
+    return fitting[min(which, len(fitting) - 1)]
+
+
+def window_models(windows: list[Interval]) -> list[Window]:
+    """The windows as the ``calendar_event`` check holds them."""
+    return [Window(start=format_ts(a), end=format_ts(b)) for a, b in windows]
+
+
+def iso(moment: datetime) -> str:
+    """ISO UTC text, the way the calendar tools accept a time with an offset."""
+    return format_ts(moment)
+
+
+def hour_text(moment: datetime, zone: str) -> str:
+    """'10:30' in ``zone``."""
+    return moment.astimezone(ZoneInfo(zone)).strftime("%H:%M")
+
+
+def local_when(moment: datetime, zone: str) -> str:
+    """'Tuesday, October 13 at 10:30 your time' for a reader in ``zone``."""
+    return f"{weekday_text(moment.astimezone(ZoneInfo(zone)).date())} at {hour_text(moment, zone)} your time"
+
+
+def weekday_text(day: date) -> str:
+    """'Tuesday, October 13'."""
+    return f"{day.strftime('%A')}, {day.strftime('%B')} {day.day}"
+
+
+def by_office(stage: Stage, exclude: Iterable[str] = ()) -> dict[str, list[dict[str, Any]]]:
+    """Ordinary colleagues (no role key) per office (Remote left out), in id order."""
+    skip = set(exclude)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for person in stage.rows("SELECT * FROM directory_person WHERE role IS NULL AND location != 'Remote' "
+                             "ORDER BY CAST(substr(id, 3) AS INTEGER)"):
+        if person["id"] not in skip:
+            out.setdefault(person["location"], []).append(person)
+    return out
+
+
+def own_event(stage: Stage, who: str, title: str, start: datetime, end: datetime, *,
+              attendees: Sequence[str] = (), room: str | None = None, description: str = "",
+              recurrence: str | None = None, all_day: bool = False) -> str:
+    """An event ``who`` (a person id or ref) organises, created through the calendar tool; its id."""
+    arguments: dict[str, Any] = {"title": title, "start": iso(start), "end": iso(end)}
+    if attendees:
+        arguments["attendees"] = list(attendees)
+    if room:
+        arguments["room"] = room
+    if description:
+        arguments["description"] = description
+    if recurrence:
+        arguments["recurrence"] = recurrence
+    if all_day:
+        arguments["all_day"] = True
+    return str(stage.act(who, "calendar_create_event", **arguments)["id"])
