@@ -162,32 +162,79 @@ def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any])
         if not matches(row.get(name), value):
             out.append(f"{event}.{name} is {show(row.get(name))}, expected {show(expected)}")
     if check.told:
-        zones = [str(r[0]) for r in ctx.final.db.execute(
-            "SELECT DISTINCT c.time_zone FROM calendar_attendee a JOIN calendar_calendar c ON c.owner_id = a.person_id "
-            "WHERE a.event_id = ? ORDER BY 1", (event,))]
         for email in sorted(ctx.emails(check.told)):
-            out += _told(ctx, email, first, last, zones or ["UTC"], event)
+            out += _told(ctx, email, row, *_episode_moments(ctx, email))
     return out
 
 
-def _told(ctx: GradeContext, email: str, first: datetime, last: datetime, zones: list[str], event: str) -> list[str]:
-    """Why no mail to ``email`` states the event's day and start (empty: one does, committing to it)."""
+def _zones(ctx: GradeContext, event_id: str) -> list[str]:
+    """The time zones of an event's attendees (employees), sorted; UTC when none is known."""
+    return [str(r[0]) for r in ctx.final.db.execute(
+        "SELECT DISTINCT c.time_zone FROM calendar_attendee a JOIN calendar_calendar c ON c.owner_id = a.person_id "
+        "WHERE a.event_id = ? ORDER BY 1", (event_id,))] or ["UTC"]
+
+
+Moments = tuple[set[tuple[int, int]], set[date]]
+
+
+def _moments(spans: list[tuple[datetime, datetime]], zones: list[str]) -> Moments:
+    """The clock times (starts and ends) and days (of the starts) of ``spans`` in each zone."""
+    times: set[tuple[int, int]] = set()
+    days: set[date] = set()
+    for first, last in spans:
+        for name in zones:
+            tz = ZoneInfo(name)
+            times |= {(m.hour, m.minute) for m in (first.astimezone(tz), last.astimezone(tz))}
+            days.add(first.astimezone(tz).date())
+    return times, days
+
+
+def _episode_moments(ctx: GradeContext, email: str) -> Moments:
+    """Every day and clock time a correct note to ``email`` may mention: the old and new times of
+    each event of theirs the episode created, moved or cut an occurrence of, in its attendees' zones
+    (another person's meeting is none of their business)."""
+    table = ctx.diff.table("calendar_event")
+    times: set[tuple[int, int]] = set()
+    days: set[date] = set()
+    changes = [(row, {}) for row in table.inserted.values()] + [(c["_row"], c) for c in table.updated.values()]
+    for row, change in changes:
+        if email not in _invited(ctx.final.db, row["id"]):
+            continue
+        length = parse_ts(row["end_at"]) - parse_ts(row["start_at"])
+        spans = [(parse_ts(row["start_at"]), parse_ts(row["end_at"]))]
+        if "start_at" in change and change["start_at"][0]:
+            old = parse_ts(change["start_at"][0])
+            spans.append((old, old + length))
+        if "exdates" in change:
+            spans += [(parse_ts(ts), parse_ts(ts) + length) for ts in json.loads(change["exdates"][1] or "[]")]
+        more_times, more_days = _moments(spans, _zones(ctx, row["id"]))
+        times |= more_times
+        days |= more_days
+    return times, days
+
+
+def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[int, int]],
+          days: set[date]) -> list[str]:
+    """Why no mail to ``email`` states the event's day and start (empty: one does, and every other
+    day or time it states belongs to an event of theirs this episode created or moved)."""
+    event = row["id"]
     mails = [m for m in ctx.sent_mail if email in m.recipients()]
     if not mails:
         return [f"{email} got no mail about {event}"]
-    times = {(m.hour, m.minute) for z in zones for m in (first.astimezone(ZoneInfo(z)), last.astimezone(ZoneInfo(z)))}
-    days = {first.astimezone(ZoneInfo(z)).date() for z in zones}
+    first = parse_ts(row["start_at"])
+    mine_times, mine_days = _moments([(first, parse_ts(row["end_at"]))], _zones(ctx, event))
     reasons = []
     for mail in mails:
         text = own_text(mail.body)
         stated_times, stated_days = clock_times(text), mentioned_days(text, first.year)
-        wrong_times = stated_times - times
-        wrong_days = {d for d in stated_days if not any(_same_day(d, real) for real in days)}
-        if stated_times & times and any(_same_day(d, real) for d in stated_days for real in days) \
-                and not wrong_times and not wrong_days:
+        states_it = bool(stated_times & mine_times) and any(
+            _same_day(d, real) for d in stated_days for real in mine_days)
+        stray = stated_times - times - mine_times or {
+            d for d in stated_days if not any(_same_day(d, real) for real in days | mine_days)}
+        if states_it and not stray:
             return []
         reasons.append(f"the mail to {email} ({mail.id}) " + (
-            "states another day or time too" if wrong_times or wrong_days else "does not state the day and time"))
+            "states a day or time none of their changed events has" if stray else "does not state the day and time"))
     return reasons[-1:]
 
 
