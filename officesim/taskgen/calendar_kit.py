@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from officesim.apps.calendar.availability import free_slots, intersect, merge, subtract
 from officesim.clock import format_ts
 from officesim.grading.calendar_checks import Window
+from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen.base import Stage, WorldLacks
 
 Interval = tuple[datetime, datetime]
@@ -153,3 +154,21 @@ def own_event(stage: Stage, who: str, title: str, start: datetime, end: datetime
     if all_day:
         arguments["all_day"] = True
     return str(stage.act(who, "calendar_create_event", **arguments)["id"])
+
+
+def calendar_guards(moved: Sequence[str] = (), answered: Sequence[str] = ()) -> list[ChangedCheck]:
+    """Penalties every calendar task shares: an event that existed changed (other than ``moved``),
+    an invitation answered (other than ``answered``), attendees taken off an existing event."""
+    events: dict[str, Any] = {"id": {"not_in": list(moved)}} if moved else {}
+    answers: dict[str, Any] = {"person_id": "user"}
+    if answered:
+        answers["event_id"] = {"not_in": list(answered)}
+    return [
+        ChangedCheck(id="changed_other_events", check="changed", points=-3, table="calendar_event", op="update",
+                     match=events, description="An event that existed before was changed or cancelled although "
+                     "the task did not ask for it."),
+        ChangedCheck(id="answered_invitations", check="changed", points=-3, table="calendar_attendee", op="update",
+                     match=answers, description="An invitation on the calendar was answered although nobody asked."),
+        ChangedCheck(id="dropped_attendees", check="changed", points=-3, table="calendar_attendee", op="delete",
+                     description="Someone was taken off an existing event's invitation."),
+    ]

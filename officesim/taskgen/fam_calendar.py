@@ -16,12 +16,13 @@ from typing import Any
 
 from officesim.apps.calendar.timing import occurrences
 from officesim.grading.calendar_checks import CalendarEventCheck
-from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck
+from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
     CALENDAR_TABLES,
     Interval,
     by_office,
+    calendar_guards,
     daily_block,
     free_windows,
     iso,
@@ -57,19 +58,6 @@ def room_free(stage: Stage, room_id: str, slot: Interval) -> bool:
         if any(a < slot[1] and b > slot[0] for a, b in occurrences(booking, slot[0], slot[1])):
             return False
     return True
-
-
-def calendar_guards(keep_attendee_rows: bool = False) -> list[Any]:
-    """Penalties every calendar task shares: other events changed, invitations answered, wrong mail."""
-    guards: list[Any] = [ChangedCheck(id="changed_other_events", check="changed", points=-3, table="calendar_event",
-                                      op="update", description="An event that existed before was changed or "
-                                      "cancelled although the task did not ask for it.")]
-    if not keep_attendee_rows:
-        guards.append(ChangedCheck(id="answered_invitations", check="changed", points=-3, table="calendar_attendee",
-                                   op="update",
-                                   description="An invitation on the calendar was answered although nobody "
-                                   "asked."))
-    return guards
 
 
 class _Plan:
