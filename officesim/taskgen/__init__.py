@@ -21,6 +21,7 @@ from officesim.taskgen.fam_calendar import ScheduleMeeting
 from officesim.taskgen.fam_calendar_conflicts import RescheduleConflict
 from officesim.taskgen.fam_calendar_invites import InvitationTriage
 from officesim.taskgen.fam_calendar_leave import OooCoverage
+from officesim.taskgen.fam_calendar_offsite import OffsitePlanning
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
 from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAnswer, LogCallFromMail
 from officesim.taskgen.fam_customer import CustomerBrief, ThreeAppQuestion
@@ -48,7 +49,7 @@ _ALL: tuple[Family, ...] = (
     DealReconcileFromMail(), ChaseOverdueInvoices(), PipelineSummaryMail(), LeadToDeal(),
     DmAnswerQuestion(), ChannelSummaryPost(), ThreadToDoc(), PipelineFromStandup(), DealHandoff(),
     MeetingFollowup(), ConfidentialRequest(),
-    ScheduleMeeting(), RescheduleConflict(), InvitationTriage(), OooCoverage(),
+    ScheduleMeeting(), RescheduleConflict(), InvitationTriage(), OooCoverage(), OffsitePlanning(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -8,6 +8,7 @@ their mail; any event inside one of those windows is right.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
@@ -65,13 +66,29 @@ def daily_block(zone: str, first: date, days: int, start: time, end: time) -> li
 
 
 def free_windows(stage: Stage, people: Sequence[str], span: Interval, minutes: int,
-                 blocked: Iterable[Interval] = ()) -> list[Interval]:
-    """Every interval of ``span`` of at least ``minutes`` in which all ``people`` (ids; the user too)
-    are free inside their working hours, minus the ``blocked`` intervals."""
-    ids = list(dict.fromkeys([stage.world.user_id, *people]))
+                 blocked: Iterable[Interval] = (), *, with_user: bool = True) -> list[Interval]:
+    """Every interval of ``span`` of at least ``minutes`` in which all ``people`` (ids; the user too
+    unless ``with_user`` is false) are free inside their working hours, minus the ``blocked`` intervals."""
+    ids = list(dict.fromkeys([*([stage.world.user_id] if with_user else []), *people]))
     slots = free_slots(stage.world, ids, span[0], span[1], minutes=minutes, working_only=True)
     slots = subtract(merge(slots), merge(list(blocked)))
     return [(a, b) for a, b in slots if b - a >= timedelta(minutes=minutes)]
+
+
+def some_free(stage: Stage, rng: random.Random, pool: Sequence[dict[str, Any]], span: Interval, minutes: int,
+              n: int, *, windows: int = 1) -> list[dict[str, Any]]:
+    """``n`` people of ``pool`` (in a seeded random order) who share at least ``windows`` free
+    windows of ``minutes`` with the user in ``span``; fewer when the pool runs out.  Checked one by
+    one, so a big pool costs only the people it looks at."""
+    order = list(pool)
+    rng.shuffle(order)
+    found: list[dict[str, Any]] = []
+    for person in order:
+        if len(free_windows(stage, [person["id"]], span, minutes)) >= windows:
+            found.append(person)
+            if len(found) == n:
+                break
+    return found
 
 
 def within(windows: list[Interval], span: Interval) -> list[Interval]:

@@ -31,6 +31,7 @@ from officesim.taskgen.calendar_kit import (
     monday_after,
     own_event,
     slot_in,
+    some_free,
     start_clock,
     today,
     weekday_text,
@@ -52,8 +53,7 @@ def colleagues_near(stage: Stage, span: Interval, minutes: int, rng: random.Rand
     """``n`` colleagues (no role key) who share working hours with the user in ``span``."""
     offices = by_office(stage, exclude=[stage.world.user_id])
     pool = offices.get(office, []) if office else [p for people in offices.values() for p in people]
-    fitting = [p for p in rng.sample(pool, min(len(pool), 40))
-               if len(free_windows(stage, [p["id"]], span, minutes)) >= 3]
+    fitting = some_free(stage, rng, pool, span, minutes, n, windows=3)
     if len(fitting) < n:
         raise WorldLacks(f"fewer than {n} colleagues share working hours with the user")
     return fitting[:n]

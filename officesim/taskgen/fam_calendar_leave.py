@@ -35,6 +35,7 @@ from officesim.taskgen.calendar_kit import (
     monday_after,
     own_event,
     slot_in,
+    some_free,
     start_clock,
     today,
     weekday_text,
@@ -209,11 +210,10 @@ class OooCoverage(Family):
         user = stage.world.user
         reports = stage.rows("SELECT * FROM directory_person WHERE manager_id = ? AND location != 'Remote' "
                              "ORDER BY CAST(substr(id, 3) AS INTEGER)", user["id"])
-        reports = [r for r in reports if free_windows(stage, [r["id"]], leave, 60)]
-        if len(reports) < 2:
+        chosen = some_free(stage, rng, reports, leave, 60, 2)
+        if len(chosen) < 2:
             raise WorldLacks("the user has fewer than two reports sharing their hours to act as deputies")
-        deputy, backup = rng.sample(reports, 2)
-        return deputy, backup
+        return chosen[0], chosen[1]
 
     def _plant(self, stage: Stage, rng: random.Random, leave: Interval, first_day: date, days: int,
                zone: str) -> dict[str, Any]:
@@ -222,10 +222,9 @@ class OooCoverage(Family):
         user = stage.world.user
         people = stage.rows("SELECT * FROM directory_person WHERE role IS NULL AND id != ? AND location != 'Remote' "
                             "ORDER BY CAST(substr(id, 3) AS INTEGER)", user["id"])
-        people = [p for p in people if free_windows(stage, [p["id"]], leave, 45)]
-        if len(people) < 8:
+        guests = some_free(stage, rng, people, leave, 45, 8)
+        if len(guests) < 8:
             raise WorldLacks(f"{self.name}: too few colleagues share the user's hours")
-        guests = rng.sample(people, 8)
         titles = rng.sample(TOPICS, 5)
         out: dict[str, Any] = {}
         for n, key in enumerate(("mine", "named")):
