@@ -215,22 +215,30 @@ def _episode_moments(ctx: GradeContext, email: str) -> Moments:
 
 def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[int, int]],
           days: set[date]) -> list[str]:
-    """Why no mail to ``email`` states the event's day and start (empty: one does, and every other
-    day or time it states belongs to an event of theirs this episode created or moved)."""
+    """Why no mail to ``email`` states the event's day and start in their own zone (empty: one does,
+    and every other day or time it states belongs to an event of theirs this episode created or moved)."""
     event = row["id"]
     mails = [m for m in ctx.sent_mail if email in m.recipients()]
     if not mails:
         return [f"{email} got no mail about {event}"]
     first = parse_ts(row["start_at"])
-    mine_times, mine_days = _moments([(first, parse_ts(row["end_at"]))], _zones(ctx, event))
+    span = [(first, parse_ts(row["end_at"]))]
+    own_zone = ctx.final.db.execute("SELECT c.time_zone FROM calendar_calendar c JOIN directory_person p "
+                                    "ON p.id = c.owner_id WHERE lower(p.email) = ?", (email,)).fetchone()
+    # the reader must find the time in their own zone (an outsider: any attendee's); other zones'
+    # times for the same moment may be given too
+    readers = [str(own_zone[0])] if own_zone else _zones(ctx, event)
+    starts = {(m.hour, m.minute) for m in (first.astimezone(ZoneInfo(z)) for z in readers)}
+    _, mine_days = _moments(span, readers)
+    any_times, any_days = _moments(span, _zones(ctx, event))
     reasons = []
     for mail in mails:
         text = own_text(mail.body)
         stated_times, stated_days = clock_times(text), mentioned_days(text, first.year)
-        states_it = bool(stated_times & mine_times) and any(
+        states_it = bool(stated_times & starts) and any(
             _same_day(d, real) for d in stated_days for real in mine_days)
-        stray = stated_times - times - mine_times or {
-            d for d in stated_days if not any(_same_day(d, real) for real in days | mine_days)}
+        stray = stated_times - times - any_times or {
+            d for d in stated_days if not any(_same_day(d, real) for real in days | any_days)}
         if states_it and not stray:
             return []
         reasons.append(f"the mail to {email} ({mail.id}) " + (
@@ -256,7 +264,7 @@ def own_text(body: str) -> str:
     forwarded = body.find(FORWARD_MARK)
     if forwarded != -1:
         cut = min(cut, forwarded)
-    return "\n".join(line for line in body[:cut].splitlines() if not line.lstrip().startswith(">"))
+    return "\n".join(line for line in body[:cut].splitlines() if not line.lstrip().startswith(">")).strip()
 
 
 def clock_times(text: str) -> set[tuple[int, int]]:

@@ -139,6 +139,14 @@ def local_when(moment: datetime, zone: str) -> str:
     return f"{weekday_text(moment.astimezone(ZoneInfo(zone)).date())} at {hour_text(moment, zone)} your time"
 
 
+def when_for(stage: Stage, moment: datetime, people: Sequence[dict[str, Any]]) -> str:
+    """The moment as each reader reads it: 'Tuesday, October 13 at 10:00 Chicago time; Tuesday,
+    October 13 at 16:00 London time' (one entry per time zone among ``people``, sorted)."""
+    zones = sorted({zone_of(stage, p["id"]) for p in people})
+    return "; ".join(f"{weekday_text(moment.astimezone(ZoneInfo(z)).date())} at {hour_text(moment, z)} "
+                     f"{z.rsplit('/', 1)[-1].replace('_', ' ')} time" for z in zones)
+
+
 def weekday_text(day: date) -> str:
     """'Tuesday, October 13'."""
     return f"{day.strftime('%A')}, {day.strftime('%B')} {day.day}"

@@ -176,10 +176,12 @@ class ScheduleMeeting(Family):
         criteria += [*calendar_guards(), *mail_guards(people_refs, keep=[request["id"]])]
         return Draft(
             instruction=instruction, tools=HARD_TOOLS if hard else SCHEDULE_TOOLS,
-            gates=[CalendarEventCheck(id="meeting_booked", check="calendar_event", attendees=[requester["email"]],
-                                      told=[requester["email"]],
-                                      description="Exactly one new meeting, inviting the requester, who was told "
-                                                  "by mail the day and time it is booked for (and no other)."),
+            gates=[CalendarEventCheck(id="meeting_booked", check="calendar_event", attendees=people_refs,
+                                      only_attendees=True, exclude=[p["email"] for p in plan.exclude],
+                                      told=[requester["email"]], rooms=[r["id"] for r in plan.rooms] if plan.rooms
+                                      else None, **time_check,
+                                      description="Exactly one new meeting meeting every constraint, and the "
+                                                  "requester told by mail the day and time it is booked for."),
                    AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
                                        tables=[*CALENDAR_TABLES, *MAIL_TABLES],
                                        description="Nothing changed outside the calendar and mail.")],

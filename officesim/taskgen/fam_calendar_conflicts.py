@@ -35,6 +35,7 @@ from officesim.taskgen.calendar_kit import (
     start_clock,
     today,
     weekday_text,
+    when_for,
     window_models,
     zone_of,
 )
@@ -135,11 +136,9 @@ class RescheduleConflict(Family):
                      difficulty="hard" if hard else ("easy" if variant == "double-booked" else "medium"))
 
     def _notify(self, s: Solver, guests: list[dict[str, Any]], title: str, slot: Interval, stage: Stage) -> None:
-        zone = zone_of(stage, guests[0]["id"])
-        when = local_when(slot[0], zone).replace("your time", _city(stage, guests[0]))
         s.call("mail_send_message", to=[g["email"] for g in guests], subject=f"Moved: {title}",
-               body=f"Hi all,\n\n{title} has moved to {when}"
-                    f" (the invite is updated).\n\nThanks,\n{first_name(stage.world.user['name'])}")
+               body=f"Hi all,\n\n{title} has moved to {when_for(stage, slot[0], guests)} (the invite is "
+                    f"updated).\n\nThanks,\n{first_name(stage.world.user['name'])}")
 
     # ------------------------------------------------------------------ structures
     def _double_booked(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
@@ -417,6 +416,3 @@ def _title(rng: random.Random, taken: list[str]) -> str:
     title = rng.choice([t for t in TOPICS if t[0].upper() + t[1:] not in taken])
     return title[0].upper() + title[1:]
 
-
-def _city(stage: Stage, person: dict[str, Any]) -> str:
-    return f"{person['location']} time" if person["location"] != "Remote" else "your time"

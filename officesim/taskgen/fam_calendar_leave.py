@@ -31,7 +31,6 @@ from officesim.taskgen.calendar_kit import (
     free_windows,
     iso,
     local_days,
-    local_when,
     monday_after,
     own_event,
     slot_in,
@@ -39,6 +38,7 @@ from officesim.taskgen.calendar_kit import (
     start_clock,
     today,
     weekday_text,
+    when_for,
     zone_of,
 )
 from officesim.taskgen.common import MAIL_TABLES, colleague_mail, first_name, mail_guards, toolset
@@ -150,7 +150,8 @@ class OooCoverage(Family):
                     s.call("calendar_update_event", event_id=event_id, add_attendees=[who["email"]])
                 s.call("mail_send_message", to=sorted({*emails, who["email"]}), subject="While I am on leave",
                        body=f"Hi all,\n\n{who['name']} will run our meeting on "
-                            f"{local_when(slot[0], zone).replace('your time', 'my time')} while I am away.\n\n"
+                            f"{when_for(stage, slot[0], _people(stage, [*emails, who['email']]))} while I am "
+                            "away.\n\n"
                             f"Thanks,\n{first_name(user['name'])}")
             for event_id in work.declined:
                 s.call("calendar_respond_event", event_id=event_id, response="declined", comment=NOTE)
@@ -300,6 +301,11 @@ class OooCoverage(Family):
             elif event["my_response"] != "declined" and event["id"] not in work.declined:
                 work.declined.append(event["id"])
         return work
+
+
+def _people(stage: Stage, emails: list[str]) -> list[dict[str, Any]]:
+    """The employees among ``emails`` (outside guests have no calendar here)."""
+    return [p for e in emails for p in stage.rows("SELECT * FROM directory_person WHERE email = ?", e)]
 
 
 def _exdates(row: dict[str, Any]) -> list[str]:
