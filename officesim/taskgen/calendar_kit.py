@@ -17,8 +17,8 @@ from zoneinfo import ZoneInfo
 from officesim.apps.calendar.availability import free_slots, intersect, merge, subtract
 from officesim.clock import format_ts
 from officesim.grading.calendar_checks import Window
-from officesim.grading.record_checks import ChangedCheck
-from officesim.taskgen.base import Stage, WorldLacks
+from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck
+from officesim.taskgen.base import Solver, Stage, WorldLacks
 
 Interval = tuple[datetime, datetime]
 SLOT_STEP = timedelta(minutes=15)
@@ -28,6 +28,37 @@ CALENDAR_TABLES = ("calendar_event", "calendar_attendee")
 def start_clock(stage: Stage) -> None:
     """Setup's first step: the clock at the world's own start (a calendar task is about its week)."""
     stage.clock(format_ts(stage.world.now()))
+
+
+def begin(stage: Stage) -> dict[str, Any]:
+    """Every calendar task's start: the operations manager acts, the clock at the world's start."""
+    stage.act_as("role:ops_manager")
+    start_clock(stage)
+    return stage.world.user
+
+
+def manager_of(stage: Stage, fallback: str = "role:ceo") -> dict[str, Any]:
+    """The acting user's manager (``fallback``, a role, for someone who reports to nobody)."""
+    manager = stage.world.user["manager_id"]
+    return stage.person(manager) if manager else stage.person(fallback)
+
+
+def calendar_and_mail_only(tables: Sequence[Any] = (*CALENDAR_TABLES, "mail_message", "mail_entry")
+                           ) -> AllowedChangesCheck:
+    """The collateral gate of the calendar families: nothing outside ``tables`` changes."""
+    return AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes", tables=list(tables),
+                               description="Nothing changed outside what the task needs (the calendar, mail).")
+
+
+def read_all_events(s: Solver, span: Interval) -> None:
+    """The reference reads every page of the user's calendar in ``span``."""
+    cursor = None
+    while True:
+        page = s.call("calendar_list_events", start=iso(span[0]), end=iso(span[1]),
+                      **({"cursor": cursor} if cursor else {}))
+        cursor = page["next_cursor"]
+        if not cursor:
+            return
 
 
 def zone_of(stage: Stage, person_id: str) -> str:

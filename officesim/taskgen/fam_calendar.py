@@ -16,12 +16,12 @@ from typing import Any
 
 from officesim.apps.calendar.timing import occurrences
 from officesim.grading.calendar_checks import CalendarEventCheck
-from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
-    CALENDAR_TABLES,
     Interval,
+    begin,
     by_office,
+    calendar_and_mail_only,
     calendar_guards,
     daily_block,
     free_windows,
@@ -32,13 +32,12 @@ from officesim.taskgen.calendar_kit import (
     own_event,
     quarter_slots,
     slot_in,
-    start_clock,
     today,
     weekday_text,
     window_models,
     zone_of,
 )
-from officesim.taskgen.common import MAIL_TABLES, colleague_mail, first_name, mail_guards, toolset
+from officesim.taskgen.common import colleague_mail, first_name, mail_guards, toolset
 
 REQUESTERS = ("role:cfo", "role:head_of_engineering", "role:marketing_lead", "role:hr_lead", "role:cs_lead",
               "role:legal_counsel", "role:controller", "role:ceo")
@@ -93,9 +92,7 @@ class ScheduleMeeting(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        start_clock(stage)
-        user = stage.world.user
+        user = begin(stage)
         plan = self._plan(stage, variant, rng)
         topic = rng.choice(TOPICS)
         requester = plan.requester
@@ -182,9 +179,7 @@ class ScheduleMeeting(Family):
                                       else None, **time_check,
                                       description="Exactly one new meeting meeting every constraint, and the "
                                                   "requester told by mail the day and time it is booked for."),
-                   AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                                       tables=[*CALENDAR_TABLES, *MAIL_TABLES],
-                                       description="Nothing changed outside the calendar and mail.")],
+                   calendar_and_mail_only()],
             criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
             difficulty="hard" if hard else ("easy" if variant == "two-offices" else "medium"))
 

@@ -16,30 +16,31 @@ from typing import Any
 from officesim.apps.calendar.timing import occurrence_id, occurrences
 from officesim.clock import format_ts, parse_ts
 from officesim.grading.calendar_checks import CalendarEventCheck, Window
-from officesim.grading.record_checks import AllowedChangesCheck, RecordCheck
+from officesim.grading.record_checks import RecordCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
-    CALENDAR_TABLES,
     Interval,
     at,
+    begin,
     by_office,
+    calendar_and_mail_only,
     calendar_guards,
     free_windows,
     iso,
     local_days,
     local_when,
+    manager_of,
     monday_after,
     own_event,
     slot_in,
     some_free,
-    start_clock,
     today,
     weekday_text,
     when_for,
     window_models,
     zone_of,
 )
-from officesim.taskgen.common import MAIL_TABLES, colleague_mail, first_name, mail_guards, toolset
+from officesim.taskgen.common import colleague_mail, first_name, mail_guards, toolset
 from officesim.taskgen.fam_calendar import TOPICS, room_free
 
 TOOLS = toolset(["calendar", "mail", "directory"],
@@ -73,8 +74,7 @@ class RescheduleConflict(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        start_clock(stage)
+        begin(stage)
         week = monday_after(today(stage))
         self.span = local_days(zone_of(stage, stage.world.user_id), week, 5)
         self.week = week
@@ -128,10 +128,7 @@ class RescheduleConflict(Family):
         criteria: list[Any] = list(points or [])
         criteria += [*calendar_guards(moved=moved), *mail_guards(told)]
         return Draft(instruction=instruction, tools=HARD_TOOLS if hard else TOOLS,
-                     gates=[*gates, AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                                                        tables=[*CALENDAR_TABLES, *MAIL_TABLES],
-                                                        description="Nothing changed outside the calendar and "
-                                                                    "mail.")],
+                     gates=[*gates, calendar_and_mail_only()],
                      criteria=criteria, solve=solve, variant=variant, max_steps=45 if hard else 25,
                      difficulty="hard" if hard else ("easy" if variant == "double-booked" else "medium"))
 
@@ -144,8 +141,7 @@ class RescheduleConflict(Family):
     def _double_booked(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         guests = colleagues_near(stage, self.span, 30, rng, 2)
         event, title, slot = self._meeting(stage, rng, guests, 30, rng.randint(1, 3))
-        boss = stage.person("role:ceo") if stage.world.user["manager_id"] is None else \
-            stage.person(stage.world.user["manager_id"])
+        boss = manager_of(stage)
         clash = own_event(stage, boss["id"], "Leadership check-in", slot[0] - timedelta(minutes=15),
                           slot[1] + timedelta(minutes=15), attendees=["user"])
         gate, target = self._move_check(stage, event, guests, 30)
@@ -177,12 +173,7 @@ class RescheduleConflict(Family):
                             "ON a.id = c.account_id ORDER BY c.id LIMIT 1 OFFSET ?", rng.randint(0, 20))
         call = own_event(stage, "user", f"Call with {contact['account']}", slot[0] + timedelta(minutes=15),
                          slot[1] + timedelta(minutes=15), attendees=[contact["email"]])
-        manager = stage.person(stage.world.user["manager_id"]) if stage.world.user["manager_id"] else \
-            stage.person("role:ceo")
-        colleague_mail(stage, manager["id"], ["user"], "Calendar etiquette reminder",
-                       f"Hi {first_name(stage.world.user['name'])},\n\nA reminder for the team: once a customer call "
-                       "is on the books we never move it from our side. Internal meetings move around it.\n\n"
-                       + first_name(manager["name"]))
+        customer_rule(stage, manager_of(stage))
         gate, target = self._move_check(stage, event, guests, 45)
         row = stage.one("SELECT * FROM calendar_event WHERE id = ?", call)
         day = weekday_text(slot[0].date())
@@ -260,7 +251,7 @@ class RescheduleConflict(Family):
         one = rng.choice(series)
         moment = next(iter(occurrences(one, self.span[0], self.span[1])))
         occurrence = occurrence_id(one["id"], moment[0], True)
-        boss = stage.person(user["manager_id"]) if user["manager_id"] else stage.person("role:ceo")
+        boss = manager_of(stage)
         clash = own_event(stage, boss["id"], "Leadership offsite prep", moment[0] - timedelta(minutes=30),
                           moment[1] + timedelta(minutes=30), attendees=["user"])
         report = stage.person(one["report"])
@@ -309,7 +300,7 @@ class RescheduleConflict(Family):
         call (the manager's rule) and a meeting that only touches a block."""
         user = stage.world.user
         zone = zone_of(stage, user["id"])
-        boss = stage.person(user["manager_id"]) if user["manager_id"] else stage.person("role:ceo")
+        boss = manager_of(stage)
         days = (self.week + timedelta(days=2), self.week + timedelta(days=3))
         blocks = [(at(zone, d, 13), at(zone, d, 17)) for d in days]
         guests = colleagues_near(stage, self.span, 45, rng, 5)
@@ -333,10 +324,7 @@ class RescheduleConflict(Family):
                             "ON a.id = c.account_id ORDER BY c.id LIMIT 1 OFFSET ?", rng.randint(0, 20))
         call = own_event(stage, "user", f"Call with {contact['account']}", blocks[0][1] - timedelta(hours=1),
                          blocks[0][1] - timedelta(minutes=15), attendees=[contact["email"]])
-        colleague_mail(stage, boss["id"], ["user"], "Calendar etiquette reminder",
-                       f"Hi {first_name(user['name'])},\n\nA reminder for the team: once a customer call is on the "
-                       "books we never move it from our side. Internal meetings move around it.\n\n"
-                       + first_name(boss["name"]))
+        customer_rule(stage, boss)
         for n in range(7):  # drop-in sessions the user declined: a week of them fills more than a page
             host = guests[n % 5]
             drop_in = own_event(stage, host["id"], f"Drop-in office hours ({n + 1})",
@@ -409,6 +397,14 @@ class RescheduleConflict(Family):
         told = [p["email"] for m in moved for p in m[3]] + [weekly_guest["email"]]
         return self._draft(stage, variant, instruction, solve, gates, [m[0] for m in moved] + [series], told,
                            hard=True)
+
+
+def customer_rule(stage: Stage, manager: dict[str, Any]) -> None:
+    """The manager's standing rule, in the user's inbox: customer calls are never moved."""
+    colleague_mail(stage, manager["id"], ["user"], "Calendar etiquette reminder",
+                   f"Hi {first_name(stage.world.user['name'])},\n\nA reminder for the team: once a customer call is "
+                   "on the books we never move it from our side. Internal meetings move around it.\n\n"
+                   + first_name(manager["name"]))
 
 
 def _title(rng: random.Random, taken: list[str]) -> str:

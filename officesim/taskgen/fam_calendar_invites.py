@@ -16,18 +16,20 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from officesim.apps.calendar.availability import events_of
-from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, RecordCheck
+from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
     Interval,
     at,
+    begin,
     by_office,
+    calendar_and_mail_only,
     calendar_guards,
-    iso,
     local_days,
+    manager_of,
     monday_after,
     own_event,
-    start_clock,
+    read_all_events,
     today,
     weekday_text,
     zone_of,
@@ -66,9 +68,7 @@ class InvitationTriage(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        start_clock(stage)
-        user = stage.world.user
+        user = begin(stage)
         zone = zone_of(stage, user["id"])
         weeks = 2 if variant == "policy-update" else 1
         week = monday_after(today(stage))
@@ -101,13 +101,7 @@ class InvitationTriage(Family):
             s.call("mail_search_messages", query="calendar rules")
             if update is not None:
                 s.call("mail_get_message", message_id=update)
-            cursor = None
-            while True:
-                page = s.call("calendar_list_events", start=iso(span[0]), end=iso(span[1]),
-                              **({"cursor": cursor} if cursor else {}))
-                cursor = page["next_cursor"]
-                if not cursor:
-                    break
+            read_all_events(s, span)
             for invite in invites:
                 s.call("calendar_get_event", event_id=invite.event_id)
             for invite in invites:
@@ -143,11 +137,8 @@ class InvitationTriage(Family):
                                          description="An invitation outside the window was answered."))
         return Draft(
             instruction=instruction, tools=TOOLS,
-            gates=[AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                                       tables=[{"calendar_attendee": ["response", "comment", "responded_at"]},
-                                               READ_MARKS],
-                                       description="Only invitation answers changed (mail read, nothing sent, "
-                                                   "moved or deleted).")],
+            gates=[calendar_and_mail_only([{"calendar_attendee": ["response", "comment", "responded_at"]},
+                                           READ_MARKS])],
             criteria=criteria, solve=solve, variant=variant, max_steps=60 if weeks == 2 else 35,
             difficulty="hard" if variant == "policy-update" else ("easy" if variant == "clashes" else "medium"))
 
@@ -256,7 +247,7 @@ class InvitationTriage(Family):
 
     def _rules(self, stage: Stage, variant: str, user: dict[str, Any]) -> tuple[str, str | None]:
         """Mail the rules from the user's assistant or manager; the hard tier's update later."""
-        writer = stage.person(user["manager_id"]) if user["manager_id"] else stage.person("role:exec_assistant")
+        writer = manager_of(stage, "role:exec_assistant")
         hello, sign = first_name(user["name"]), first_name(writer["name"])
         lines = ["- Decline anything that overlaps a meeting you had already accepted or that you run, and say why "
                  "in the reply."]

@@ -22,26 +22,28 @@ from officesim.apps.calendar.availability import events_of
 from officesim.apps.calendar.timing import occurrence_id
 from officesim.clock import format_ts, parse_ts
 from officesim.grading.calendar_checks import CalendarEventCheck, Window
-from officesim.grading.record_checks import AllowedChangesCheck, RecordCheck
+from officesim.grading.record_checks import RecordCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
-    CALENDAR_TABLES,
     Interval,
+    begin,
+    calendar_and_mail_only,
     calendar_guards,
     free_windows,
     iso,
     local_days,
+    manager_of,
     monday_after,
     own_event,
+    read_all_events,
     slot_in,
     some_free,
-    start_clock,
     today,
     weekday_text,
     when_for,
     zone_of,
 )
-from officesim.taskgen.common import MAIL_TABLES, colleague_mail, first_name, mail_guards, toolset
+from officesim.taskgen.common import colleague_mail, first_name, mail_guards, toolset
 from officesim.taskgen.fam_calendar import TOPICS
 
 TOOLS = toolset(["calendar", "mail", "directory"],
@@ -74,9 +76,7 @@ class OooCoverage(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        start_clock(stage)
-        user = stage.world.user
+        user = begin(stage)
         zone = zone_of(stage, user["id"])
         week = monday_after(today(stage))
         first_day, days = {"one-day": (week + timedelta(days=rng.randint(1, 3)), 1),
@@ -94,7 +94,7 @@ class OooCoverage(Family):
             away_day = first_day + timedelta(days=1)
             own_event(stage, deputy["id"], "Out of office", *local_days(zone_of(stage, deputy["id"]), away_day, 1),
                       all_day=True, description="Dentist and errands.")
-        manager = stage.person(user["manager_id"]) if user["manager_id"] else stage.person("role:ceo")
+        manager = manager_of(stage)
         approval = self._approval(stage, variant, manager, deputy, backup, first_day, days, named)
         acting = deputy
         update: dict[str, Any] | None = None
@@ -128,13 +128,7 @@ class OooCoverage(Family):
             s.call("mail_get_message", message_id=approval)
             if update is not None:
                 s.call("mail_get_message", message_id=update["id"])
-            cursor = None
-            while True:
-                page = s.call("calendar_list_events", start=iso(leave[0]), end=iso(leave[1]),
-                              **({"cursor": cursor} if cursor else {}))
-                cursor = page["next_cursor"]
-                if not cursor:
-                    break
+            read_all_events(s, leave)
             if away_day is not None:
                 s.call("calendar_get_free_busy", people=[deputy["email"]], start=iso(leave[0]), end=iso(leave[1]))
             s.call("calendar_create_event", title="Out of office", start=first_day.isoformat(),
@@ -161,9 +155,7 @@ class OooCoverage(Family):
                                windows=[Window(start=format_ts(leave[0]), end=format_ts(leave[1]))],
                                minutes=int((leave[1] - leave[0]).total_seconds() // 60),
                                description="One all-day out-of-office block covering the whole leave."),
-            AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                                tables=[*CALENDAR_TABLES, *MAIL_TABLES],
-                                description="Nothing changed outside the calendar and mail.")]
+            calendar_and_mail_only()]
         criteria: list[Any] = [gates[0].model_copy(update={"id": "leave_blocked_points", "points": 1})]
         for n, (series, starts) in enumerate(sorted(work.cut.items()), 1):
             row = stage.one("SELECT * FROM calendar_event WHERE id = ?", series)

@@ -17,12 +17,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from officesim.grading.calendar_checks import CalendarEventCheck
-from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.calendar_kit import (
-    CALENDAR_TABLES,
     Interval,
     at,
+    begin,
+    calendar_and_mail_only,
     calendar_guards,
     daily_block,
     free_windows,
@@ -32,12 +32,11 @@ from officesim.taskgen.calendar_kit import (
     own_event,
     quarter_slots,
     some_free,
-    start_clock,
     today,
     weekday_text,
     window_models,
 )
-from officesim.taskgen.common import MAIL_TABLES, colleague_mail, first_name, mail_guards, toolset
+from officesim.taskgen.common import colleague_mail, first_name, mail_guards, toolset
 from officesim.taskgen.fam_calendar import room_free
 
 TOOLS = toolset(["calendar", "mail", "directory"], writes=["calendar_create_event", "calendar_update_event",
@@ -73,9 +72,7 @@ class OffsitePlanning(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as("role:ops_manager")
-        start_clock(stage)
-        user = stage.world.user
+        user = begin(stage)
         for attempt in range(8):
             office, zone, people, day = self._setting(stage, rng, variant)
             lead, team = people[0], people[1:]
@@ -145,9 +142,7 @@ class OffsitePlanning(Family):
         criteria += [*calendar_guards(), *mail_guards(allowed, keep=[request["id"]])]
         return Draft(
             instruction=instruction, tools=HARD_TOOLS if hard else TOOLS,
-            gates=[AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                                       tables=[*CALENDAR_TABLES, *MAIL_TABLES],
-                                       description="Nothing changed outside the calendar and mail."),
+            gates=[calendar_and_mail_only(),
                    CalendarEventCheck(id="sessions_booked", check="calendar_event", count=len(sessions),
                                       description="One new event per session of the agenda, nothing more.")],
             criteria=criteria, solve=solve, variant=variant, max_steps=50 if hard else 30,
