@@ -152,7 +152,11 @@ class RescheduleConflict(Family):
             "Can you sort it out and tell the people affected?",
             f"I'm double-booked on {day}. Please fix it, and let whoever is affected know the new time.",
             f"Something landed on top of one of my meetings on {day}. Could you resolve the clash and tell the "
-            "attendees?"])
+            "attendees?",
+            f"Two meetings collide on my calendar on {day}. Please move mine and let its attendees know when it "
+            "is now.",
+            f"Can you deal with the overlap {first_name(boss['name'])} created on {day}? Whoever has to move should "
+            "hear the new time from us."])
 
         def solve(s: Solver) -> None:
             s.call("calendar_list_events", start=iso(self.span[0]), end=iso(self.span[1]))

@@ -90,11 +90,22 @@ class InvitationTriage(Family):
         if {i.answer for i in invites} != needed:
             raise WorldLacks(f"{self.name}: the planted invitations do not exercise every rule")
         window = "the next two weeks" if weeks == 2 else f"next week (from {weekday_text(week)})"
+        writer = first_name(manager_of(stage, "role:exec_assistant")["name"])
         instruction = rng.choice([
             f"Please go through my pending calendar invitations for {window} and answer them the way my calendar "
             "rules say.",
             f"Could you answer the invitations waiting on my calendar for {window}? Follow the rules I was sent.",
             f"My invites for {window} need answers. Please handle them according to the calendar rules in my mail.",
+            *{"clashes": [f"A few invitations for {window} are still open. Sort them out per {writer}'s rules, "
+                          "please."],
+              "large-meetings": [f"Lots of invites came in for {window}. Can you answer them by the rules "
+                                 f"{writer} sent me?"],
+              "other-departments": [f"Other teams keep inviting me. Please answer what is pending for {window}, "
+                                    f"the way {writer}'s rules say."],
+              "out-of-office": [f"I'm out one day {window}. Please answer my open invitations for that week by "
+                                "my calendar rules."],
+              "policy-update": [f"Could you clear my pending invitations for {window}? {writer} sent the rules "
+                                "(and later changed them)."]}[variant],
         ])
 
         def solve(s: Solver) -> None:

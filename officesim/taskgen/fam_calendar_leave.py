@@ -115,12 +115,20 @@ class OooCoverage(Family):
             "calendar for it, following the approval mail?",
             f"Please prepare my calendar for my time off ({weekday_text(first_day)} to {weekday_text(end_day)}); "
             f"{first_name(manager['name'])} spelled out what to do.",
+            f"Leave starts {weekday_text(first_day)} (back after {weekday_text(end_day)}). Could you set my calendar "
+            "up for it the way the approval says?",
+            f"While I'm away ({weekday_text(first_day)} to {weekday_text(end_day)}) my meetings need handling. "
+            f"Please follow {first_name(manager['name'])}'s mail.",
         ] if days > 1 else [
             f"I'm taking {weekday_text(first_day)} off. Please set up my calendar as "
             f"{first_name(manager['name'])}'s approval mail says.",
             f"Can you clear my calendar for my day off on {weekday_text(first_day)}? Follow the approval mail.",
             f"{first_name(manager['name'])} approved my day off ({weekday_text(first_day)}). Please do what the "
-            "mail asks for my calendar."])
+            "mail asks for my calendar.",
+            f"Before my day off on {weekday_text(first_day)}, could you handle my calendar as "
+            f"{first_name(manager['name'])} asked?",
+            f"I'll be out {weekday_text(first_day)}. Please get my meetings covered, cancelled or declined as the "
+            "approval mail lays out."])
         hard = variant == "two-weeks"
 
         def solve(s: Solver) -> None:
