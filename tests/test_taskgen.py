@@ -117,7 +117,7 @@ def test_library_spreads_over_apps_and_difficulties(specs: dict[str, dict[str, A
     three = [f for f in FAMILIES.values() if len(f.apps) >= 3]
     assert len(single) >= 4 and len(multi) >= 12 and len(three) >= 3
     used_apps = {app for f in FAMILIES.values() for app in f.apps}
-    assert used_apps == {"mail", "drive", "chat", "crm", "directory"}
+    assert used_apps == {"mail", "drive", "chat", "crm", "directory", "calendar"}
     assert len({spec["category"] for spec in specs.values()}) >= 12
 
 

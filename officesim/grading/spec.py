@@ -16,6 +16,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from officesim.grading.answer_checks import AnswerCheck
+from officesim.grading.calendar_checks import CalendarEventCheck
 from officesim.grading.drive_checks import DocContainsCheck, SheetCellsCheck
 from officesim.grading.facts import FactsCheck, FactsSpec, MailPrivateCheck
 from officesim.grading.judge_check import JudgeCheck
@@ -28,7 +29,7 @@ from officesim.grading.spec_base import crm_table as crm_table  # re-exported: r
 Check = Annotated[
     MailSentCheck | MailRecipientsOutsideCheck | RecordCheck | NoRecordCheck | ChangedCheck
     | AllowedChangesCheck | SheetCellsCheck | DocContainsCheck | AnswerCheck | JudgeCheck | FactsCheck
-    | MailPrivateCheck,
+    | MailPrivateCheck | CalendarEventCheck,
     Field(discriminator="check"),
 ]
 

@@ -18,6 +18,11 @@ from officesim.taskgen.base import Family, GenerationError, WorldLacks
 from officesim.taskgen.fam_answers import BudgetVarianceAnswer, ExpensePolicyAnswer, HeadcountAnswer
 from officesim.taskgen.fam_approvals import ApprovalChain
 from officesim.taskgen.fam_audit import ExpenseAudit, RenewalRiskDigest
+from officesim.taskgen.fam_calendar import ScheduleMeeting
+from officesim.taskgen.fam_calendar_conflicts import RescheduleConflict
+from officesim.taskgen.fam_calendar_invites import InvitationTriage
+from officesim.taskgen.fam_calendar_leave import OooCoverage
+from officesim.taskgen.fam_calendar_offsite import OffsitePlanning
 from officesim.taskgen.fam_chat import ChannelSummaryPost, DmAnswerQuestion, ThreadToDoc
 from officesim.taskgen.fam_colleagues import AskBeforeActing, DelegatedRequest
 from officesim.taskgen.fam_crm_basic import ContactFromSignature, InvoiceTotalAnswer, LogCallFromMail
@@ -62,6 +67,7 @@ _ALL: tuple[Family, ...] = (
     AskBeforeActing(), ApprovalChain(), LateChange(), ConflictingInstructions(),
     DelegatedRequest(),
     MonthEndClose(), VendorOnboarding(), CustomerEscalation(), QuarterlyReportPack(), SalesRepOffboarding(),
+    ScheduleMeeting(), RescheduleConflict(), InvitationTriage(), OooCoverage(), OffsitePlanning(),
 )
 FAMILIES: dict[str, Family] = {family.name: family for family in _ALL}
 INDEX = "INDEX.md"

@@ -1,0 +1,316 @@
+"""The ``calendar_event`` check kind: an event is on the calendar as the task's constraints require.
+
+Scheduling has many right answers: any slot in which everyone is free, inside everyone's working
+hours and outside what a colleague ruled out, is as good as the reference's.  So the check grades
+the constraints (the windows the slot must fall in, who is invited, who is not, the room, the
+length), never the literal slot the reference chose.  The generator computes the windows from the
+world at setup (busy time, working hours per office and time zone, stated preferences); the agent
+can change only its own calendar, and the family's ``allowed_changes`` gate bounds that.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo
+
+from pydantic import Field, field_validator, model_validator
+
+from officesim.apps.mail.text import FORWARD_MARK
+from officesim.clock import parse_ts
+from officesim.grading.normalize import matches
+from officesim.grading.spec_base import (
+    CheckBase,
+    Outcome,
+    References,
+    TableRef,
+    _check_refs,
+    _check_values,
+    _Strict,
+    listed,
+    show,
+)
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from officesim.grading.context import GradeContext
+
+
+class Window(_Strict):
+    """An interval (ISO UTC) a whole event must fit in."""
+
+    start: str = Field(description="Window start, ISO UTC ('2026-10-12T14:00:00Z').")
+    end: str = Field(description="Window end, ISO UTC; the event must end by then.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Window:
+        try:
+            first, last = parse_ts(self.start), parse_ts(self.end)
+        except ValueError:
+            raise ValueError(f"window {self.start!r}..{self.end!r}: use ISO UTC times like "
+                             "'2026-10-12T14:00:00Z'") from None
+        if last <= first:
+            raise ValueError(f"window end {self.end} is not after its start {self.start}")
+        return self
+
+
+class CalendarEventCheck(CheckBase):
+    """Holds when the event (a named one, or exactly ``count`` the user created) meets every constraint."""
+
+    check: Literal["calendar_event"] = Field(description="The kind of check.")
+    event: str | None = Field(None, description="An event id that existed at the start (a meeting to move or "
+                              "change); default: the events the acting user created during the episode.")
+    match: dict[str, Any] = Field(default_factory=dict, description="Created events only: field: value pairs "
+                                  "that select which of them this check is about (e.g. {all_day: true}).")
+    count: int = Field(1, ge=1, description="Created events only: exactly this many must match.")
+    attendees: list[str] = Field(default_factory=list, description="Person refs or emails that must be invited.")
+    only_attendees: bool = Field(False, description="Nobody but the organizer and `attendees` may be invited.")
+    exclude: list[str] = Field(default_factory=list, description="Person refs or emails that must not be "
+                               "invited (a namesake, someone on leave, a person who asked to be left out).")
+    minutes: int | None = Field(None, ge=1, description="The event must last exactly this many minutes.")
+    windows: list[Window] | None = Field(None, description="The event must lie wholly inside one of these "
+                                         "intervals (the slots that meet every constraint).")
+    rooms: list[str] | None = Field(None, description="The room booked must be one of these ids ([]: no room).")
+    expect: dict[str, Any] = Field(default_factory=dict, description="Other calendar_event field values the event "
+                                   "must have (tolerant comparison; {gt: x}-style operators).")
+    told: list[str] = Field(default_factory=list, description="Person refs who must get mail during the episode "
+                            "stating the event's day and time (in any attendee's zone), and no other day or time.")
+
+    _refs = field_validator("attendees", "exclude", "told")(_check_refs)
+    _values = field_validator("match", "expect")(_check_values)
+
+    @model_validator(mode="after")
+    def _coherent(self) -> CalendarEventCheck:
+        if self.event is not None and (self.match or self.count != 1):
+            raise ValueError("match and count select created events; with event (an existing id) give neither")
+        overlap = {a.lower() for a in self.attendees} & {e.lower() for e in self.exclude}
+        if overlap:
+            raise ValueError(f"{', '.join(sorted(overlap))} is both required and excluded")
+        return self
+
+    def references(self) -> References:
+        return References(tables=(TableRef("calendar_event", (*self.match, *self.expect)),
+                                  TableRef("calendar_attendee", ("event_id", "email"))))
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        return _calendar_event(self, ctx)
+
+
+def _selected(check: CalendarEventCheck, ctx: GradeContext) -> tuple[list[dict[str, Any]], str | None]:
+    """The events the check is about, or why none could be chosen."""
+    db = ctx.final.db
+    if check.event is not None:
+        row = db.execute("SELECT * FROM calendar_event WHERE id = ?", (check.event,)).fetchone()
+        if row is None:
+            return [], f"event {check.event} no longer exists"
+        return [dict(row)], None
+    me = ctx.person_id("user")
+    match = {name: ctx.resolve(name, value) for name, value in check.match.items()}
+    created = [row for row in ctx.diff.table("calendar_event").inserted.values()
+               if row["organizer_id"] == me and row["status"] == "confirmed"
+               and all(matches(row.get(k), v) for k, v in match.items())]
+    created.sort(key=lambda r: r["id"])
+    what = f"events created by the user{f' matching {show(check.match)}' if check.match else ''}"
+    if len(created) != check.count:
+        ids = ", ".join(r["id"] for r in created) or "none"
+        return created, f"{len(created)} {what} ({ids}), expected exactly {check.count}"
+    return created, None
+
+
+def _invited(db: sqlite3.Connection, event_id: str) -> set[str]:
+    return {str(r[0]).lower() for r in db.execute("SELECT email FROM calendar_attendee WHERE event_id = ?",
+                                                  (event_id,))}
+
+
+def _inside(first: datetime, last: datetime, windows: list[Window]) -> bool:
+    return any(parse_ts(w.start) <= first and last <= parse_ts(w.end) for w in windows)
+
+
+def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any]) -> list[str]:
+    """What is wrong with one event (empty: it meets every constraint)."""
+    out: list[str] = []
+    event = row["id"]
+    if row["status"] != "confirmed" and "status" not in check.expect:
+        out.append(f"{event} is {row['status']}")
+    first, last = parse_ts(row["start_at"]), parse_ts(row["end_at"])
+    if check.minutes is not None and (last - first).total_seconds() != check.minutes * 60:
+        out.append(f"{event} lasts {int((last - first).total_seconds() // 60)} minutes, not {check.minutes}")
+    if check.windows is not None and not _inside(first, last, check.windows):
+        out.append(f"{event} at {row['start_at']}..{row['end_at']} is outside every slot that meets the constraints")
+    invited = _invited(ctx.final.db, event)
+    wanted = ctx.emails(check.attendees)
+    missing = sorted(wanted - invited)
+    if missing:
+        out.append(f"{event} does not invite {', '.join(missing)}")
+    unwanted = sorted(invited & ctx.emails(check.exclude))
+    if unwanted:
+        out.append(f"{event} invites {', '.join(unwanted)}, who must not be invited")
+    if check.only_attendees:
+        organizer = ctx.final.db.execute("SELECT email FROM directory_person WHERE id = ?",
+                                          (row["organizer_id"],)).fetchone()
+        extra = sorted(invited - wanted - ({str(organizer[0]).lower()} if organizer else set()))
+        if extra:
+            out.append(f"{event} also invites {', '.join(extra)}")
+    allowed_rooms: list[str | None] = list(check.rooms) if check.rooms else [None]
+    if check.rooms is not None and (row["room_id"] or None) not in allowed_rooms:
+        out.append(f"{event} books room {row['room_id'] or 'none'}, expected "
+                   f"{' or '.join(check.rooms) if check.rooms else 'no room'}")
+    for name, expected in check.expect.items():
+        value = ctx.resolve(name, expected)
+        if not matches(row.get(name), value):
+            out.append(f"{event}.{name} is {show(row.get(name))}, expected {show(expected)}")
+    if check.told:
+        for email in sorted(ctx.emails(check.told)):
+            out += _told(ctx, email, row, *_episode_moments(ctx, email))
+    return out
+
+
+def _zones(ctx: GradeContext, event_id: str) -> list[str]:
+    """The time zones of an event's attendees (employees), sorted; UTC when none is known."""
+    return [str(r[0]) for r in ctx.final.db.execute(
+        "SELECT DISTINCT c.time_zone FROM calendar_attendee a JOIN calendar_calendar c ON c.owner_id = a.person_id "
+        "WHERE a.event_id = ? ORDER BY 1", (event_id,))] or ["UTC"]
+
+
+Moments = tuple[set[tuple[int, int]], set[date]]
+
+
+def _moments(spans: list[tuple[datetime, datetime]], zones: list[str]) -> Moments:
+    """The clock times (starts and ends) and days (of the starts) of ``spans`` in each zone."""
+    times: set[tuple[int, int]] = set()
+    days: set[date] = set()
+    for first, last in spans:
+        for name in zones:
+            tz = ZoneInfo(name)
+            times |= {(m.hour, m.minute) for m in (first.astimezone(tz), last.astimezone(tz))}
+            days.add(first.astimezone(tz).date())
+    return times, days
+
+
+def _episode_moments(ctx: GradeContext, email: str) -> Moments:
+    """Every day and clock time a correct note to ``email`` may mention: the old and new times of
+    each event of theirs the episode created, moved or cut an occurrence of, in its attendees' zones
+    (another person's meeting is none of their business)."""
+    table = ctx.diff.table("calendar_event")
+    times: set[tuple[int, int]] = set()
+    days: set[date] = set()
+    changes: list[tuple[Any, dict[str, Any]]] = [(row, {}) for row in table.inserted.values()]
+    changes += [(c["_row"], c) for c in table.updated.values()]
+    for row, change in changes:
+        if email not in _invited(ctx.final.db, row["id"]):
+            continue
+        length = parse_ts(row["end_at"]) - parse_ts(row["start_at"])
+        spans = [(parse_ts(row["start_at"]), parse_ts(row["end_at"]))]
+        if "start_at" in change and change["start_at"][0]:
+            old = parse_ts(change["start_at"][0])
+            spans.append((old, old + length))
+        if "exdates" in change:
+            spans += [(parse_ts(ts), parse_ts(ts) + length) for ts in json.loads(change["exdates"][1] or "[]")]
+        more_times, more_days = _moments(spans, _zones(ctx, row["id"]))
+        times |= more_times
+        days |= more_days
+    return times, days
+
+
+def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[int, int]],
+          days: set[date]) -> list[str]:
+    """Why no mail to ``email`` states the event's day and start in their own zone (empty: one does,
+    and every other day or time it states belongs to an event of theirs this episode created or moved)."""
+    event = row["id"]
+    mails = [m for m in ctx.sent_mail if email in m.recipients()]
+    if not mails:
+        return [f"{email} got no mail about {event}"]
+    first = parse_ts(row["start_at"])
+    span = [(first, parse_ts(row["end_at"]))]
+    own_zone = ctx.final.db.execute("SELECT c.time_zone FROM calendar_calendar c JOIN directory_person p "
+                                    "ON p.id = c.owner_id WHERE lower(p.email) = ?", (email,)).fetchone()
+    # the reader must find the time in their own zone (an outsider: any attendee's); other zones'
+    # times for the same moment may be given too
+    readers = [str(own_zone[0])] if own_zone else _zones(ctx, event)
+    starts = {(m.hour, m.minute) for m in (first.astimezone(ZoneInfo(z)) for z in readers)}
+    _, mine_days = _moments(span, readers)
+    any_times, any_days = _moments(span, _zones(ctx, event))
+    reasons = []
+    for mail in mails:
+        text = own_text(mail.body)
+        stated_times, stated_days = clock_times(text), mentioned_days(text, first.year)
+        states_it = bool(stated_times & starts) and any(
+            _same_day(d, real) for d in stated_days for real in mine_days)
+        stray: set[Any] = stated_times - times - any_times or {
+            d for d in stated_days if not any(_same_day(d, real) for real in days | any_days)}
+        if states_it and not stray:
+            return []
+        reasons.append(f"the mail to {email} ({mail.id}) " + (
+            "states a day or time none of their changed events has" if stray else "does not state the day and time"))
+    return reasons[-1:]
+
+
+_CLOCK = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])", re.I)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH_DAY = re.compile(r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b|"
+                        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\b|"
+                        r"\b(\d{4})-(\d{2})-(\d{2})\b", re.I)
+
+
+_QUOTE_HEADER = re.compile(r"^On [^\n]* wrote:$", re.M)
+
+
+def own_text(body: str) -> str:
+    """What the sender wrote: the body above a quoted or forwarded original, without '> ' lines."""
+    cut = min([m.start() for m in _QUOTE_HEADER.finditer(body)] + [len(body)])
+    forwarded = body.find(FORWARD_MARK)
+    if forwarded != -1:
+        cut = min(cut, forwarded)
+    return "\n".join(line for line in body[:cut].splitlines() if not line.lstrip().startswith(">")).strip()
+
+
+def clock_times(text: str) -> set[tuple[int, int]]:
+    """The clock times a text states ('9:30', '09:30', '2pm', '2:30 p.m.', '14h30'), as (hour, minute)."""
+    found = set()
+    for match in _CLOCK.finditer(text):
+        hour, minute, half = int(match[1]), int(match[2] or 0), (match[3] or "").lower().replace(".", "")
+        if match[2] is None and not half:
+            continue  # a bare number is no time
+        if half == "pm" and hour < 12:
+            hour += 12
+        elif half == "am" and hour == 12:
+            hour = 0
+        found.add((hour, minute))
+    return found
+
+
+def mentioned_days(text: str, year: int) -> set[date | str]:
+    """The days a text names: dates ('October 13', '13 Oct', '2026-10-13') and weekdays ('Tuesday')."""
+    out: set[date | str] = {w for w in _WEEKDAYS if re.search(rf"\b{w}\b", text, re.I)}
+    for match in _MONTH_DAY.finditer(text):
+        try:
+            if match[7]:
+                out.add(date(int(match[5]), int(match[6]), int(match[7])))
+            else:
+                month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith((match[1] or match[4]).lower()))
+                out.add(date(year, month, int(match[2] or match[3])))
+        except ValueError:
+            continue
+    return out
+
+
+def _same_day(stated: date | str, real: date) -> bool:
+    return stated == real if isinstance(stated, date) else stated == _WEEKDAYS[real.weekday()]
+
+
+def _calendar_event(check: CalendarEventCheck, ctx: GradeContext) -> Outcome:
+    rows, problem = _selected(check, ctx)
+    evidence: dict[str, Any] = {"events": [{k: r[k] for k in ("id", "start_at", "end_at", "room_id", "status")}
+                                           for r in rows[:10]]}
+    if problem:
+        return Outcome(False, problem, evidence)
+    wrong = [p for row in rows for p in _problems(check, ctx, row)]
+    if wrong:
+        return Outcome(False, listed(wrong), evidence)
+    shown = "; ".join(f"{r['id']} {r['start_at']}..{r['end_at']}" for r in rows)
+    return Outcome(True, f"{shown} meets the constraints", json.loads(json.dumps(evidence)))
