@@ -103,8 +103,14 @@ def _step(day: date, rule: str, first: date) -> date:
 
 
 def _skip_to(first: date, rule: str, target: date) -> tuple[date, int]:
-    """A start day at or before ``target`` on the rule's grid, to avoid walking a long series."""
+    """A start day at or before ``target`` on the rule's grid, to avoid walking a long series.
+
+    A weekday series that starts on a weekday has an occurrence on each later weekday, so whole
+    weeks are skipped too (one that starts on a weekend is walked: its first day is off the grid).
+    """
     period = {"daily": 1, "weekly": 7, "biweekly": 14}.get(rule)
+    if rule == "weekdays" and first.weekday() < 5:
+        period = 7
     if period is None or target <= first:
         return first, 0
     steps = (target - first).days // period
