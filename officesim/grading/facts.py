@@ -320,12 +320,12 @@ class Reader:
     @cached_property
     def aliases(self) -> list[tuple[re.Pattern[str], str]]:
         """(pattern, entity key), longest alias first, so 'Sales Ops' wins over 'Sales'."""
-        return [(pattern, key) for pattern, key, _ in self._scan]
+        return list(self._scan.patterns)
 
     @cached_property
-    def _scan(self) -> list[tuple[re.Pattern[str], str, str | None]]:
-        """The alias patterns with the literal each needs (see ``_needle``), kept per task: they
-        depend on the spec and on the people rows its person entities name, nothing else."""
+    def _scan(self) -> AliasIndex:
+        """The alias patterns, indexed by the words each needs (``AliasIndex``), kept per task:
+        they depend on the spec and on the people rows its person entities name, nothing else."""
         people: dict[str, dict[str, Any]] = {}
         for key, entity in self.spec.entities.items():
             if entity.person is not None:
@@ -335,7 +335,7 @@ class Reader:
         if found is not None and found[0] is self.spec and found[1] == identity:
             _ALIASES.move_to_end(id(self.spec))
             return found[2]
-        scan = _alias_scan(self.spec, people)
+        scan = AliasIndex(_alias_scan(self.spec, people))
         _ALIASES[id(self.spec)] = (self.spec, identity, scan)
         while len(_ALIASES) > _ALIASES_KEPT:
             _ALIASES.popitem(last=False)
@@ -350,11 +350,7 @@ class Reader:
         if known is not None:
             return list(known)
         taken: list[tuple[int, int, str]] = []
-        # a text cannot match an alias whose literal (case-folded as ``re`` does) it lacks: skip it
-        folded = text.translate(_FOLD)
-        for pattern, key, needle in self._scan:
-            if needle is not None and needle not in folded:
-                continue
+        for pattern, key in self._scan.candidates(text):
             for m in pattern.finditer(text):
                 if not any(m.start() < end and start < m.end() for start, end, _ in taken):
                     taken.append((m.start(), m.end(), key))
@@ -436,13 +432,13 @@ _PER_TASK: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[FactsSpec,
 
 # id(spec) -> (spec, its people's (key, name, email), alias scan): ``Reader._scan`` per task, the
 # spec kept so that its id cannot be reused while the entry lives; the least recently used go first.
-_ALIASES: OrderedDict[int, tuple[FactsSpec, tuple[tuple[str, str, str], ...], list[Any]]] = OrderedDict()
+_ALIASES: OrderedDict[int, tuple[FactsSpec, tuple[tuple[str, str, str], ...], AliasIndex]] = OrderedDict()
 _ALIASES_KEPT = 2048
 
 
 def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[re.Pattern[str], str, str | None]]:
     """Every alias pattern of ``spec`` (the people rows of its person entities given), longest
-    first, each with its ``_needle``; the entities' own regexes last, with none."""
+    first, each with its alias; the entities' own regexes last, with none."""
     firsts: dict[str, int] = {}
     for person in people.values():
         first = _first(person["name"]).casefold()
@@ -458,7 +454,7 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
     patterns = [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
-    return [(_alias_pattern(alias), key, _needle(alias)) for alias, key in pairs] + patterns
+    return [(_alias_pattern(alias), key, alias) for alias, key in pairs] + patterns
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")
@@ -468,15 +464,51 @@ _RUN = re.compile(r"[A-Za-z0-9]+")
 _FOLD = {**{ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, 0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
 
 
-def _needle(alias: str) -> str | None:
-    """The lower-case literal every match of ``_alias_pattern(alias)`` contains once folded with
-    ``_FOLD``: the alias's longest run of ASCII letters and digits (not 'and', which may be
-    written '&').  ``None`` (always scan) for a phone number, which matches in any punctuation,
-    and for an alias that is not ASCII (NFKC and case folding could change its letters)."""
-    if not alias.isascii() or _phone_pattern(alias) is not None:
-        return None
-    runs = [run for run in _RUN.findall(alias) if run.lower() != "and"]
-    return max(runs, key=len).lower() if runs else None
+class AliasIndex:
+    """A task's alias patterns, in their order, indexed by the ASCII words each one needs.
+
+    Reading a text runs only the patterns that can match it: an alias matches only where every
+    one of its ``_needles`` is in the text (case-folded as ``re`` does).  Each such word is
+    also a whole word of the text, its ends being the alias's own separators or the pattern's
+    word boundaries, except where the pattern reads 'and' and '&' alike (an alias with '&' or
+    ' and ' is checked by substring).  So the words of a text pick the candidates through a
+    dictionary instead of trying each of a library world's hundreds of aliases on every segment.
+    """
+
+    def __init__(self, scan: list[tuple[re.Pattern[str], str, str | None]]) -> None:
+        self.patterns = [(pattern, key) for pattern, key, _ in scan]
+        self.always: list[int] = []  # no needles: a phone number, a regex, a non-ASCII alias
+        self.by_substring: list[tuple[int, tuple[str, ...]]] = []
+        self.by_word: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for i, (_, _, alias) in enumerate(scan):
+            needles = _needles(alias)
+            if not needles:
+                self.always.append(i)
+            elif alias is not None and ("&" in alias or " and " in alias):
+                self.by_substring.append((i, needles))
+            else:
+                self.by_word.setdefault(needles[0], []).append((i, needles))
+
+    def candidates(self, text: str) -> list[tuple[re.Pattern[str], str]]:
+        """The (pattern, key) pairs that may match ``text``, in the aliases' order."""
+        folded = text.translate(_FOLD)
+        words = set(_RUN.findall(folded))
+        chosen = list(self.always)
+        for word in words:
+            chosen += [i for i, needles in self.by_word.get(word, ()) if words.issuperset(needles)]
+        chosen += [i for i, needles in self.by_substring if all(n in folded for n in needles)]
+        return [self.patterns[i] for i in sorted(chosen)]
+
+
+def _needles(alias: str | None) -> tuple[str, ...]:
+    """The lower-case literals every match of ``_alias_pattern(alias)`` contains once folded with
+    ``_FOLD``: the alias's runs of ASCII letters and digits (not 'and', which may be written '&'),
+    longest first.  None (always scan) for a phone number, which matches in any punctuation, and
+    for an alias that is not ASCII (NFKC and case folding could change its letters)."""
+    if alias is None or not alias.isascii() or _phone_pattern(alias) is not None:
+        return ()
+    runs = {run.lower() for run in _RUN.findall(alias) if run.lower() != "and"}
+    return tuple(sorted(runs, key=lambda run: (-len(run), run)))
 
 
 def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
