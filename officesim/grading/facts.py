@@ -453,8 +453,8 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
                 names.append(_first(row["name"]))
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
-    patterns = [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
-    return [(_alias_pattern(alias), key, alias) for alias, key in pairs] + patterns
+    scan: list[tuple[re.Pattern[str], str, str | None]] = [(_alias_pattern(alias), key, alias) for alias, key in pairs]
+    return scan + [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")
