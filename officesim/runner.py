@@ -183,21 +183,25 @@ class Player:
     Args:
         env_options: keyword arguments for ``OfficeEnv`` (e.g. ``judge``).
         cache_size: how many loaded tasks to keep.
+        loaded: tasks the caller has loaded already, by folder (``officesim run`` loads every
+            folder up front to check it): played as they are instead of parsed a second time.
     """
 
-    def __init__(self, env_options: dict[str, Any] | None = None, cache_size: int = 8) -> None:
+    def __init__(self, env_options: dict[str, Any] | None = None, cache_size: int = 8,
+                 loaded: Mapping[Path, Task] | None = None) -> None:
         self.env_options = env_options or {}
         self.cache_size = cache_size
+        self._loaded = dict(loaded or {})
         self._tasks: OrderedDict[Path, tuple[Task, dict[str, Any], dict[str, Any]]] = OrderedDict()
 
     def _load(self, task_dir: Path) -> tuple[Task, dict[str, Any], dict[str, Any]]:
         if task_dir in self._tasks:
             self._tasks.move_to_end(task_dir)
         else:
-            task = load_task(task_dir)
+            task = self._loaded.pop(task_dir, None) or load_task(task_dir)
             self._tasks[task_dir] = (task, task_meta(task), task_versions(task))
             while len(self._tasks) > self.cache_size:
-                self._tasks.popitem(last=False)
+                self._tasks.popitem(last=False)[1][0].release()  # its start state goes; the task may stay referenced
         return self._tasks[task_dir]
 
     def play(self, task_dir: Path, attempt: int, agent: AgentSpec,
@@ -348,6 +352,7 @@ def run_plans(
     hashes: Mapping[str, tuple[str, str]] | None = None,
     backend: str = "local",
     address: str | None = None,
+    loaded: Mapping[Path, Task] | None = None,
 ) -> list[RunReport]:
     """Play several agents' attempts over the same tasks in one pool of workers.
 
@@ -367,6 +372,8 @@ def run_plans(
         backend: ``local`` (processes on this machine) or ``ray`` (``workers`` Ray actors;
             ``officesim.integrations.ray``); results land in the same run folder either way.
         address: the Ray cluster to join (``backend="ray"``); default a local Ray instance.
+        loaded: the tasks already loaded by the caller, by folder: a run in this process
+            (``workers=1``) plays them instead of loading each folder again.
     """
     if workers < 1:
         raise RunError("workers must be at least 1")
@@ -414,7 +421,7 @@ def run_plans(
             raise RunError(str(exc)) from None
         stream: Iterable[Outcome] = play_on_ray(_jobs(pending, workers), workers, specs, env_options, address=address)
     elif workers == 1:
-        player = Player(env_options)
+        player = Player(env_options, loaded={t: loaded[t] for t in pending if t in loaded} if loaded else None)
         stream = (o for job in pending.items() for o in _play_job(player, job, specs))
     else:
         stream = _play_parallel(_jobs(pending, workers), workers, specs, env_options)
@@ -455,6 +462,7 @@ def run(
     hashes: Mapping[str, tuple[str, str]] | None = None,
     backend: str = "local",
     address: str | None = None,
+    loaded: Mapping[Path, Task] | None = None,
 ) -> RunReport:
     """Play ``n`` attempts of each task folder and append them to ``out/results.jsonl``.
 
@@ -463,7 +471,7 @@ def run(
     """
     plan = RunPlan(agent, n, Path(out), base_seed, retry_errors)
     return run_plans(tasks, [plan], workers=workers, env_options=env_options, progress=progress,
-                     on_record=on_record, hashes=hashes, backend=backend, address=address)[0]
+                     on_record=on_record, hashes=hashes, backend=backend, address=address, loaded=loaded)[0]
 
 
 def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list[dict[str, Any]],

@@ -77,7 +77,8 @@ def run_command(args: argparse.Namespace) -> int:
     if not folders:
         print("officesim: no task folders found", file=sys.stderr)
         return 2
-    hashes = hashes_of(load_all(folders))  # workers load their own tasks; here only the hashes are kept
+    tasks = load_all(folders)  # every folder checked before anything is played
+    hashes = hashes_of(tasks)
     spec = agent_spec(args)
     out = Path(args.out)
     options = _env_options(args)
@@ -90,7 +91,8 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     report = run(folders, spec, args.n, out, workers=args.workers, base_seed=args.base_seed,
                  retry_errors=args.retry_errors, env_options=options, progress=not args.quiet, hashes=hashes,
-                 backend=args.backend, address=args.address)
+                 backend=args.backend, address=args.address,
+                 loaded=dict(zip(folders, tasks, strict=True)))  # played here with --workers 1; workers load their own
     print(f"{spec.name}: {report.played} attempt(s) played, {report.skipped} already done, "
           f"{report.errors} error(s); results in {out / 'results.jsonl'}")
     ids = {t.name for t in folders}

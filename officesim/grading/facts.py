@@ -30,6 +30,7 @@ import bisect
 import csv
 import re
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
@@ -309,6 +310,8 @@ class Reader:
     ctx: GradeContext
     _mentions: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict, repr=False)
     _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
+    _claims: dict[tuple[str, str | None], list[Claim]] = field(default_factory=dict, repr=False)
+    _left_out: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -317,26 +320,26 @@ class Reader:
     @cached_property
     def aliases(self) -> list[tuple[re.Pattern[str], str]]:
         """(pattern, entity key), longest alias first, so 'Sales Ops' wins over 'Sales'."""
+        return list(self._scan.patterns)
+
+    @cached_property
+    def _scan(self) -> AliasIndex:
+        """The alias patterns, indexed by the words each needs (``AliasIndex``), kept per task:
+        they depend on the spec and on the people rows its person entities name, nothing else."""
         people: dict[str, dict[str, Any]] = {}
         for key, entity in self.spec.entities.items():
             if entity.person is not None:
                 people[key] = self.ctx.person(entity.person)
-        firsts: dict[str, int] = {}
-        for person in people.values():
-            first = _first(person["name"]).casefold()
-            firsts[first] = firsts.get(first, 0) + 1
-        pairs: list[tuple[str, str]] = []
-        for key, entity in self.spec.entities.items():
-            names = [entity.name, *entity.aliases]
-            row = people.get(key)
-            if row is not None:
-                names += [row["name"], _plain(row["name"]), row["email"]]
-                if firsts.get(_first(row["name"]).casefold()) == 1:
-                    names.append(_first(row["name"]))
-            pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
-        pairs.sort(key=lambda p: -len(p[0]))
-        patterns = [(re.compile(p), key) for key, entity in self.spec.entities.items() for p in entity.patterns]
-        return [(_alias_pattern(alias), key) for alias, key in pairs] + patterns
+        identity = tuple((key, row["name"], row["email"]) for key, row in people.items())
+        found = _ALIASES.get(id(self.spec))
+        if found is not None and found[0] is self.spec and found[1] == identity:
+            _ALIASES.move_to_end(id(self.spec))
+            return found[2]
+        scan = AliasIndex(_alias_scan(self.spec, people))
+        _ALIASES[id(self.spec)] = (self.spec, identity, scan)
+        while len(_ALIASES) > _ALIASES_KEPT:
+            _ALIASES.popitem(last=False)
+        return scan
 
     def mentions(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest.
@@ -347,7 +350,7 @@ class Reader:
         if known is not None:
             return list(known)
         taken: list[tuple[int, int, str]] = []
-        for pattern, key in self.aliases:
+        for pattern, key in self._scan.candidates(text):
             for m in pattern.finditer(text):
                 if not any(m.start() < end and start < m.end() for start, end, _ in taken):
                     taken.append((m.start(), m.end(), key))
@@ -426,6 +429,86 @@ class Reader:
 # task's sources yield (``Reader._per_task``); the spec is kept in the value so that its id cannot
 # be reused by another spec while the entry lives, and the entries go with the start world.
 _PER_TASK: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[FactsSpec, Any]]] = weakref.WeakKeyDictionary()
+
+# id(spec) -> (spec, its people's (key, name, email), alias scan): ``Reader._scan`` per task, the
+# spec kept so that its id cannot be reused while the entry lives; the least recently used go first.
+_ALIASES: OrderedDict[int, tuple[FactsSpec, tuple[tuple[str, str, str], ...], AliasIndex]] = OrderedDict()
+_ALIASES_KEPT = 2048
+
+
+def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[re.Pattern[str], str, str | None]]:
+    """Every alias pattern of ``spec`` (the people rows of its person entities given), longest
+    first, each with its alias; the entities' own regexes last, with none."""
+    firsts: dict[str, int] = {}
+    for person in people.values():
+        first = _first(person["name"]).casefold()
+        firsts[first] = firsts.get(first, 0) + 1
+    pairs: list[tuple[str, str]] = []
+    for key, entity in spec.entities.items():
+        names = [entity.name, *entity.aliases]
+        row = people.get(key)
+        if row is not None:
+            names += [row["name"], _plain(row["name"]), row["email"]]
+            if firsts.get(_first(row["name"]).casefold()) == 1:
+                names.append(_first(row["name"]))
+        pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
+    pairs.sort(key=lambda p: -len(p[0]))
+    scan: list[tuple[re.Pattern[str], str, str | None]] = [(_alias_pattern(alias), key, alias) for alias, key in pairs]
+    return scan + [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
+
+
+_RUN = re.compile(r"[A-Za-z0-9]+")
+# What ``re.IGNORECASE`` matches an ASCII letter with, as that letter in lower case: A-Z, and the
+# only four other characters that match one (found by trying every code point): 'İ' and 'ı' match
+# 'i', 'ſ' matches 's', the Kelvin sign matches 'k'.
+_FOLD = {**{ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, 0x130: "i", 0x131: "i", 0x17F: "s", 0x212A: "k"}
+
+
+class AliasIndex:
+    """A task's alias patterns, in their order, indexed by the ASCII words each one needs.
+
+    Reading a text runs only the patterns that can match it: an alias matches only where every
+    one of its ``_needles`` is in the text (case-folded as ``re`` does).  Each such word is
+    also a whole word of the text, its ends being the alias's own separators or the pattern's
+    word boundaries, except where the pattern reads 'and' and '&' alike (an alias with '&' or
+    ' and ' is checked by substring).  So the words of a text pick the candidates through a
+    dictionary instead of trying each of a library world's hundreds of aliases on every segment.
+    """
+
+    def __init__(self, scan: list[tuple[re.Pattern[str], str, str | None]]) -> None:
+        self.patterns = [(pattern, key) for pattern, key, _ in scan]
+        self.always: list[int] = []  # no needles: a phone number, a regex, a non-ASCII alias
+        self.by_substring: list[tuple[int, tuple[str, ...]]] = []
+        self.by_word: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for i, (_, _, alias) in enumerate(scan):
+            needles = _needles(alias)
+            if not needles:
+                self.always.append(i)
+            elif alias is not None and ("&" in alias or " and " in alias):
+                self.by_substring.append((i, needles))
+            else:
+                self.by_word.setdefault(needles[0], []).append((i, needles))
+
+    def candidates(self, text: str) -> list[tuple[re.Pattern[str], str]]:
+        """The (pattern, key) pairs that may match ``text``, in the aliases' order."""
+        folded = text.translate(_FOLD)
+        words = set(_RUN.findall(folded))
+        chosen = list(self.always)
+        for word in words:
+            chosen += [i for i, needles in self.by_word.get(word, ()) if words.issuperset(needles)]
+        chosen += [i for i, needles in self.by_substring if all(n in folded for n in needles)]
+        return [self.patterns[i] for i in sorted(chosen)]
+
+
+def _needles(alias: str | None) -> tuple[str, ...]:
+    """The lower-case literals every match of ``_alias_pattern(alias)`` contains once folded with
+    ``_FOLD``: the alias's runs of ASCII letters and digits (not 'and', which may be written '&'),
+    longest first.  None (always scan) for a phone number, which matches in any punctuation, and
+    for an alias that is not ASCII (NFKC and case folding could change its letters)."""
+    if alias is None or not alias.isascii() or _phone_pattern(alias) is not None:
+        return ()
+    runs = {run.lower() for run in _RUN.findall(alias) if run.lower() != "and"}
+    return tuple(sorted(runs, key=lambda run: (-len(run), run)))
 
 
 def _derived(spec: FactsSpec, core: list[float], blocks: list[Any]) -> list[float]:
@@ -523,6 +606,15 @@ class Claim:
 
 
 def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
+    """``text``'s claims, once per grading and subject (every facts check of a grader reads the same
+    texts; callers only read them)."""
+    found = reader._claims.get((text, subject))
+    if found is None:
+        found = reader._claims[(text, subject)] = _read_claims(reader, text, subject)
+    return found
+
+
+def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     out: list[Claim] = []
     previous: Claim | None = None
     for segment in reader.segments(text):
@@ -546,9 +638,12 @@ def _left_out(reader: Reader, segment: Segment) -> bool:
             text = text[:start] + " " * (end - start) + text[end:]
         return text
 
-    if not excluded(segment):
-        return False
-    return EXCLUSION.search(f"{blank(segment.context)} {blank(segment.text)}") is not None
+    key = (segment.context, segment.text)
+    found = reader._left_out.get(key)
+    if found is None:
+        found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(
+            f"{blank(segment.context)} {blank(segment.text)}") is not None
+    return found
 
 
 def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:

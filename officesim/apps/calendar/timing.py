@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -102,8 +103,14 @@ def _step(day: date, rule: str, first: date) -> date:
 
 
 def _skip_to(first: date, rule: str, target: date) -> tuple[date, int]:
-    """A start day at or before ``target`` on the rule's grid, to avoid walking a long series."""
+    """A start day at or before ``target`` on the rule's grid, to avoid walking a long series.
+
+    A weekday series that starts on a weekday has an occurrence on each later weekday, so whole
+    weeks are skipped too (one that starts on a weekend is walked: its first day is off the grid).
+    """
     period = {"daily": 1, "weekly": 7, "biweekly": 14}.get(rule)
+    if rule == "weekdays" and first.weekday() < 5:
+        period = 7
     if period is None or target <= first:
         return first, 0
     steps = (target - first).days // period
@@ -112,26 +119,36 @@ def _skip_to(first: date, rule: str, target: date) -> tuple[date, int]:
 
 def occurrences(event: Any, start: datetime, end: datetime) -> Iterator[tuple[datetime, datetime]]:
     """The (start, end) of each occurrence of ``event`` (a row) overlapping [start, end), in UTC."""
-    first_start, first_end = parse_ts(event["start_at"]), parse_ts(event["end_at"])
-    duration = first_end - first_start
     rule = event["recurrence"]
     if not rule:
+        first_start, first_end = parse_ts(event["start_at"]), parse_ts(event["end_at"])
         if first_start < end and first_end > start:
             yield first_start, first_end
         return
-    tz = ZoneInfo(event["time_zone"])
-    local_first = first_start.astimezone(tz)
-    wall = local_first.timetz().replace(tzinfo=None)
-    until = parse_ts(event["recurrence_until"]) if event["recurrence_until"] else None
-    skipped = set(json.loads(event["exdates"] or "[]"))
-    day, _ = _skip_to(local_first.date(), rule, (start - duration).astimezone(tz).date() - timedelta(days=1))
+    first_start, duration, tz, first_day, wall, until, skipped = _series(
+        event["start_at"], event["end_at"], event["time_zone"], event["recurrence_until"], event["exdates"])
+    day, _ = _skip_to(first_day, rule, (start - duration).astimezone(tz).date() - timedelta(days=1))
     for _ in range(400):  # a window is at most 92 days: 400 steps always reach its end
         moment = datetime.combine(day, wall, tz).astimezone(UTC)
         if moment >= end or (until is not None and moment > until):
             return
-        if moment + duration > start and moment >= first_start and format_ts(moment) not in skipped:
+        if moment + duration > start and moment >= first_start and not (skipped and format_ts(moment) in skipped):
             yield moment, moment + duration
-        day = _step(day, rule, local_first.date())
+        day = _step(day, rule, first_day)
+
+
+@lru_cache(maxsize=16384)
+def _series(start_at: str, end_at: str, zone_name: str, until_text: str,
+            exdates: str | None) -> tuple[datetime, timedelta, ZoneInfo, date, time, datetime | None, frozenset[str]]:
+    """A series' columns read once (a busy lookup expands every series a person attends, each
+    call): its first start, duration, zone, first local day and wall-clock time, end, cancelled starts."""
+    first_start = parse_ts(start_at)
+    duration = parse_ts(end_at) - first_start
+    tz = ZoneInfo(zone_name)
+    local_first = first_start.astimezone(tz)
+    until = parse_ts(until_text) if until_text else None
+    skipped = frozenset(json.loads(exdates or "[]"))
+    return first_start, duration, tz, local_first.date(), local_first.timetz().replace(tzinfo=None), until, skipped
 
 
 def occurrence_id(event_id: str, moment: datetime, recurring: bool) -> str:
