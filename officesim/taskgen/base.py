@@ -268,7 +268,7 @@ class Family(ABC):
     # instances each world other than acme gets (acme gets ``count``).  Ids on acme are
     # ``<slug>-NNN``; on another world ``<slug>-<world>-NNN``.
     worlds: ClassVar[tuple[str, ...]] = ("acme",)
-    count_per_world: ClassVar[int] = 3
+    count_per_world: ClassVar[int] = 5
     # 2: penalties weigh all positive points; answers, phones and names checked as people write them
     version: ClassVar[int] = 2
 
