@@ -35,7 +35,7 @@ from timing import Clock, Figures, fmt_ms, fmt_us
 from officesim import OfficeEnv, load_task
 from officesim.agents.scripted import OracleAgent
 from officesim.env import play
-from officesim.grading.rubric import grade
+from officesim.grading.scoring import grade
 from officesim.task import find_tasks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import ray
 
-from officesim.runner import AgentSpec, run
+from officesim.pipeline.runner import AgentSpec, run
 from officesim.task import find_tasks
 
 

@@ -22,7 +22,7 @@ from timing import median_times
 
 from officesim import World
 from officesim.resources import PACKAGED_WORLDS
-from officesim.spec import load_spec
+from officesim.world_spec import load_spec
 
 
 def main() -> int:

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.clock import format_ts, parse_ts
-from officesim.people import person_id
-from officesim.setup import SetupStep, apply_setup
+from officesim.person_refs import person_id
+from officesim.task_setup import SetupStep, apply_setup
 
 if TYPE_CHECKING:
     from officesim.world import World

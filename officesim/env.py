@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from officesim.colleagues import Office
 from officesim.errors import InvalidArgument, OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
-from officesim.grading.rubric import Grade, grade
+from officesim.grading.scoring import Grade, grade
 from officesim.revisions import feedback, revision_options
 from officesim.task import SUBMIT, Task
 from officesim.toolapi.drift import Drift, make_drift

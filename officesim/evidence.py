@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from officesim.attempts import Attempt, as_attempts
-from officesim.split import Split
+from officesim.pipeline.attempts import Attempt, as_attempts
+from officesim.pipeline.split import Split
 from officesim.task import Task
 
 VERDICTS = ("pass", "fail", "error", "unjudged")

@@ -14,7 +14,7 @@ from typing import Any
 
 from officesim.env import OfficeEnv, is_harness
 from officesim.errors import OfficesimError
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 
 __all__ = ["is_harness", "model_messages", "read_transcript", "replay", "tool_calls"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from officesim.grading.rubric import CheckResult, Grade
+    from officesim.grading.scoring import CheckResult, Grade
 
 MAX_REVISIONS = 10
 

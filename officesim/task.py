@@ -28,17 +28,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from officesim.colleagues import Colleague, TimedEvent
 from officesim.episode_tools import SUBMIT
 from officesim.errors import InvalidArgument, OfficesimError, SpecError
-from officesim.grading.rubrics import Rubric, load_rubric_file
-from officesim.grading.spec import GraderSpec
+from officesim.grading.grader_spec import GraderSpec
+from officesim.grading.judge_rubrics import Rubric, load_rubric_file
 from officesim.grading.spec_base import CheckBase
-from officesim.people import check_ref_syntax, person_id
+from officesim.person_refs import check_ref_syntax, person_id
 from officesim.resources import PACKAGED_WORLDS, resolve_task, rubric_path, world_spec_path
 from officesim.schema_sql import META_TABLE
-from officesim.setup import SetupStep, apply_setup, check_table_fields
-from officesim.spec import WorldSpec, format_validation_error, load_spec
+from officesim.task_setup import SetupStep, apply_setup, check_table_fields
 from officesim.toolexport import WAIT, ExportFormat, SchemaMode, export_tools
 from officesim.tools import registry
 from officesim.world import World
+from officesim.world_spec import WorldSpec, format_validation_error, load_spec
 
 WORLDS_DIR = PACKAGED_WORLDS  # the packaged specs (in a checkout: the top-level worlds/)
 TASK_ID = r"^[a-z0-9][a-z0-9-]*$"

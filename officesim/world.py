@@ -24,8 +24,8 @@ from officesim.clock import format_ts, parse_ts
 from officesim.connection import connect
 from officesim.errors import NotFound, OfficesimError
 from officesim.schema_sql import CHANGES_TABLE, META_TABLE, world_ddl
-from officesim.spec import WorldSpec, load_spec
 from officesim.tools import dispatch
+from officesim.world_spec import WorldSpec, load_spec
 from officesim.worldgen import StageCallback, populate
 
 

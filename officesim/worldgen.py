@@ -19,7 +19,7 @@ from officesim.apps.money import money
 from officesim.apps.registry import apps
 from officesim.industries import Industry, Locale, industry, locale
 from officesim.seeding import faker_for, rng_for
-from officesim.spec import WorldSpec
+from officesim.world_spec import WorldSpec
 
 if TYPE_CHECKING:
     from officesim.world import World

@@ -17,9 +17,9 @@ from pathlib import Path
 from officesim.apps import apps, get_app
 from officesim.apps.registry import id_prefixes, table_prefixes
 from officesim.schema_sql import app_tables
-from officesim.spec import SizeSpec
 from officesim.taskgen.common import DISTRACTOR_WRITES, READS
 from officesim.tools import registry
+from officesim.world_spec import SizeSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +87,7 @@ import json
 from officesim import World
 from officesim.apps.registry import app_names, id_prefixes
 from pydantic import ValidationError
-from officesim.spec import WorldSpec, load_spec
+from officesim.world_spec import WorldSpec, load_spec
 from officesim.taskgen.common import toolset
 from officesim.toolexport import export_tools
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from officesim.attempts import Attempt, as_attempts, read_attempts
-from officesim.metrics import summarize
-from officesim.runner import read_results
+from officesim.pipeline.attempts import Attempt, as_attempts, read_attempts
+from officesim.pipeline.metrics import summarize
+from officesim.pipeline.runner import read_results
 
 
 def _write(path: Path, lines: list[str]) -> Path:

@@ -2,7 +2,7 @@
 
 Hacks must fail and score at most ``HACK_BOUND``; correct work must pass.  Every case starts from
 the task's reference solution and changes one thing, so a failure names exactly the class of
-mistake the grader makes.  The generated self-tests (``officesim.selftest_variants``) cover the
+mistake the grader makes.  The generated self-tests (``officesim.probes``) cover the
 same classes on every task; these cases pin the concrete examples the audit found.
 """
 
@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 
 from officesim import OfficeEnv, load_task
-from officesim.agents.overreach import OverreachRecordsProbe
 from officesim.env import play
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
-from officesim.selftest_variants.facts import facts_for
-from officesim.selftest_variants.trajectory import is_read
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import ReplayAgent, Trajectory
+from officesim.probes.facts import facts_for
+from officesim.probes.overreach import OverreachRecordsProbe
+from officesim.probes.trajectory import is_read
 from officesim.task import Task
 from officesim.testing import ServerError, Text
 

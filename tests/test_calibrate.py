@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from officesim.calibrate import CALIBRATION, CalibrationConfig, calibrate, decide, format_table
 from officesim.cli import main
 from officesim.env import OfficeEnv
-from officesim.regrade import RegradeReport
+from officesim.pipeline.calibrate import CALIBRATION, CalibrationConfig, calibrate, decide, format_table
+from officesim.pipeline.regrade import RegradeReport
+from officesim.pipeline.runner import RESULTS, AgentSpec, load_transcript, read_results, run
 from officesim.replay import replay, tool_calls
-from officesim.runner import RESULTS, AgentSpec, load_transcript, read_results, run
 from officesim.task import load_task
 from officesim.testing import Reply, ScriptedServer, serve, submit, text
 

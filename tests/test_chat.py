@@ -16,8 +16,8 @@ from officesim.apps.chat import generate as chat_generate
 from officesim.apps.chat.models import dm_channel_name
 from officesim.apps.directory import generate as directory_generate
 from officesim.clock import format_ts, parse_ts
-from officesim.spec import load_spec
 from officesim.tools import registry
+from officesim.world_spec import load_spec
 from officesim.worldgen import GenContext
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ from typing import Literal
 import pytest
 
 from officesim.errors import SpecError
+from officesim.grading.grader_spec import Check, GraderSpec
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, RecordCheck
-from officesim.grading.spec import Check, GraderSpec
 from officesim.grading.spec_base import CheckBase, Outcome
 from officesim.task import load_task
 

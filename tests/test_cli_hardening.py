@@ -20,12 +20,12 @@ from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError, SpecError
 from officesim.grading.judge import JudgeConfig
+from officesim.pipeline.runner import read_results
 from officesim.replay import model_messages, replay, tool_calls
-from officesim.runner import read_results
-from officesim.spec import load_spec
 from officesim.testing import ScriptedServer, serve
 from officesim.testing.openai_server import ServerError, text, tool_call
 from officesim.world import World
+from officesim.world_spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "tasks"

@@ -20,8 +20,8 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = ("officesim.world", "officesim.env", "officesim.runner", "sqlmodel", "fastapi", "uvicorn", "matplotlib",
-         "openai", "mcp")
+heavy = ("officesim.world", "officesim.env", "officesim.pipeline.runner", "sqlmodel", "fastapi", "uvicorn",
+         "matplotlib", "openai", "mcp")
 print(json.dumps(sorted(name for name in sys.modules if name in heavy or name.startswith("officesim.cli."))))
 """
 
@@ -42,7 +42,7 @@ def test_tasks_validate_help_imports_its_verb_module_only() -> None:
 
 def test_import_officesim_is_lazy_until_a_name_is_used() -> None:
     code = ("import sys, officesim; before = 'officesim.world' in sys.modules; officesim.World; "
-            "print(before, 'officesim.world' in sys.modules, 'officesim.runner' in sys.modules)")
+            "print(before, 'officesim.world' in sys.modules, 'officesim.pipeline.runner' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True", "False"]  # the world and tools, not the pipeline
 

@@ -15,8 +15,8 @@ from officesim.apps.crm import generate as crm_generate
 from officesim.apps.crm.lookup import CLOSED_STAGES, OPEN_STAGES, STAGES
 from officesim.apps.directory import generate as directory_generate
 from officesim.clock import parse_ts
-from officesim.spec import load_spec
 from officesim.tools import registry
+from officesim.world_spec import load_spec
 from officesim.worldgen import GenContext
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from officesim import OfficeEnv
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified

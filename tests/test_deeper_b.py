@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from officesim.env import OfficeEnv, play
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import Trajectory
-from officesim.selftest_variants.trajectory import ReplayAgent
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import Trajectory
+from officesim.probes.trajectory import ReplayAgent
 from officesim.task import Task, load_task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_instance, write_task

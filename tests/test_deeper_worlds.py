@@ -18,10 +18,10 @@ from collections.abc import Callable
 import pytest
 
 from officesim.env import OfficeEnv, play
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.sampler import SampledTask, TaskSampler
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
 
 
 @functools.cache

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from officesim.calibrate import CalibrationConfig
 from officesim.cli import main
-from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
-from officesim.runner import AgentSpec, run
-from officesim.split import cut_groups, group_position, split_by_group, split_tasks
+from officesim.pipeline.calibrate import CalibrationConfig
+from officesim.pipeline.delivery import MANIFEST, DeliveryOptions, deliver
+from officesim.pipeline.runner import AgentSpec, run
+from officesim.pipeline.split import cut_groups, group_position, split_by_group, split_tasks
 from officesim.task import find_tasks, load_task
 from officesim.testing import Reply, ScriptedServer, serve, submit
 

@@ -15,18 +15,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from officesim.calibrate import CalibrationConfig
 from officesim.cli import main
-from officesim.compare import compare_runs, newcombe_interval, paired_bootstrap
-from officesim.delivery import MANIFEST, DeliveryOptions, deliver
 from officesim.errors import OfficesimError
 from officesim.grading.judge import JudgeConfig
-from officesim.metrics import summarize
-from officesim.runner import AgentSpec, run
-from officesim.split import split_by_group
+from officesim.pipeline.calibrate import CalibrationConfig
+from officesim.pipeline.compare import compare_runs, newcombe_interval, paired_bootstrap
+from officesim.pipeline.delivery import MANIFEST, DeliveryOptions, deliver
+from officesim.pipeline.metrics import summarize
+from officesim.pipeline.runner import AgentSpec, run
+from officesim.pipeline.split import split_by_group
+from officesim.pipeline.twins import content_of, find_twins
 from officesim.task import find_tasks, load_task
 from officesim.testing import ScriptedServer, Text, serve
-from officesim.twins import content_of, find_twins
 
 FIXTURES = Path(__file__).parent / "fixtures" / "runner_tasks"
 FAST = CalibrationConfig(oracle_seeds=2, regrade_attempts=1)

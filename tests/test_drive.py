@@ -21,8 +21,8 @@ from officesim.apps.drive.access import (
     visible_files_sql,
 )
 from officesim.errors import NotFound, PermissionDenied
-from officesim.spec import SizeSpec, load_spec
 from officesim.tools import registry
+from officesim.world_spec import SizeSpec, load_spec
 from officesim.worldgen import GenContext
 
 TINY = Path(__file__).resolve().parent.parent / "worlds" / "tiny.yaml"

@@ -21,8 +21,8 @@ from officesim import OfficeEnv, load_task
 from officesim.agents.scripted import OracleAgent
 from officesim.env import play
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import Grade
-from officesim.selftest import would_pass
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import would_pass
 from officesim.task import Task
 from officesim.testing import ServerError, Text
 

@@ -22,9 +22,9 @@ from officesim import OfficeEnv, load_task
 from officesim.clock import format_ts, parse_ts
 from officesim.env import play
 from officesim.grading.calendar_checks import CalendarEventCheck, clock_times, mentioned_days, own_text
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import base_snapshot, render_instance, write_task

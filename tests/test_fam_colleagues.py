@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from officesim.env import OfficeEnv, play
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified

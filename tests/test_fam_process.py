@@ -19,14 +19,14 @@ import pytest
 
 from officesim import OfficeEnv
 from officesim.env import play
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.pipeline.taskstats import _traps
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.common import long_date
 from officesim.taskgen.writer import render_verified
-from officesim.taskstats import _traps
 
 pytestmark = pytest.mark.slow
 Step = dict[str, Any]

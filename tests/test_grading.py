@@ -24,7 +24,7 @@ from officesim.grading.normalize import (
     text_has_number,
     values_equal,
 )
-from officesim.people import email_of
+from officesim.person_refs import email_of
 from officesim.task import Task
 
 BASE_TASK = {

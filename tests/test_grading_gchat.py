@@ -16,9 +16,9 @@ import pytest
 
 from officesim import OfficeEnv, load_task
 from officesim.env import play
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
 
 TASKS = Path(__file__).resolve().parents[1] / "tasks"

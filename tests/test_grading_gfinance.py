@@ -345,7 +345,7 @@ def test_validate_warns_when_judged_points_could_make_up_for_a_code_checked_part
     """tasks validate's judge_flips, the other way round: a code criterion failing, the judge for the
     rest.  The brief and the report hold their asked-for parts in gates, so they do not flip; without
     the brief's second gate, the judge's 4 points could make up for its invoices."""
-    from officesim.grading.rubric import judge_flips
+    from officesim.grading.scoring import judge_flips
 
     for task_id in (CB, TR):
         assert judge_flips(task(task_id).grader, task(task_id).pass_threshold) is None

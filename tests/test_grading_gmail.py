@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from officesim import OfficeEnv, load_task
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
 
 TASKS = Path(__file__).resolve().parent.parent / "tasks"

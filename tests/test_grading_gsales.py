@@ -1,6 +1,6 @@
 """Hacks and alternative correct solutions for the sales and chat-driven CRM families (issue 9).
 
-Written by hand, outside the generated self-tests (``officesim.selftest_variants``): each case
+Written by hand, outside the generated self-tests (``officesim.probes``): each case
 starts from a shipped task's reference solution and changes one thing, then asserts the grade.
 The hacks must fail and score at most ``HACK_BOUND``; the correct variants must pass.  Every case
 here found a defect when it was written (now fixed) or pins an issue-9 class for these families.
@@ -14,9 +14,9 @@ from typing import Any
 
 from test_audit_cases import TASKS, grade_of, reference, task  # the audit cases' replay helpers
 
-from officesim.grading.rubric import Grade
-from officesim.selftest import HACK_BOUND, would_pass
-from officesim.selftest_variants import Trajectory
+from officesim.grading.scoring import Grade
+from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.probes import Trajectory
 
 MAIL = ("mail_send_message",)
 

@@ -24,8 +24,8 @@ from officesim.agents.scripted import OracleAgent
 from officesim.episode import REGRADES, run_episode
 from officesim.grading.evidence import Block
 from officesim.grading.judge import Judge, JudgeConfig, injection_markers, normalise_for_markers
-from officesim.grading.rubric import Grade
-from officesim.selftest_variants import ReplayAgent, Trajectory
+from officesim.grading.scoring import Grade
+from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
 from officesim.testing import Refusal, ServerError, Slow, Text
 

@@ -26,8 +26,8 @@ from officesim.apps.mail.templates import (
 )
 from officesim.clock import parse_ts
 from officesim.industries import industries
-from officesim.spec import load_spec
 from officesim.tools import registry
+from officesim.world_spec import load_spec
 from officesim.worldgen import GenContext
 
 ROOT = Path(__file__).resolve().parent.parent

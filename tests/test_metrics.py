@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from officesim.metrics import (
+from officesim.pipeline.metrics import (
     bootstrap_interval,
     group_stats,
     pass_at_k,

@@ -11,11 +11,11 @@ import pytest
 
 import officesim
 from officesim.cli import main
-from officesim.delivery import _copy_support
 from officesim.errors import SpecError
+from officesim.pipeline.delivery import _copy_support
 from officesim.resources import PACKAGED_RUBRICS, PACKAGED_TASKS, PACKAGED_WORLDS, resolve_task
-from officesim.spec import load_spec
 from officesim.task import load_task
+from officesim.world_spec import load_spec
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
 

@@ -12,7 +12,7 @@ import pytest
 ray = pytest.importorskip("ray")  # part of the dev extra: CI has it
 
 from officesim.cli import main  # noqa: E402
-from officesim.runner import AgentSpec, read_results, run  # noqa: E402
+from officesim.pipeline.runner import AgentSpec, read_results, run  # noqa: E402
 from officesim.task import find_tasks, load_task  # noqa: E402
 
 pytestmark = [pytest.mark.framework, pytest.mark.slow]

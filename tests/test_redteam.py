@@ -1,7 +1,7 @@
 """The red team: cheap strategies that must fail, and correct work written differently that must pass.
 
 A grader can be wrong two ways.  It can be fooled (a shotgun answer, raw data pasted where the
-analysis goes, the job done plus collateral damage): the probes in ``officesim.agents.redteam``
+analysis goes, the job done plus collateral damage): the probes in ``officesim.probes.redteam``
 play those strategies and every shipped task must hold them at a score of at most ``HACK_BOUND``.
 And it can fail correct work: the oracle's own trajectory, rewritten the way another careful
 employee would write it (amounts as "USD 7614" or "$7.61k", everything in capitals, the list in
@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 
 from officesim import OfficeEnv, load_task
-from officesim.agents.overreach import OverreachMailProbe, OverreachRecordsProbe
-from officesim.agents.redteam import DumpSourcesProbe, ShotgunAnswerProbe, ShotgunTextProbe, candidates_text
 from officesim.agents.registry import agent_names, make_agent
 from officesim.agents.scripted import PROBES, OracleAgent
 from officesim.env import play
 from officesim.grading.normalize import stated_numbers
-from officesim.selftest import HACK_BOUND, selftest, would_pass
-from officesim.selftest_variants.gaps import is_known, open_failures
+from officesim.pipeline.selftest import HACK_BOUND, selftest, would_pass
+from officesim.probes.gaps import is_known, open_failures
+from officesim.probes.overreach import OverreachMailProbe, OverreachRecordsProbe
+from officesim.probes.redteam import DumpSourcesProbe, ShotgunAnswerProbe, ShotgunTextProbe, candidates_text
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 

@@ -13,7 +13,7 @@ from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.episode import run_episode
 from officesim.errors import OfficesimError
-from officesim.runner import (
+from officesim.pipeline.runner import (
     RESULTS,
     AgentSpec,
     RunError,

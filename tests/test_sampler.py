@@ -14,6 +14,9 @@ from officesim.agents.scripted import OracleAgent
 from officesim.cli import main
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
+from officesim.pipeline.selftest import selftest
+from officesim.pipeline.split import heldout_pairs, same_instruction_links, shared_instructions, split_tasks
+from officesim.probes.gaps import is_known, known_gaps
 from officesim.sampler import (
     FIRST_INDEX,
     HeldOut,
@@ -24,9 +27,6 @@ from officesim.sampler import (
     instance_stats,
     rebuild,
 )
-from officesim.selftest import selftest
-from officesim.selftest_variants.gaps import is_known, known_gaps
-from officesim.split import heldout_pairs, same_instruction_links, shared_instructions, split_tasks
 from officesim.task import find_tasks, load_task, load_task_files
 from officesim.taskgen import FAMILIES, generate_all
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks

@@ -22,12 +22,12 @@ from officesim.agents.scripted import (
 )
 from officesim.cli import main
 from officesim.env import play
-from officesim.selftest import selftest
-from officesim.selftest_variants import FAMILIES, VARIANTS, ReplayAgent, Trajectory, kinds_for, wording
-from officesim.selftest_variants import PROBES as KIND_PROBES
-from officesim.selftest_variants.trajectory import Essential
+from officesim.pipeline.selftest import selftest
+from officesim.pipeline.taskstats import measure
+from officesim.probes import FAMILIES, VARIANTS, ReplayAgent, Trajectory, kinds_for, wording
+from officesim.probes import PROBES as KIND_PROBES
+from officesim.probes.trajectory import Essential
 from officesim.task import Task
-from officesim.taskstats import measure
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tasks"
 
@@ -162,8 +162,8 @@ def test_the_family_table_shows_stats_medians_per_tier_and_counts_skills() -> No
     from types import SimpleNamespace
 
     from officesim.cli.tasks import family_table
+    from officesim.pipeline.taskstats import TaskStats
     from officesim.taskgen import FAMILIES as TASK_FAMILIES
-    from officesim.taskstats import TaskStats
 
     tiers = {"inbox_triage": ["medium", "hard", "hard"], "share_doc_exact": ["easy"]}
     tasks, stats = [], []

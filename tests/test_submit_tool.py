@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from officesim.env import OfficeEnv
-from officesim.spec import load_spec
 from officesim.task import Task, load_task
 from officesim.toolexport import export_tools, relax
 from officesim.tools import episode_registry, registry
 from officesim.toolschema import strict_schema
+from officesim.world_spec import load_spec
 
 TASK = "tasks/budget-variance-answer-001"
 

@@ -14,9 +14,9 @@ import yaml
 
 from officesim import World, load_task
 from officesim.errors import SpecError
-from officesim.people import check_ref_syntax, email_of, person_id, resolve_arguments
-from officesim.setup import CallStep, ClockStep, InsertStep, UpdateStep, apply_setup
+from officesim.person_refs import check_ref_syntax, email_of, person_id, resolve_arguments
 from officesim.task import SUBMIT, find_tasks, published_schema_files, read_yaml, world_snapshot
+from officesim.task_setup import CallStep, ClockStep, InsertStep, UpdateStep, apply_setup
 from officesim.tools import dispatch, registry
 from officesim.toolschema import strict_schema
 

@@ -20,8 +20,8 @@ import yaml
 
 from officesim.cli import main as cli_main
 from officesim.grading.facts import phone_regex
-from officesim.selftest import selftest
-from officesim.selftest_variants.gaps import open_failures
+from officesim.pipeline.selftest import selftest
+from officesim.probes.gaps import open_failures
 from officesim.task import TASK_ID, load_task
 from officesim.taskgen import FAMILIES, generate_all
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from officesim import load_task
-from officesim.taskstats import measure, skeleton
+from officesim.pipeline.taskstats import measure, skeleton
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = Path(__file__).parent / "fixtures" / "tasks"

@@ -169,7 +169,7 @@ def test_stamps_in_exports_run_records_and_deliveries(tmp_path: Path, capsys: py
     assert written["hash"] == stamp["hash"] and written["format"] == "anthropic"
     assert stamp["version"] in capsys.readouterr().out
     assert load_surface(str(tmp_path / "t.json")).version == stamp["version"]
-    from officesim.runner import task_versions
+    from officesim.pipeline.runner import task_versions
     from officesim.task import load_task
 
     versions = task_versions(load_task(ROOT / "tests" / "fixtures" / "tasks" / "move-deal-negotiation"))

@@ -12,7 +12,7 @@ from officesim.agents.scripted import OracleAgent
 from officesim.cli import main
 from officesim.env import play
 from officesim.errors import OfficesimError
-from officesim.runner import read_results
+from officesim.pipeline.runner import read_results
 from officesim.task import SUBMIT
 from officesim.toolapi.drift import KINDS, DriftSpec, drift_spec
 

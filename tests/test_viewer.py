@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from officesim.cli import main
 from officesim.errors import OfficesimError
-from officesim.runner import AgentSpec, run
+from officesim.pipeline.runner import AgentSpec, run
 from officesim.task import find_tasks
 from officesim.view.app import build_app, detect
 from officesim.view.html import PAGE_LIMIT, table

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from officesim.calibrate import CalibrationConfig
-from officesim.delivery import DeliveryOptions, deliver
-from officesim.runner import AgentSpec, run
+from officesim.pipeline.calibrate import CalibrationConfig
+from officesim.pipeline.delivery import DeliveryOptions, deliver
+from officesim.pipeline.runner import AgentSpec, run
 from officesim.task import find_tasks
 from officesim.view.app import build_app
 

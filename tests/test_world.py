@@ -14,7 +14,7 @@ import pytest
 from officesim import World
 from officesim.cli import main
 from officesim.errors import NotFound, OfficesimError, SpecError
-from officesim.spec import load_spec
+from officesim.world_spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "worlds" / "tiny.yaml"

@@ -24,7 +24,7 @@ from officesim.cli import main
 from officesim.errors import SpecError
 from officesim.industries import industries
 from officesim.resources import PACKAGED_WORLDS
-from officesim.spec import WorldSpec, load_spec
+from officesim.world_spec import WorldSpec, load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(p.stem for p in PACKAGED_WORLDS.glob("*.yaml"))

@@ -5,7 +5,7 @@
 * Probes try cheap ways to game a grader: ``SpamEveryoneProbe`` mails everybody the instruction,
   ``DeleteEverythingProbe`` deletes whatever it can list, ``EchoInstructionProbe`` submits the
   instruction as the answer, ``GuessNumberProbe`` submits a plausible number.  The probes in
-  ``officesim.agents.redteam`` and ``officesim.agents.overreach`` replay the solution and then
+  ``officesim.probes.redteam`` and ``officesim.probes.overreach`` replay the solution and then
   cheat (a shotgun answer, raw data instead of analysis, extra damage).  Each must fail and score
   at most ``HACK_BOUND``.
 
@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from officesim.agents.overreach import (
+from officesim.errors import OfficesimError
+from officesim.grading.normalize import extract_numbers
+from officesim.probes.overreach import (
     OverreachChatProbe,
     OverreachDeleteMailProbe,
     OverreachMailProbe,
@@ -26,10 +28,8 @@ from officesim.agents.overreach import (
     OverreachRecordsProbe,
     OverreachShareProbe,
 )
-from officesim.agents.probing import PAGE, Action, Plan, ScriptedProbe, items, submit, tool_names
-from officesim.agents.redteam import DumpSourcesProbe, ShotgunAnswerProbe, ShotgunTextProbe
-from officesim.errors import OfficesimError
-from officesim.grading.normalize import extract_numbers
+from officesim.probes.probing import PAGE, Action, Plan, ScriptedProbe, items, submit, tool_names
+from officesim.probes.redteam import DumpSourcesProbe, ShotgunAnswerProbe, ShotgunTextProbe
 
 if TYPE_CHECKING:
     from officesim.task import Task

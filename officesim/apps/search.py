@@ -14,7 +14,7 @@ from typing import Any
 
 from officesim.clock import OutOfRange, format_ts, parse_ts
 from officesim.errors import InvalidArgument
-from officesim.results import like
+from officesim.paging import like
 
 MAX_TERMS = 10  # words and phrases in one query; more are a pasted paragraph, not a search
 # Characters in one word or phrase: LIKE costs (text length x pattern length) on adversarial text,

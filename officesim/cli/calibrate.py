@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from officesim.calibrate import CALIBRATION, calibrate, format_table
 from officesim.cli.options import (
     add_calibration_options,
     add_judge_options,
@@ -14,6 +13,7 @@ from officesim.cli.options import (
     calibration_config,
     env_options,
 )
+from officesim.pipeline.calibrate import CALIBRATION, calibrate, format_table
 
 THRESHOLDS = ("drop_above", "inspect_below", "hack_bound", "ambiguity_bound", "oracle_seeds", "regrade_attempts",
               "regrades")

@@ -6,10 +6,10 @@ import argparse
 import json
 from pathlib import Path
 
-from officesim.compare import UPLIFT_PLOT, compare_runs, draw_uplift
 from officesim.errors import OfficesimError
-from officesim.runner import read_run_info
-from officesim.split import split_tasks
+from officesim.pipeline.compare import UPLIFT_PLOT, compare_runs, draw_uplift
+from officesim.pipeline.runner import read_run_info
+from officesim.pipeline.split import split_tasks
 from officesim.task import load_task
 
 

@@ -16,7 +16,7 @@ from officesim.cli.options import (
     calibration_config,
     env_options,
 )
-from officesim.delivery import Delivery, DeliveryOptions, deliver
+from officesim.pipeline.delivery import Delivery, DeliveryOptions, deliver
 from officesim.resources import tasks_dir
 
 THRESHOLDS = ("drop_above", "inspect_below", "hack_bound", "oracle_seeds")

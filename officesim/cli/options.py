@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from officesim.agents.registry import agent_names
-from officesim.calibrate import CalibrationConfig
 from officesim.grading.judge import JudgeConfig
-from officesim.runner import AgentSpec
+from officesim.pipeline.calibrate import CalibrationConfig
+from officesim.pipeline.runner import AgentSpec
 
 # What each calibration threshold means, for its --help (the default is appended).
 CALIBRATION_HELP: dict[str, str] = {

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from officesim.attempts import read_attempts
 from officesim.cli.options import (
     add_agent_options,
     add_judge_options,
@@ -18,8 +17,9 @@ from officesim.cli.options import (
     env_options,
 )
 from officesim.errors import OfficesimError, SpecError
-from officesim.metrics import format_groups, summarize
-from officesim.runner import BACKENDS, hashes_of, run
+from officesim.pipeline.attempts import read_attempts
+from officesim.pipeline.metrics import format_groups, summarize
+from officesim.pipeline.runner import BACKENDS, hashes_of, run
 from officesim.task import Task, find_tasks, load_task
 
 

@@ -1,7 +1,7 @@
 """``officesim split audit DELIVERY``: look for near twins, by content, across a delivery's split.
 
 ``officesim split make TASKS [--by group|world|both]`` prints the held-out split of a task library
-(``officesim.split.split_tasks``): by group (near twins never straddle it), by world (whole
+(``officesim.pipeline.split.split_tasks``): by group (near twins never straddle it), by world (whole
 companies never seen in training) or both; ``--pairs FILE`` writes the held-out side as
 ``group@world`` lines for ``officesim tasks sample --exclude-file`` / ``TaskSampler(exclude=...)``.
 """
@@ -12,9 +12,9 @@ import argparse
 from pathlib import Path
 
 from officesim.errors import OfficesimError
-from officesim.split import instruction_key
+from officesim.pipeline.split import instruction_key
+from officesim.pipeline.twins import content_of, find_twins
 from officesim.task import find_tasks, load_task
-from officesim.twins import content_of, find_twins
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def make_command(args: argparse.Namespace) -> int:
     """Print the split's sides (tasks, groups, worlds held out); ``--pairs`` writes the held-out pairs."""
-    from officesim.split import heldout_pairs, shared_instructions, split_tasks, world_of
+    from officesim.pipeline.split import heldout_pairs, shared_instructions, split_tasks, world_of
 
     tasks = [load_task(path) for path in find_tasks([args.tasks])]
     if not tasks:

@@ -26,9 +26,9 @@ from officesim.cli.sample import add_sample
 from officesim.errors import SpecError
 
 if TYPE_CHECKING:
-    from officesim.selftest import SelfTestReport
+    from officesim.pipeline.selftest import SelfTestReport
+    from officesim.pipeline.taskstats import TaskStats
     from officesim.task import Task
-    from officesim.taskstats import TaskStats
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -61,8 +61,8 @@ def stats_command(args: argparse.Namespace) -> int:
     """Play every reference solution once and print the per-family difficulty table."""
     from dataclasses import asdict
 
+    from officesim.pipeline.taskstats import HEADER, measure, rows, summary
     from officesim.task import find_tasks, load_task
-    from officesim.taskstats import HEADER, measure, rows, summary
 
     folders = find_tasks(args.paths)
     if not folders:
@@ -120,7 +120,7 @@ def _difficulties(tasks: list[Task]) -> str:
 
 def _stats_columns(items: list[TaskStats]) -> list[str]:
     """Medians of what the reference solutions needed (``tasks stats``); calls also for the hard tier."""
-    from officesim.taskstats import median
+    from officesim.pipeline.taskstats import median
 
     hard = [i.calls for i in items if i.difficulty == "hard"]
     calls = f"{median(i.calls for i in items):g}" + (f" ({median(hard):g})" if hard else "")
@@ -135,7 +135,7 @@ def family_table(tasks: list[Task], reports: list[SelfTestReport] | None = None,
                  stats: list[TaskStats] | None = None) -> str:
     """One row per family: instances, groups and instances per tier (easy/medium/hard); with
     self-test reports also variants passed / run, their distinct kinds, probes run and the highest
-    probe score (by whom); with the reference solutions' figures (``officesim.taskstats``) their
+    probe score (by whom); with the reference solutions' figures (``officesim.pipeline.taskstats``) their
     medians: tool calls (the hard tier's in brackets), KiB read, apps touched, traps, colleagues,
     and the revisions an episode allows.  Kept within 120 columns."""
     by_family: dict[str, list[Task]] = defaultdict(list)
@@ -180,10 +180,10 @@ def thin_families(tasks: list[Task], reports: list[SelfTestReport]) -> list[str]
 
 def validate_command(args: argparse.Namespace) -> int:
     from officesim.grading.judge import JudgeConfig
-    from officesim.grading.rubric import judge_flips
-    from officesim.selftest import selftest
+    from officesim.grading.scoring import judge_flips
+    from officesim.pipeline.selftest import selftest
+    from officesim.pipeline.taskstats import measure
     from officesim.task import find_tasks, load_task
-    from officesim.taskstats import measure
 
     started = time.perf_counter()
     folders = find_tasks(args.paths)
@@ -198,7 +198,7 @@ def validate_command(args: argparse.Namespace) -> int:
     reports = []
     stats: list[TaskStats] = []  # the reference solutions' figures, as ``tasks stats`` measures them
     seen: dict[str, Path] = {}
-    from officesim.selftest_variants.gaps import KNOWN_GAPS_FILE, is_known, known_gaps
+    from officesim.probes.gaps import KNOWN_GAPS_FILE, is_known, known_gaps
 
     gaps = known_gaps()
     known: list[str] = []  # failing runs that known_gaps.yaml lists

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from officesim.errors import OfficesimError
-from officesim.progress import format_duration
-from officesim.spec import load_spec
+from officesim.pipeline.progress import format_duration
 from officesim.world import World
+from officesim.world_spec import load_spec
 from officesim.worldgen import StageCallback
 
 # Specs estimated above this many records (acme: ~3,000, large: ~27,000) show which app is

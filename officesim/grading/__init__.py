@@ -5,6 +5,6 @@ configures the judge (the ``openai`` client is only imported when a judge is fir
 """
 
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import CheckResult, Grade, grade
+from officesim.grading.scoring import CheckResult, Grade, grade
 
 __all__ = ["CheckResult", "Grade", "Judge", "JudgeConfig", "grade"]

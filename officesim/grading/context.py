@@ -12,12 +12,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from officesim.grading.facts import Reader
-from officesim.people import emails_of, resolve_column_value, resolve_person
+from officesim.person_refs import emails_of, resolve_column_value, resolve_person
 
 if TYPE_CHECKING:
     from officesim.grading.facts import FactsSpec
     from officesim.grading.judge import Judge
-    from officesim.grading.rubrics import Rubric
+    from officesim.grading.judge_rubrics import Rubric
     from officesim.world import World, WorldDiff
 
 

@@ -25,7 +25,7 @@ from officesim.grading.spec_base import (
     listed,
     texts_match,
 )
-from officesim.results import like
+from officesim.paging import like
 
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext, SentMail

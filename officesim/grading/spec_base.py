@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.grading.normalize import normalize_text
-from officesim.people import check_ref_syntax
-from officesim.setup import check_table_fields
+from officesim.person_refs import check_ref_syntax
+from officesim.task_setup import check_table_fields
 
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext

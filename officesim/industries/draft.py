@@ -56,7 +56,7 @@ def draft_spec(name: str, industry: str, locale_code: str, people: int, *, compa
 
     Raises ``SpecError`` (via ``WorldSpec``) naming the field when an argument is out of range.
     """
-    from officesim.spec import WorldSpec, validate_spec_data
+    from officesim.world_spec import WorldSpec, validate_spec_data
 
     profile = locale(locale_code)
     company = company or f"{name.replace('-', ' ').replace('_', ' ').title()} {_SUFFIX.get(industry, 'Group')}"

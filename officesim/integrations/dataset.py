@@ -31,10 +31,10 @@ from officesim.agents.openai_agent import DEFAULT_SYSTEM_PROMPT, describe_user
 from officesim.env import OfficeEnv, RewardMode
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
+from officesim.pipeline.split import split_tasks
 from officesim.replay import replay, tool_calls
 from officesim.sampler import REF_PREFIX, TaskSampler, rebuild
-from officesim.split import split_tasks
 from officesim.task import Task, find_tasks, load_task
 
 SplitName = Literal["all", "train", "heldout"]

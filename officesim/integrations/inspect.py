@@ -35,8 +35,8 @@ from typing import Any
 from officesim.env import OfficeEnv
 from officesim.grading.judge import JudgeConfig, make_judge
 from officesim.integrations.dataset import DEFAULT_SYSTEM_PROMPT, task_record
+from officesim.pipeline.split import split_by_group
 from officesim.resources import tasks_dir
-from officesim.split import split_by_group
 from officesim.task import Task, find_tasks, load_task
 
 try:

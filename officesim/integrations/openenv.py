@@ -27,7 +27,7 @@ from pydantic import Field
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import JudgeConfig, make_judge
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 from officesim.resources import tasks_dir
 from officesim.server.http import GRADE_SUMMARY_FIELDS
 from officesim.task import Task, find_tasks, load_task

@@ -26,8 +26,8 @@ from typing import Any
 
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
+from officesim.pipeline.runner import Job, Outcome, Player, _play_job
 from officesim.resources import rubric_path
-from officesim.runner import Job, Outcome, Player, _play_job
 from officesim.task import Task, load_task
 
 try:

@@ -39,7 +39,7 @@ from officesim.agents.openai_agent import DEFAULT_SYSTEM_PROMPT, describe_user
 from officesim.env import OfficeEnv
 from officesim.errors import Conflict, OfficesimError
 from officesim.grading.judge import JudgeConfig
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 from officesim.replay import replay
 from officesim.resources import tasks_dir
 from officesim.server.mcp_server import coerce_arguments

@@ -43,7 +43,7 @@ from officesim import __version__
 from officesim.env import OfficeEnv
 from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 from officesim.server.fastpath import FastPath, FastRoute
 from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
 from officesim.toolexport import FORMATS, export_tools

@@ -34,7 +34,7 @@ from officesim import __version__
 from officesim.env import OfficeEnv
 from officesim.errors import Conflict
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 from officesim.server.http import GRADE_SUMMARY_FIELDS
 from officesim.task import Task
 from officesim.toolexport import SchemaMode, export_tools

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.grading import spec as g
+from officesim.grading import grader_spec as g
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import MAIL_TABLES, first_name, mail_guards
 from officesim.taskgen.factsheet import FactSheet, facts_check

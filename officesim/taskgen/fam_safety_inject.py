@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from officesim.grading import spec as checks
+from officesim.grading import grader_spec as checks
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.common import (
     accounts,

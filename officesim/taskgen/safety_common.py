@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from officesim.grading import spec as checks
+from officesim.grading import grader_spec as checks
 from officesim.taskgen.base import Stage, WorldLacks
 from officesim.taskgen.common import deleted_mail, moved_mail, shared_sheet
 from officesim.taskgen.factsheet import FactSheet

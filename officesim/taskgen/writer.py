@@ -26,18 +26,18 @@ from pydantic import TypeAdapter
 
 from officesim.colleagues import Office
 from officesim.errors import SpecError
-from officesim.grading.rubric import grade
-from officesim.people import person_id, resolve_arguments
+from officesim.grading.scoring import grade
+from officesim.person_refs import person_id, resolve_arguments
 from officesim.resources import world_spec_path
 from officesim.seeding import rng_for
-from officesim.setup import SetupStep, apply_setup
-from officesim.spec import load_spec
 from officesim.task import Task, load_task_files, world_key, world_snapshot
+from officesim.task_setup import SetupStep, apply_setup
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
 from officesim.taskgen.common import weigh_penalties
 from officesim.taskgen.yamlout import dump_yaml
 from officesim.toolapi.pin import render_pin
 from officesim.world import World
+from officesim.world_spec import load_spec
 
 WORLD_SPEC = "acme"
 WORLD_SEED = 0

@@ -4,7 +4,7 @@ Each side is a version of the code (this checkout or a git revision) and, option
 seed.  Both sides play the same attempts with the same seeds (``attempt_seed``), so attempt *i*
 of a task on one side is paired with attempt *i* on the other; differences are taken per pair,
 averaged per task, and their confidence intervals bootstrapped over tasks (the unit that varies),
-as ``officesim.metrics`` does for single runs.
+as ``officesim.pipeline.metrics`` does for single runs.
 
 An attempt whose task does not even load under a side (a reference solution or setup the new
 surface rejects) counts as a failed attempt scoring 0: that is a regression a tool owner must
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from officesim.metrics import bootstrap_interval
-from officesim.runner import AgentSpec, attempt_seed
+from officesim.pipeline.metrics import bootstrap_interval
+from officesim.pipeline.runner import AgentSpec, attempt_seed
 from officesim.task import read_yaml
 from officesim.toolapi.revision import code_at, run_worker
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from officesim.attempts import read_attempts
 from officesim.errors import OfficesimError
+from officesim.pipeline.attempts import read_attempts
+from officesim.pipeline.runner import load_transcript, read_run_info
 from officesim.replay import tool_calls
-from officesim.runner import load_transcript, read_run_info
 from officesim.task import SUBMIT, read_yaml
 from officesim.toolapi.revision import code_at, run_worker
 from officesim.toolapi.surface import canonical_json

@@ -22,7 +22,7 @@ from fastapi import FastAPI, HTTPException
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from officesim.errors import OfficesimError
-from officesim.runner import RUN_INFO, read_run_info
+from officesim.pipeline.runner import RUN_INFO, read_run_info
 from officesim.task import load_task
 from officesim.view import calendarpage, runpages, worldpages
 from officesim.view.episode import render_episode, replay_episode

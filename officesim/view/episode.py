@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from officesim.env import OfficeEnv
-from officesim.grading.rubric import Grade
+from officesim.grading.scoring import Grade
 from officesim.replay import read_transcript, tool_calls
 from officesim.task import Task, load_task
 from officesim.view.html import esc, link, pre, status, table

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from officesim import plots
-from officesim.attempts import Attempt, read_attempts
-from officesim.metrics import summarize
-from officesim.runner import read_run_info
+from officesim.pipeline import plots
+from officesim.pipeline.attempts import Attempt, read_attempts
+from officesim.pipeline.metrics import summarize
+from officesim.pipeline.runner import read_run_info
 from officesim.view.html import PAGE_LIMIT, esc, link, table
 
 ATTEMPT_COLUMNS = ["task", "attempt", "category", "difficulty", "score", "passed", "status", "steps", "tokens", "error"]

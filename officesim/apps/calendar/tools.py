@@ -30,7 +30,7 @@ from officesim.apps.people import employee
 from officesim.apps.search import match_all, query_terms, time_window
 from officesim.clock import format_ts, parse_ts
 from officesim.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from officesim.results import check_limit, paged
+from officesim.paging import check_limit, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

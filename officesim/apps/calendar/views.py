@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from officesim.apps.calendar.timing import local_text, occurrence_id
 from officesim.clock import format_ts, parse_ts
-from officesim.results import clip
+from officesim.paging import clip
 
 if TYPE_CHECKING:
     import sqlite3

@@ -11,7 +11,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps.chat.access import dm_label, dm_partner
-from officesim.results import clip, paged
+from officesim.paging import clip, paged
 
 if TYPE_CHECKING:
     from officesim.world import World

@@ -30,7 +30,7 @@ from officesim.apps.chat.models import dm_channel_name
 from officesim.apps.chat.render import channel_dict, marks, member_count, paged_messages, reactions, render_messages
 from officesim.apps.search import match_all, query_terms, time_window
 from officesim.errors import Conflict, InvalidArgument, PermissionDenied
-from officesim.results import clip, paged
+from officesim.paging import clip, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

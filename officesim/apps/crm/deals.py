@@ -15,7 +15,7 @@ from officesim.apps.crm import lookup
 from officesim.apps.crm.render import ACTIVITY_SQL, INVOICE_SQL, activity_row, invoice_row
 from officesim.apps.search import match_all, query_terms
 from officesim.errors import Conflict, InvalidArgument
-from officesim.results import bounded, paged
+from officesim.paging import bounded, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from officesim.results import clip
+from officesim.paging import clip
 
 if TYPE_CHECKING:
     import sqlite3

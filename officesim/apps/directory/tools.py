@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from officesim.apps.people import employee
 from officesim.apps.search import match_all, query_terms
 from officesim.errors import NotFound
-from officesim.results import bounded, paged
+from officesim.paging import bounded, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

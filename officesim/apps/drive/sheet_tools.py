@@ -38,7 +38,7 @@ from officesim.apps.drive.files import (
     touch,
 )
 from officesim.errors import InvalidArgument, NotFound
-from officesim.results import check_limit, decode_cursor, paged
+from officesim.paging import check_limit, decode_cursor, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

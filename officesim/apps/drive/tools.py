@@ -51,7 +51,7 @@ from officesim.apps.drive.sheet_tools import (  # the spreadsheet tools, registe
 from officesim.apps.people import employee
 from officesim.apps.search import contains_params, contains_sql, query_terms
 from officesim.errors import Conflict, InvalidArgument, PermissionDenied
-from officesim.results import bounded, clip, like, paged
+from officesim.paging import bounded, clip, like, paged
 from officesim.tools import tool
 
 if TYPE_CHECKING:

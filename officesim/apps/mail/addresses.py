@@ -12,7 +12,7 @@ from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
 from officesim.errors import InvalidArgument, NotFound
-from officesim.results import like
+from officesim.paging import like
 
 if TYPE_CHECKING:
     from officesim.world import World

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from officesim.apps.mail.attachments import attachments_of
 from officesim.errors import NotFound
-from officesim.results import clip, like
+from officesim.paging import clip, like
 
 if TYPE_CHECKING:
     from officesim.world import World

@@ -13,7 +13,7 @@ from officesim.apps.mail.addresses import normalize_address
 from officesim.apps.mail.mailbox import ENTRY_COLUMNS, NEWEST_FIRST, existing_folder
 from officesim.apps.mail.views import summary
 from officesim.apps.search import match_all, query_terms, time_window
-from officesim.results import check_limit, decode_cursor, like
+from officesim.paging import check_limit, decode_cursor, like
 
 if TYPE_CHECKING:
     from officesim.world import World

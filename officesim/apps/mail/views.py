@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from officesim.apps.mail.attachments import attachment_views
 from officesim.apps.mail.text import snippet
-from officesim.results import clip
+from officesim.paging import clip
 
 if TYPE_CHECKING:
     from officesim.world import World

@@ -4,15 +4,15 @@ Each plays the task's reference solution and also mails the result to colleagues
 posts it in another channel, shares a file with someone, deletes or archives a mail nobody
 mentioned, or repeats an update on a second record of the same table.  Doing the job plus damage
 must not pass, nor score above ``HACK_BOUND``: a grader that lets a little damage through teaches
-a policy that damage is cheap.  See ``officesim.agents.redteam`` for the shared machinery.
+a policy that damage is cheap.  See ``officesim.probes.redteam`` for the shared machinery.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from officesim.agents.probing import Action, Plan, failed, items, tool_names
-from officesim.agents.redteam import MAIL_WRITES, SolutionProbe, Step, strings_in
+from officesim.probes.probing import Action, Plan, failed, items, tool_names
+from officesim.probes.redteam import MAIL_WRITES, SolutionProbe, Step, strings_in
 
 if TYPE_CHECKING:
     from officesim.task import Task

@@ -35,11 +35,11 @@ from typing import Any
 
 from officesim import __version__
 from officesim.agents.registry import check_agent, check_endpoint, make_agent
-from officesim.attempts import RESULTS, Attempt, read_attempts
 from officesim.env import OfficeEnv
 from officesim.episode import run_episode
 from officesim.errors import OfficesimError
-from officesim.progress import Progress
+from officesim.pipeline.attempts import RESULTS, Attempt, read_attempts
+from officesim.pipeline.progress import Progress
 from officesim.seeding import derive_seed
 from officesim.task import Task, load_task
 from officesim.toolapi.lock import surface_stamp
@@ -284,7 +284,7 @@ def _play_parallel(jobs: list[Job], workers: int, plans: list[tuple[AgentSpec, i
     context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["officesim.runner"])
+        context.set_forkserver_preload(["officesim.pipeline.runner"])
     else:
         context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(env_options,))

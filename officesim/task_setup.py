@@ -20,7 +20,7 @@ from sqlalchemy.sql.schema import ScalarElementColumnDefault
 from officesim.apps.registry import id_prefixes
 from officesim.clock import format_ts
 from officesim.errors import SpecError
-from officesim.people import check_ref_syntax, person_id, resolve_arguments, resolve_column_value
+from officesim.person_refs import check_ref_syntax, person_id, resolve_arguments, resolve_column_value
 from officesim.schema_sql import app_tables
 
 if TYPE_CHECKING:

@@ -27,19 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from officesim import __version__, plots
-from officesim.attempts import Attempt, read_attempts
-from officesim.calibrate import (
-    Calibration,
-    CalibrationConfig,
-    build,
-    current_records,
-    load_tasks,
-    regrade_run,
-    soundness_runs,
-)
-from officesim.compare import UPLIFT_PLOT, compare_runs, draw_uplift
-from officesim.delivery_report import ReportInputs, render_card, render_report
+from officesim import __version__
 from officesim.errors import OfficesimError
 from officesim.evidence import (
     FamilySoundness,
@@ -50,10 +38,23 @@ from officesim.evidence import (
     tally_judge,
 )
 from officesim.grading.judge import JudgeConfig
-from officesim.metrics import Summary, summarize
+from officesim.pipeline import plots
+from officesim.pipeline.attempts import Attempt, read_attempts
+from officesim.pipeline.calibrate import (
+    Calibration,
+    CalibrationConfig,
+    build,
+    current_records,
+    load_tasks,
+    regrade_run,
+    soundness_runs,
+)
+from officesim.pipeline.compare import UPLIFT_PLOT, compare_runs, draw_uplift
+from officesim.pipeline.delivery_report import ReportInputs, render_card, render_report
+from officesim.pipeline.metrics import Summary, summarize
+from officesim.pipeline.runner import AgentSpec, RunPlan, hashes_of, read_run_info
+from officesim.pipeline.split import cut_groups, split_tasks, world_name
 from officesim.resources import rubric_path
-from officesim.runner import AgentSpec, RunPlan, hashes_of, read_run_info
-from officesim.split import cut_groups, split_tasks, world_name
 from officesim.task import Task, find_tasks, world_content_hash
 from officesim.toolapi.lock import surface_stamp
 from officesim.toolexport import dumps, export_tools, tools_version

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from officesim.agents.probing import leaves
 from officesim.grading.facts import DAY_FIRST_LOCALES
-from officesim.selftest_variants import wording
-from officesim.selftest_variants.kinds import Context, variant
-from officesim.selftest_variants.trajectory import MAIL_WRITES, Trajectory, is_read, text_field
+from officesim.probes import wording
+from officesim.probes.kinds import Context, variant
+from officesim.probes.probing import leaves
+from officesim.probes.trajectory import MAIL_WRITES, Trajectory, is_read, text_field
 
 
 def _texts_where(ctx: Context, test: Any) -> bool:

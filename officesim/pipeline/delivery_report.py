@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from officesim.calibrate import Calibration, CalibrationConfig, TaskCalibration
 from officesim.evidence import Coverage, FamilySoundness, JudgeCriterion
-from officesim.metrics import Summary
-from officesim.split import TOLERANCE, Split, tasks_per_group
-from officesim.twins import TwinPair
+from officesim.pipeline.calibrate import Calibration, CalibrationConfig, TaskCalibration
+from officesim.pipeline.metrics import Summary
+from officesim.pipeline.split import TOLERANCE, Split, tasks_per_group
+from officesim.pipeline.twins import TwinPair
 
 DIFFICULTIES = ("easy", "medium", "hard")
 PLOTS = {
@@ -270,7 +270,7 @@ def _coverage(inputs: ReportInputs) -> list[str]:
 def _twins(inputs: ReportInputs) -> list[str]:
     joined = inputs.twins_joined
     lines = [
-        f"Near twins by content (instruction similarity, shared facts, solution shape; `officesim.twins`): "
+        f"Near twins by content (instruction similarity, shared facts, solution shape; `officesim.pipeline.twins`): "
         f"{len(joined)} pair(s) of tasks in different groups were found alike, joining "
         f"{len(inputs.split.units)} set(s) of groups that then moved as one:",
         "",

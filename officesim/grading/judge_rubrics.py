@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from officesim.errors import SpecError
 from officesim.resources import PACKAGED_RUBRICS
-from officesim.spec import format_validation_error
+from officesim.world_spec import format_validation_error
 
 RUBRICS_DIR = PACKAGED_RUBRICS  # in a checkout: the top-level rubrics/
 RUBRIC_NAME = r"^[a-z0-9][a-z0-9_]*$"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from officesim.selftest_variants.facts import Facts
-from officesim.selftest_variants.trajectory import Reference, Trajectory
+from officesim.probes.facts import Facts
+from officesim.probes.trajectory import Reference, Trajectory
 from officesim.task import Task
 
 

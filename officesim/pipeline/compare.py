@@ -24,10 +24,10 @@ from typing import Any
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from officesim.attempts import Attempt, read_attempts
 from officesim.errors import OfficesimError
-from officesim.metrics import BOOTSTRAP_SEED, task_stats, wilson_interval
-from officesim.runner import read_run_info
+from officesim.pipeline.attempts import Attempt, read_attempts
+from officesim.pipeline.metrics import BOOTSTRAP_SEED, task_stats, wilson_interval
+from officesim.pipeline.runner import read_run_info
 
 UPLIFT_PLOT = "uplift.png"
 METRICS = ("pass@1", "pass@k", "pass^k", "mean score")

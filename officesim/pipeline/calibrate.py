@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from officesim.agents.registry import probe_names
-from officesim.attempts import Attempt, as_attempts, read_attempts
 from officesim.errors import OfficesimError
-from officesim.metrics import task_stats
-from officesim.regrade import RegradeReport, regrade_task
-from officesim.runner import (
+from officesim.pipeline.attempts import Attempt, as_attempts, read_attempts
+from officesim.pipeline.metrics import task_stats
+from officesim.pipeline.regrade import RegradeReport, regrade_task
+from officesim.pipeline.runner import (
     AgentSpec,
     RunPlan,
     hashes_of,
@@ -40,7 +40,7 @@ from officesim.runner import (
     read_run_info,
     run_plans,
 )
-from officesim.selftest import HACK_BOUND
+from officesim.pipeline.selftest import HACK_BOUND
 from officesim.task import Task, find_tasks, load_task
 
 Decision = Literal["keep", "drop", "inspect", "remove"]

@@ -26,8 +26,8 @@ from officesim.grading.normalize import reading_locale
 from officesim.grading.spec_base import Outcome
 
 if TYPE_CHECKING:
+    from officesim.grading.grader_spec import CheckBase, GraderSpec
     from officesim.grading.judge import Judge
-    from officesim.grading.spec import CheckBase, GraderSpec
     from officesim.task import Task
     from officesim.world import World
 

@@ -6,15 +6,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from officesim.env import play
-from officesim.selftest_variants import paths, probes, variants  # noqa: F401  (they register the kinds)
-from officesim.selftest_variants.facts import facts_for, family_facts
-from officesim.selftest_variants.families import kinds_for
-from officesim.selftest_variants.kinds import PROBES, VARIANTS, Context, Kind
-from officesim.selftest_variants.trajectory import Reference, ReplayAgent
+from officesim.probes import paths, probes, variants  # noqa: F401  (they register the kinds)
+from officesim.probes.facts import facts_for, family_facts
+from officesim.probes.families import kinds_for
+from officesim.probes.kinds import PROBES, VARIANTS, Context, Kind
+from officesim.probes.trajectory import Reference, ReplayAgent
 
 if TYPE_CHECKING:
     from officesim.env import OfficeEnv
-    from officesim.grading.rubric import Grade
+    from officesim.grading.scoring import Grade
 
 
 @dataclass

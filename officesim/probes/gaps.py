@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 if TYPE_CHECKING:
-    from officesim.selftest import AgentRun, SelfTestReport
+    from officesim.pipeline.selftest import AgentRun, SelfTestReport
 
 KNOWN_GAPS_FILE = Path(__file__).resolve().parent / "known_gaps.yaml"
 

@@ -15,7 +15,7 @@ from typing import IO, Any
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from officesim.metrics import Summary
+from officesim.pipeline.metrics import Summary
 
 DIFFICULTIES = ("easy", "medium", "hard")
 DECISIONS = ("keep", "drop", "inspect", "remove")

@@ -13,7 +13,7 @@ survives them is robust to an agent that did the work and then took a shortcut o
   chat post or note instead of the analysis: computed totals must not be found in raw rows.  It
   applies when the solution writes a figure that is in none of the sources (a total, an
   overrun); relaying figures that are there is the job, not analysis a dump could fake.
-* The overreach probes (``officesim.agents.overreach``) play the solution and then do one kind
+* The overreach probes (``officesim.probes.overreach``) play the solution and then do one kind
   of plausible extra damage with the task's write tools.
 
 A probe that cannot apply to a task (no solution, no suitable tool, no target) does nothing and
@@ -27,9 +27,9 @@ import re
 from collections.abc import Generator
 from typing import Any
 
-from officesim.agents.probing import Action, Plan, ScriptedProbe, failed, leaves
 from officesim.grading.normalize import DEFAULT_TEXT_TOLERANCE, close, extract_numbers, stated_numbers
-from officesim.people import person_id
+from officesim.person_refs import person_id
+from officesim.probes.probing import Action, Plan, ScriptedProbe, failed, leaves
 from officesim.tools import registry
 
 Step = Generator[Action, dict[str, Any], Any]

@@ -4,7 +4,7 @@ For one task: the oracle (the reference solution) scores 1.0 and passes, and non
 returns an error; the do-nothing agent fails; every hack probe fails; grading the same trajectory
 twice gives the same grade; the folder's ``tools.json``, when present, matches the task's tools.
 Then both directions, generated from the reference and the task's facts
-(``officesim.selftest_variants``): every alternative correct solution its family declares
+(``officesim.probes``): every alternative correct solution its family declares
 (``variant:<kind>``) passes, and every generated hack (``probe:<kind>``) fails and scores at most
 ``HACK_BOUND``.
 Judge criteria without a judge are ``unjudged`` and count neither way, so "passes" below means
@@ -21,8 +21,8 @@ from officesim.agents.base import Agent
 from officesim.agents.scripted import PROBES, NullAgent, OracleAgent
 from officesim.env import OfficeEnv, play
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.rubric import Grade
-from officesim.selftest_variants import Reference, play_kinds
+from officesim.grading.scoring import Grade
+from officesim.probes import Reference, play_kinds
 from officesim.task import Task
 from officesim.toolapi.pin import pin_problems
 

@@ -2,7 +2,7 @@
 
 Near-twin tasks share a group (same family, same scenario with other numbers); if twins sat on
 both sides, a model trained on one would look good on the other for the wrong reason.  Groups
-joined by a near twin found by content (``officesim.twins``) form one *unit*, and a unit is never
+joined by a near twin found by content (``officesim.pipeline.twins``) form one *unit*, and a unit is never
 cut.
 
 A lab asking for 20% must get about 20%, so the held-out side is a budget of tasks
@@ -29,8 +29,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from officesim.pipeline.twins import TwinPair, content_of, find_twins
 from officesim.task import Task, world_key
-from officesim.twins import TwinPair, content_of, find_twins
 
 
 def group_position(group: str, seed: int) -> float:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from officesim.agents.probing import Action, failed, submit
+from officesim.probes.probing import Action, failed, submit
 from officesim.tools import registry
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from officesim.agents.probing import leaves
-from officesim.selftest_variants.kinds import Context, variant
-from officesim.selftest_variants.trajectory import Trajectory, is_read, text_field
+from officesim.probes.kinds import Context, variant
+from officesim.probes.probing import leaves
+from officesim.probes.trajectory import Trajectory, is_read, text_field
 
 SAFE_READS: list[tuple[str, dict[str, Any]]] = [
     ("directory_list_departments", {}),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from officesim.selftest_variants.kinds import PROBES, VARIANTS
+from officesim.probes.kinds import PROBES, VARIANTS
 
 GENERIC_VARIANTS = (
     "amounts_plain", "amounts_compact", "counts_in_words", "locale_dates", "long_dates", "courtesy",

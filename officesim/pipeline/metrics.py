@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from officesim.attempts import Attempt, as_attempts
+from officesim.pipeline.attempts import Attempt, as_attempts
 
 Z95 = 1.959963984540054
 BOOTSTRAP_SEED = 20240501
