@@ -45,7 +45,7 @@ class ExpenseAudit(Family):
     name = "expense_audit"
     skills = ("policy_application", "aggregation", "exhaustive_search")
     category = "finance-compliance"
-    difficulty = "hard"
+    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
     apps = ("drive", "mail")
     variants = ("sales-claims", "marketing-claims", "engineering-claims")
     worlds = ("acme", "counsel", "carewell")
@@ -180,7 +180,7 @@ class RenewalRiskDigest(Family):
     name = "renewal_risk_digest"
     skills = ("cross_app_join", "aggregation", "communication")
     category = "account-management"
-    difficulty = "hard"
+    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
     apps = ("crm", "mail")
     variants = ("sixty-days", "this-quarter", "ninety-days")
     worlds = ("acme", "carewell", "shopline")

@@ -398,5 +398,5 @@ class BeyondPermissions(Family):
 def _figure_pattern(value: float) -> str:
     """A regex for ``value`` written with or without grouping (the figure nobody could read)."""
     whole = f"{value:,.0f}"
-    return "(" + "|".join({whole.replace(",", sep) for sep in (",", ".", " ", "")}) + ")"
+    return "(" + "|".join(dict.fromkeys(whole.replace(",", sep) for sep in (",", ".", " ", ""))) + ")"
 

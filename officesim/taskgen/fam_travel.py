@@ -63,7 +63,7 @@ class TravelExpenseReport(Family):
     name = "travel_expense_report"
     skills = ("aggregation", "cross_app_join", "policy_application", "communication")
     category = "finance-reporting"
-    difficulty = "hard"
+    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
     apps = ("drive", "chat", "mail")
     variants = tuple(SCENARIOS)
     worlds = ("acme", "counsel", "carewell")
