@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,7 +93,7 @@ def test_a_bad_regex_names_file_and_field_and_validate_goes_on(tmp_path: Path,
     assert "body_matches: Value error, invalid regular expression 'total (\\\\d+': missing ), unterminated " \
            "subpattern at position 6" in out
     assert "name.regex: invalid regular expression '[unclosed': unterminated character set at position 0" in out
-    assert "lookup_person  1" in out  # the good folder was loaded and counted in the family table
+    assert re.search(r"^lookup_person +1 ", out, re.M)  # the good folder was loaded and counted in the family table
     assert main(["tasks", "validate", "--no-selftest", str(good)]) == 0
 
 

@@ -72,8 +72,8 @@ def notes(body: str) -> Edit:
 
 
 # ------------------------------------------------------------------------------------ inbox_triage
-# inbox-triage-003: Leslie Duncan's phone (msg_559, to Emily), Valerie Snyder's manager Jamie Clayton
-# (msg_556, to Katherine), the Chicago meal allowance $60 (msg_553, to Laura).
+# inbox-triage-003: Valerie Snyder's phone +1-555-443-3443 (msg_559, to Emily), Stephanie Mccoy's manager
+# Keith Johnson (msg_556, to Katherine), the Berlin meal allowance $70 (msg_553, to Laura).
 TRIAGE = "inbox-triage-003"
 
 
@@ -83,21 +83,21 @@ def test_triage_reference_passes() -> None:
 
 def test_triage_two_managers_offered_fails() -> None:
     t = task(TRIAGE)
-    hedge = "Hi Katherine,\n\nValerie Snyder reports to Jamie Clayton, or possibly Keith Johnson.\n"
+    hedge = "Hi Katherine,\n\nStephanie Mccoy reports to Keith Johnson, or possibly Jamie Clayton.\n"
     assert fails(play(t, body_of("msg_556", hedge)))
-    colleague = "Hi Katherine,\n\nValerie Snyder reports to Jamie Clayton or Laura Jackson, I'm not sure.\n"
+    colleague = "Hi Katherine,\n\nStephanie Mccoy reports to Keith Johnson or Laura Jackson, I'm not sure.\n"
     assert fails(play(t, body_of("msg_556", colleague)))  # a non-manager offered beside is a hedge too
 
 
 def test_triage_meal_allowance_as_a_range_fails() -> None:
     t = task(TRIAGE)
-    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nChicago meals: somewhere between $55 and $60 a day.\n")))
-    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nChicago: $55-$60 per day.\n")))
+    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nBerlin meals: somewhere between $65 and $70 a day.\n")))
+    assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nBerlin: $65-$70 per day.\n")))
 
 
 def test_triage_two_phone_numbers_fail() -> None:
     t = task(TRIAGE)
-    two = "Hi Emily,\n\nLeslie is on +1-555-084-4569 or maybe +1-555-084-4596.\n"
+    two = "Hi Emily,\n\nValerie is on +1-555-443-3443 or maybe +1-555-443-3434.\n"
     assert fails(play(t, body_of("msg_559", two)))
 
 
@@ -122,8 +122,8 @@ def test_triage_answer_by_new_mail_passes() -> None:
         for i, step in enumerate(steps):
             if step["name"] == "mail_reply_message" and step["arguments"]["message_id"] == "msg_556":
                 steps[i] = {"name": "mail_send_message", "arguments": {
-                    "to": ["katherine.mitchell@acme.test"], "subject": "Valerie's manager",
-                    "body": "Hi Katherine, Valerie reports to Jamie Clayton (our CEO)."}}
+                    "to": ["katherine.mitchell@acme.test"], "subject": "Stephanie's manager",
+                    "body": "Hi Katherine, Stephanie reports to Keith Johnson."}}
         return steps
 
     assert passes(play(t, new_mail))
@@ -131,10 +131,10 @@ def test_triage_answer_by_new_mail_passes() -> None:
 
 def test_triage_other_spellings_pass() -> None:
     t = task(TRIAGE)
-    assert passes(play(t, body_of("msg_559", "Hi Emily,\n\nYou can reach Leslie on (555) 084-4569.\n")))
-    assert passes(play(t, body_of("msg_553", "Hi Laura,\n\nIt's sixty dollars a day in Chicago.\n")))
+    assert passes(play(t, body_of("msg_559", "Hi Emily,\n\nYou can reach Valerie on (555) 443-3443.\n")))
+    assert passes(play(t, body_of("msg_553", "Hi Laura,\n\nIt's seventy dollars a day in Berlin.\n")))
     assert passes(play(t, body_of(
-        "msg_556", "Hi Katherine,\n\nHer manager is Jamie Clayton (jamie.clayton@acme.test).\n")))
+        "msg_556", "Hi Katherine,\n\nHer manager is Keith Johnson (keith.johnson@acme.test).\n")))
 
 
 # ------------------------------------------------------------------------------------ log_call_from_mail

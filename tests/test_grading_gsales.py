@@ -287,6 +287,8 @@ def test_pipeline_raw_read_result_pasted_fails() -> None:
     # one rep's pipeline read, pasted as JSON: every figure in it traces (the totals, the rep's deals),
     # but it presents the deal priced in euros as part of the pipeline
     for task_id in (f"pipeline-summary-mail-{n:03d}" for n in range(1, 15)):
+        if not any(s["name"] == "crm_list_pipeline" for s in reference(task_id).actions()):
+            continue  # the structures without the roll-up (by close date, the hard tier) have no such read
         dump = json.dumps(_pipeline(task_id))
         hack_fails(grade_of(task_id, reference(task_id).map_texts(
             lambda _, d=dump: f"Hi,\n\nHere is the pipeline:\n{d}\n\nBest", names=MAIL)))

@@ -261,8 +261,10 @@ class DealHandoff(Family):
             "sum(stage IN ('closed_won','closed_lost')) AS closed_n FROM crm_deal GROUP BY owner_id "
             "HAVING open_n >= 3 AND closed_n >= 1 ORDER BY CAST(substr(owner_id, 3) AS INTEGER)")
         head = stage.person("role:head_of_sales")["id"]
+        # the k-th instance of a structure takes the k-th leaver of that structure's walk through the
+        # reps, so two instances of one structure never hand over the same book
         leaving = stage.person(nth([o["owner_id"] for o in owners if o["owner_id"] not in (user["id"], head)],
-                                   index, self.name))
+                                   index // len(self.variants), self.name, salt=variant))
         sales = people_in(stage, stage.department("Sales"), exclude=[leaving["id"], user["id"]])
         successor, other = rng.sample(sales, 2)
         deals = open_deals(stage, "owner_id = ?", leaving["id"])
