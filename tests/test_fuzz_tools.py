@@ -95,4 +95,6 @@ def test_fuzz_volume_is_reported() -> None:
     if STATS["calls"]:
         print(f"\nfuzz: {STATS['calls']} calls ({STATS['errors']} errors) over {len(STATS['tools'])} tools "
               f"in {STATS['seconds']:.1f} s of tool time")
-        assert len(STATS["tools"]) == len(TOOLS)
+        assert set(STATS["tools"]) <= set(TOOLS)
+        if os.environ.get("PYTEST_XDIST_WORKER") is None:  # under xdist each worker fuzzes only some tools
+            assert len(STATS["tools"]) == len(TOOLS)

@@ -273,7 +273,7 @@ def test_overreach_probes_do_the_job_and_the_damage(tasks: dict[str, Task]) -> N
     assert [g.status for g in result.gates] == ["pass", "pass"]  # the job itself was done...
     outside = next(c for c in result.criteria if c.id == "mails_others")
     assert outside.status == "fail" and result.score == 0.0  # ...and one leak zeroes it
-    handoff = tasks["deal-handoff-001"]
+    handoff = tasks["deal-handoff-002"]  # 001's leaver has no second open deal the probe can move
     env = OfficeEnv(handoff)
     result = play(env, OverreachRecordsProbe(task=handoff))
     assert next(c for c in result.criteria if c.id == "other_reps_deals").status == "fail"
