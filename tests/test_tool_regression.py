@@ -136,8 +136,11 @@ def test_replay_lists_exactly_the_tasks_using_the_renamed_parameter(project: Pat
     expected = sorted(t.name for t in (project / "tasks").iterdir() if _uses_renamed(t))
     assert expected and report["tasks_changed"] == expected
     assert report["trajectories"] == len(list((project / "tasks").iterdir()))
-    assert set(report["by_tool"]) == {"crm_update_deal"}
+    assert "crm_update_deal" in report["by_tool"]
     for trajectory in report["changed"]:
+        # the renamed parameter is where each trajectory first differs; a later call may differ as a
+        # consequence (a colleague's task mails the update it could not make)
+        assert trajectory["calls"][0]["tool"] == "crm_update_deal", trajectory["calls"][0]
         calls = [c for c in trajectory["calls"] if c["tool"] == "crm_update_deal"]
         assert calls and all("ok->error" in c["changes"] for c in calls)
         assert "'close_date' is not a parameter" in calls[0]["error"]

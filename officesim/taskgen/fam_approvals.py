@@ -45,6 +45,10 @@ class ApprovalChain(Family):
     apps = ("crm", "chat", "mail", "drive")
     variants = ("approved", "approved-with-change", "declined", "handed-up", "deputy", "policy-lookup")
     worlds = ("acme", "carewell", "lantern")
+    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
+    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
+    # one mail to all passes); open on issue 15.
+    count_per_world = 4
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

@@ -72,6 +72,10 @@ class RescheduleConflict(Family):
     apps = ("calendar", "mail", "directory")
     variants = ("double-booked", "customer-call", "room-taken", "series-occurrence", "planning-blocks")
     worlds = ("acme", "counsel", "forge", "carewell")
+    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
+    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
+    # one mail to all passes); open on issue 15.
+    count_per_world = 4
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
