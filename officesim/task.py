@@ -20,7 +20,7 @@ import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -99,6 +99,9 @@ class TaskSpec(_Strict):
     family: str = Field(min_length=1, description="Metadata: the generator family the task comes from.")
     group: str | None = Field(None, description="Metadata: near twins share a group; default: the family.")
     reviewed_by: str | None = Field(None, description="Metadata: who reviewed it (a person or generator@version).")
+    traps: list[Annotated[str, Field(min_length=1, max_length=300)]] = Field(
+        default_factory=list, max_length=50,
+        description="Metadata: what a quick reading gets wrong and the grader catches, one line each.")
 
     @field_validator("acting_user")
     @classmethod

@@ -42,7 +42,11 @@ class TaskStats:
 
 
 def _traps(task: Task) -> int:
-    """Wrong readings a fact lists, entities that must stay out, and guarded collateral checks."""
+    """The traps the task declares (``traps:`` in ``task.yaml``, one line each); for a task that
+    declares none, what its grader guards: wrong readings a fact lists and entities that must stay
+    out of the answer."""
+    if task.spec.traps:
+        return len(task.spec.traps)
     grader = task.grader
     facts = getattr(grader, "facts", None)
     count = sum(len(fact.wrong) for fact in getattr(facts, "facts", []) or [])

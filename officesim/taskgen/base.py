@@ -74,6 +74,11 @@ class Draft:
             replies, out-of-office auto-replies), written into ``task.yaml``.
         events: Setup steps that happen during the episode on the simulated clock (a mail at
             +30 minutes retracting an approval), written into ``task.yaml``.
+        traps: What a quick reading gets wrong in this instance and the grader catches, one short
+            line each ("an older copy of the sheet, superseded", "the leaver's second deal is in
+            another region"), written into ``task.yaml`` as hidden metadata.  ``tasks stats``
+            counts them and ``tasks validate`` checks that a hard instance declares at least two
+            and that the instruction does not name them.
     """
 
     instruction: str
@@ -89,6 +94,7 @@ class Draft:
     difficulty: Difficulty | None = None
     colleagues: Sequence[Colleague] = ()
     events: Sequence[TimedEvent] = ()
+    traps: Sequence[str] = ()
 
     def gate_dicts(self) -> list[dict[str, Any]]:
         """The gates as ``grader.yaml`` holds them."""

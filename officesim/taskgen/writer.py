@@ -238,6 +238,8 @@ def _task_dict(family: Family, task_id: str, draft: Draft, stage: Stage, solutio
     task["family"] = family.name
     task["group"] = f"{family.name}/{draft.variant}"
     task["reviewed_by"] = f"generator:{family.name}@{family.version}"
+    if draft.traps:
+        task["traps"] = list(draft.traps)
     return task
 
 
