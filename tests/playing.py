@@ -8,8 +8,9 @@ pieces of that pattern, so every case file says only what its cases change.
 
 Getting a task:
     ``shipped(task_id)``       a task of the shipped library in ``tasks/`` (loaded once).
-    ``built(family, index)``   instance ``index`` of a family on acme, built and verified in
-                               memory by the writer (its reference already scored 1.0; built once).
+    ``built(family, which)``   instance ``which`` (an index, or a structure name for its first
+                               instance) of a family on acme, built and verified in memory by the
+                               writer (its reference already scored 1.0; built once).
 
 Every helper below that takes a task also takes a shipped task's id (``TaskRef``).
 
@@ -17,9 +18,10 @@ Playing:
     ``reference(task)``        the reference solution as an editable ``Trajectory`` (a deep copy).
     ``steps_of(task)``         its tool calls as plain, editable dicts.
     ``grade_of(task, trajectory, judge=None)``  replay it as an agent would (``ReplayAgent``).
-    ``play(task, edit=None, answer=None)``      replay the reference steps changed by ``edit``,
-                               asserting that every call succeeds (a case must not grade a call
-                               its edit broke by accident).
+    ``play(task, edit=None, answer=None, judge=None)``  replay the reference steps changed by
+                               ``edit``, asserting that every call succeeds (a case must not grade
+                               a call its edit broke by accident).
+    ``call(env, name, **arguments)``  one call on a live ``OfficeEnv``, which must succeed.
     ``answered(task, answer)`` the reference with another final answer.
     ``rewritten(task, edit, tools=())``  the reference with ``edit`` applied to its write texts.
     ``calls(steps, name)``     the calls of one tool in a list of steps or a trajectory.
@@ -56,7 +58,7 @@ from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified
 
 __all__ = [
-    "TASKS", "Edit", "Step", "TaskRef", "answered", "built", "calls", "check", "correct_full_marks",
+    "TASKS", "Edit", "Step", "TaskRef", "answered", "built", "call", "calls", "check", "correct_full_marks",
     "correct_passes", "entity_name", "fact", "fails", "full_marks", "grade_of", "hack_fails", "play",
     "reference", "rewritten", "shipped", "steps_of", "task_of", "usd", "without",
 ]
@@ -77,14 +79,22 @@ def shipped(task_id: str) -> Task:
 
 
 @functools.cache
-def built(family: str, index: int) -> Task:
-    """Instance ``index`` of ``family`` on acme, built once per process.
+def built(family: str, which: int | str) -> Task:
+    """Instance ``which`` of ``family`` on acme, built once per process.
 
-    Built in memory rather than read from ``tasks/`` because the shipped library is regenerated
-    only after the branches merge: a case on a new structure must follow the generator.  The
-    writer verifies the instance, so its reference scores 1.0 before any case changes it.
+    ``which`` is an instance index, or a structure (variant) name for the first instance of that
+    structure.  Built in memory rather than read from ``tasks/`` because the shipped library is
+    regenerated only after the branches merge: a case on a new structure must follow the
+    generator.  The writer verifies the instance, so its reference scores 1.0 before any case
+    changes it.
     """
-    return render_verified(FAMILIES[family], index)[1]
+    fam = FAMILIES[family]
+    if isinstance(which, str):
+        index = fam.variants.index(which)
+        assert fam.variant_for(index) == which, f"{family}'s instance {index} is not a {which!r}"
+    else:
+        index = which
+    return render_verified(fam, index)[1]
 
 
 def task_of(task: TaskRef) -> Task:
@@ -119,7 +129,7 @@ def grade_of(task: TaskRef, trajectory: Trajectory, judge: Judge | None = None) 
     return play_episode(OfficeEnv(task_of(task), judge=judge), ReplayAgent("case", trajectory))
 
 
-def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None) -> Grade:
+def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None, judge: Judge | None = None) -> Grade:
     """The reference steps changed by ``edit``, submitted with ``answer`` (the reference's when None).
 
     Every call must succeed: a case whose edit broke a call by accident (a stale id, a missing
@@ -127,15 +137,26 @@ def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None) -> 
     """
     t = task_of(task)
     assert t.solution is not None, "the task has no reference solution to start from"
-    env = OfficeEnv(t)
+    env = OfficeEnv(t, judge=judge)
     env.reset()
     steps = steps_of(t)
     for step in edit(steps) if edit else steps:
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
+        call(env, step["name"], **step["arguments"])
     *_, info = env.step({"name": "submit", "arguments": {"answer": answer or t.solution.answer}})
     grade: Grade = info["grade"]
     return grade
+
+
+def call(env: OfficeEnv, name: str, /, **arguments: Any) -> Any:
+    """One tool call on a live episode, which must succeed; its result.
+
+    For a case that looks something up in the start state (an id, a planted message) or plays
+    steps that depend on what earlier calls returned.  ``env`` and ``name`` are positional-only,
+    so a tool argument may be called ``name`` too.
+    """
+    obs, *_ = env.step({"name": name, "arguments": arguments})
+    assert "error" not in (obs.get("result") or {}), ({"name": name, "arguments": arguments}, obs["result"])
+    return obs["result"]
 
 
 def answered(task: TaskRef, answer: str) -> Grade:
