@@ -24,6 +24,7 @@ Playing:
     ``call(env, name, **arguments)``  one call on a live ``OfficeEnv``, which must succeed.
     ``answered(task, answer)`` the reference with another final answer.
     ``rewritten(task, edit, tools=())``  the reference with ``edit`` applied to its write texts.
+    ``reference_text(task, tool)``  the text the reference writes with its first ``tool`` call.
     ``calls(steps, name)``     the calls of one tool in a list of steps or a trajectory.
     ``without(name)``          an ``Edit`` that drops every call of a tool.
 
@@ -60,7 +61,7 @@ from officesim.taskgen.writer import render_verified
 __all__ = [
     "TASKS", "Edit", "Step", "TaskRef", "answered", "built", "call", "calls", "check", "correct_full_marks",
     "correct_passes", "entity_name", "fact", "fails", "full_marks", "grade_of", "hack_fails", "play",
-    "reference", "rewritten", "shipped", "steps_of", "task_of", "usd", "without",
+    "reference", "reference_text", "rewritten", "shipped", "steps_of", "task_of", "usd", "without",
 ]
 
 TASKS = Path(__file__).resolve().parents[1] / "tasks"
@@ -176,6 +177,15 @@ def rewritten(task: TaskRef, edit: Callable[[str], str], *, tools: tuple[str, ..
     after = before.map_texts(edit, answer=False, names=tools)
     assert after.texts() != before.texts(), f"the edit changed nothing in the reference's texts: {before.texts()}"
     return grade_of(task, after)
+
+
+def reference_text(task: TaskRef, tool: str) -> str:
+    """The free text (body, content or text) of the reference's first call of ``tool``.
+
+    Cases edit the reference's own wording, so they read it rather than repeat it.
+    """
+    return next(s["arguments"][f] for s in reference(task).actions() if s["name"] == tool
+                for f in ("body", "content", "text") if isinstance(s["arguments"].get(f), str))
 
 
 def calls(steps: Trajectory | Iterable[Step], name: str) -> list[Step]:
