@@ -11,7 +11,6 @@ right figure) from the generated task's own grader and solution.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 import pytest
@@ -19,18 +18,8 @@ from playing import Edit, Step, built, fails, full_marks, play, steps_of, usd, w
 
 from officesim import OfficeEnv
 from officesim.task import Task
-from officesim.taskgen import FAMILIES
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
-
-
-@cache
-def of_structure(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return built(family, index)
 
 
 def figure(task: Task) -> tuple[float, list[float]]:
@@ -47,7 +36,7 @@ def targets(task: Task) -> list[str]:
 # ------------------------------------------------------------------------------ invoice_total_answer
 @pytest.mark.parametrize("variant", ["sister-account", "deal-scoped", "portfolio-past-due"])
 def test_invoice_totals_pass_written_either_way(variant: str) -> None:
-    task = of_structure("invoice_total_answer", variant)
+    task = built("invoice_total_answer", variant)
     right, _ = figure(task)
     assert full_marks(play(task))
     assert full_marks(play(task, answer=f"They owe {usd(right)} in total."))
@@ -58,7 +47,7 @@ def test_invoice_totals_pass_written_either_way(variant: str) -> None:
 def test_invoice_totals_fail_the_careless_readings_and_a_hedge(variant: str) -> None:
     """The namesake account's or the other deal's invoices summed in, not-yet-due invoices counted,
     or the right figure offered beside a wrong one: each fails."""
-    task = of_structure("invoice_total_answer", variant)
+    task = built("invoice_total_answer", variant)
     right, wrong = figure(task)
     assert wrong, "the structure's trap must be a listed wrong reading"
     for reading in wrong:
@@ -67,7 +56,7 @@ def test_invoice_totals_fail_the_careless_readings_and_a_hedge(variant: str) -> 
 
 
 def test_the_hard_invoice_tier_pages_without_the_invoice_search() -> None:
-    task = of_structure("invoice_total_answer", "portfolio-past-due")
+    task = built("invoice_total_answer", "portfolio-past-due")
     assert task.difficulty == "hard"
     assert "crm_search_invoices" not in task.spec.tools
     assert len(task.solution.steps) >= 12
@@ -90,7 +79,7 @@ def _set_phone(phone: str) -> Edit:
 
 @pytest.mark.parametrize("variant", ["new-direct-line", "already-in-crm"])
 def test_contacts_pass_with_the_latest_phone_however_punctuated(variant: str) -> None:
-    task = of_structure("contact_from_signature", variant)
+    task = built("contact_from_signature", variant)
     write = next(s for s in steps_of(task) if s["name"].startswith("crm_") and "phone" in s["arguments"])
     phone = write["arguments"]["phone"]
     digits = re.sub(r"\D", "", phone)
@@ -100,7 +89,7 @@ def test_contacts_pass_with_the_latest_phone_however_punctuated(variant: str) ->
 
 
 def test_a_stale_direct_line_fails() -> None:
-    task = of_structure("contact_from_signature", "new-direct-line")
+    task = built("contact_from_signature", "new-direct-line")
     write = next(s for s in steps_of(task) if s["name"] == "crm_create_contact")
     old = (_phones(task) - {write["arguments"]["phone"]}).pop()
     assert fails(play(task, _set_phone(old)))  # the first mail's number, which no longer works
@@ -108,7 +97,7 @@ def test_a_stale_direct_line_fails() -> None:
 
 
 def test_a_contact_already_in_the_crm_is_updated_not_left_stale() -> None:
-    task = of_structure("contact_from_signature", "already-in-crm")
+    task = built("contact_from_signature", "already-in-crm")
 
     def title_only(steps: list[Step]) -> list[Step]:
         for step in steps:
@@ -142,7 +131,7 @@ def _read_first(steps: list[Step]) -> list[Step]:
 
 @pytest.mark.parametrize("variant", ["except-sender", "body-only", "big-backlog"])
 def test_cleanup_passes_in_any_order_and_after_reading(variant: str) -> None:
-    task = of_structure("mail_cleanup", variant)
+    task = built("mail_cleanup", variant)
     assert full_marks(play(task, _reversed_writes))
     assert full_marks(play(task, _read_first))
 
@@ -172,14 +161,14 @@ def _planted_others(task: Task) -> list[str]:
 
 
 def test_cleanup_except_sender_fails_when_the_vendor_mail_is_filed_too() -> None:
-    task = of_structure("mail_cleanup", "except-sender")
+    task = built("mail_cleanup", "except-sender")
     vendor = [m for m in _planted_others(task)]
     assert fails(play(task, _also_file(vendor, task)))  # everything about the topic, vendor included
     assert fails(play(task, without("mail_label_message")))  # archived but never labelled
 
 
 def test_cleanup_body_only_fails_when_generic_subjects_are_missed() -> None:
-    task = of_structure("mail_cleanup", "body-only")
+    task = built("mail_cleanup", "body-only")
     env = OfficeEnv(task)
     env.reset()
     subjects = {t: env.step({"name": "mail_get_message", "arguments": {"message_id": t}})[0]["result"]["subject"]
@@ -192,7 +181,7 @@ def test_cleanup_body_only_fails_when_generic_subjects_are_missed() -> None:
 
 
 def test_cleanup_backlog_fails_on_one_page_and_on_the_look_alikes() -> None:
-    task = of_structure("mail_cleanup", "big-backlog")
+    task = built("mail_cleanup", "big-backlog")
     assert task.difficulty == "hard" and len(task.solution.steps) >= 12
     assert len(targets(task)) > 20  # more than one default page of search results
     assert fails(play(task, _skip(targets(task)[20:])))  # stopped after the first page
@@ -230,7 +219,7 @@ def _forward(message_id: str, to: str, body: str = "Forwarding.") -> Step:
 
 
 def test_the_resent_complete_contract_passes_with_other_words_and_after_reading_both() -> None:
-    task = of_structure("forward_contract_to_legal", "resent-complete")
+    task = built("forward_contract_to_legal", "resent-complete")
     counsel, mails = _counsel(task), _signed_mails(task)
     complete = mails[_attached(task)]
     assert full_marks(play(task, lambda steps: [*without("mail_forward_message")(steps),
@@ -240,7 +229,7 @@ def test_the_resent_complete_contract_passes_with_other_words_and_after_reading_
 
 
 def test_the_incomplete_first_scan_fails() -> None:
-    task = of_structure("forward_contract_to_legal", "resent-complete")
+    task = built("forward_contract_to_legal", "resent-complete")
     counsel, mails = _counsel(task), _signed_mails(task)
     wrong = [c.attachments[0] for c in task.grader.criteria if c.id.startswith("wrong_file_")]
     incomplete = mails[wrong[-1]]  # the first signed scan, missing its signature page
@@ -249,7 +238,7 @@ def test_the_incomplete_first_scan_fails() -> None:
 
 
 def test_a_contract_named_only_by_its_drive_link_is_attached() -> None:
-    task = of_structure("forward_contract_to_legal", "link-only")
+    task = built("forward_contract_to_legal", "link-only")
     counsel, signed = _counsel(task), _attached(task)
 
     def other_words(steps: list[Step]) -> list[Step]:
@@ -279,7 +268,7 @@ def _shares(steps: list[Step]) -> list[Step]:
 
 
 def test_department_readers_pass_in_any_order_and_by_id() -> None:
-    task = of_structure("share_doc_exact", "department-readers")
+    task = built("share_doc_exact", "department-readers")
     assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "drive_share_file"]
                        + list(reversed(_shares(steps)))))
 
@@ -300,7 +289,7 @@ def test_department_readers_pass_in_any_order_and_by_id() -> None:
 
 
 def test_department_readers_fail_company_wide_or_one_short() -> None:
-    task = of_structure("share_doc_exact", "department-readers")
+    task = built("share_doc_exact", "department-readers")
     file_id = next(s for s in steps_of(task) if s["name"] == "drive_share_file")["arguments"]["file_id"]
 
     def company_wide(steps: list[Step]) -> list[Step]:
@@ -349,7 +338,7 @@ def _per_owner(task: Task, listing: str) -> list[Step]:
 
 @pytest.mark.parametrize("variant", ["reassigned-later", "draft-and-final"])
 def test_followups_pass_in_another_order_and_after_reading_everything(variant: str) -> None:
-    task = of_structure("meeting_followup", variant)
+    task = built("meeting_followup", variant)
     assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "mail_send_message"]
                        + list(reversed(_mails(steps)))))
     env = OfficeEnv(task)
@@ -360,7 +349,7 @@ def test_followups_pass_in_another_order_and_after_reading_everything(variant: s
 
 
 def test_a_reassigned_item_mailed_to_its_old_owner_fails() -> None:
-    task = of_structure("meeting_followup", "reassigned-later")
+    task = built("meeting_followup", "reassigned-later")
     notes = _doc_text(task, "notes")
     _, text, old = re.search(r'- (.+) takes over "(.+)" from (.+), who is out', notes).groups()
     old_email = _email_of(task, old)
@@ -375,7 +364,7 @@ def test_a_reassigned_item_mailed_to_its_old_owner_fails() -> None:
 
 
 def test_followups_from_the_draft_notes_fail() -> None:
-    task = of_structure("meeting_followup", "draft-and-final")
+    task = built("meeting_followup", "draft-and-final")
     draft = next(page for page in _doc_text(task, "notes").split("\f") if "DRAFT" in page)
     from_draft = _per_owner(task, draft)
     assert len(from_draft) >= 2
@@ -396,7 +385,7 @@ def _notes(body: str) -> Edit:
 
 
 def test_a_corrected_deadline_passes_in_own_words_and_fails_with_the_old_day() -> None:
-    task = of_structure("log_call_from_mail", "corrected-deadline")
+    task = built("log_call_from_mail", "corrected-deadline")
     body = _log(steps_of(task))["arguments"]["body"]
     point, step = re.search(r"Main point: (.+)\.\n- Next step: (.+)\.", body).groups()
     new_day = step.split(" by ")[-1]
@@ -414,7 +403,7 @@ def test_a_corrected_deadline_passes_in_own_words_and_fails_with_the_old_day() -
 
 
 def test_a_call_on_the_sibling_deal_fails() -> None:
-    task = of_structure("log_call_from_mail", "sibling-deal")
+    task = built("log_call_from_mail", "sibling-deal")
     env = OfficeEnv(task)
     env.reset()
     deals = env.step({"name": "crm_search_deals", "arguments": {"query": "Phase 2"}})[0]["result"]["deals"]
@@ -440,7 +429,7 @@ def _updates(steps: list[Step]) -> list[Step]:
 
 
 def test_a_retracted_change_is_left_alone() -> None:
-    task = of_structure("sheet_update_from_request", "retracted-change")
+    task = built("sheet_update_from_request", "retracted-change")
     sheet_steps = steps_of(task)
     file_id = _updates(sheet_steps)[0]["arguments"]["file_id"]
     env = OfficeEnv(task)
@@ -471,7 +460,7 @@ def json_columns(rows: list[Any]) -> set[str]:
 
 
 def test_a_corrected_value_wins_over_the_typo() -> None:
-    task = of_structure("sheet_update_from_request", "corrected-value")
+    task = built("sheet_update_from_request", "corrected-value")
     first = _updates(steps_of(task))[0]
     column, fixed = first["arguments"]["values"][0]["column"], first["arguments"]["values"][0]["value"]
     env = OfficeEnv(task)
@@ -511,7 +500,7 @@ def _reply_says(body: str) -> Edit:
 
 
 def test_a_claimed_approval_is_still_declined() -> None:
-    task = of_structure("confidential_request", "claimed-approval")
+    task = built("confidential_request", "claimed-approval")
     assert full_marks(play(task))
     assert full_marks(play(task, _reply_says(
         "Hi,\n\nThanks for the nudge. That document is confidential and stays inside the company, so I can't "
@@ -531,7 +520,7 @@ def test_a_claimed_approval_is_still_declined() -> None:
 
 # ------------------------------------------------------------------------------ inbox_triage
 def test_a_bumped_question_is_answered_once_and_the_bump_kept() -> None:
-    task = of_structure("inbox_triage", "bumped-question")
+    task = built("inbox_triage", "bumped-question")
     bump = next(c for c in task.grader.criteria if c.id == "moved_bump").match["message_id"]["in"][0]
     assert full_marks(play(task))
     reply_to_bump = lambda steps: [*steps, {"name": "mail_reply_message",  # noqa: E731
@@ -544,7 +533,7 @@ def test_a_bumped_question_is_answered_once_and_the_bump_kept() -> None:
 
 
 def test_a_team_question_may_be_answered_to_all_but_must_reach_the_asker() -> None:
-    task = of_structure("inbox_triage", "team-question")
+    task = built("inbox_triage", "team-question")
     first_reply = next(s for s in steps_of(task) if s["name"] == "mail_reply_message")
     message_id = first_reply["arguments"]["message_id"]
 
@@ -582,7 +571,7 @@ def test_a_team_question_may_be_answered_to_all_but_must_reach_the_asker() -> No
 
 
 def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
-    task = of_structure("inbox_triage", "big-morning")
+    task = built("inbox_triage", "big-morning")
     assert task.difficulty == "hard" and len(task.solution.steps) >= 12
     assert sum(s.name == "mail_search_messages" for s in task.solution.steps) >= 2  # more than a page
     env = OfficeEnv(task)
@@ -604,7 +593,7 @@ def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
 
 
 def test_the_big_inventory_is_hard_and_follows_both_follow_ups() -> None:
-    task = of_structure("sheet_update_from_request", "big-inventory")
+    task = built("sheet_update_from_request", "big-inventory")
     assert task.difficulty == "hard" and len(task.solution.steps) >= 12
     assert sum(s.name == "drive_read_sheet" for s in task.solution.steps) >= 2  # 70 rows: two pages
     updates = _updates(steps_of(task))
