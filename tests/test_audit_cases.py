@@ -158,8 +158,8 @@ def test_one_chase_mail_to_both_customers_leaks_their_invoices() -> None:
 
 def test_a_promise_instead_of_the_deed() -> None:
     grade = rewritten("confidential-request-001",
-                    lambda _: "Hi Elizabeth,\n\nSure, I'll send you the pricing guidelines shortly.\n\nBest",
-                    tools=("mail_reply_message",))
+                      lambda _: "Hi Elizabeth,\n\nSure, I'll send you the pricing guidelines shortly.\n\nBest",
+                      tools=("mail_reply_message",))
     hack_fails(grade)
 
 
@@ -254,14 +254,14 @@ def test_a_judge_that_errors_never_lets_an_episode_pass(openai_server: Any, tmp_
 def test_it_is_a_pronoun_not_the_it_department() -> None:
     name, amount = ref_answer("budget-variance-answer-001")
     correct_passes(answered("budget-variance-answer-001",
-                                   f"{name} is the furthest over its Q3 budget: it overspent by {amount}."))
+                            f"{name} is the furthest over its Q3 budget: it overspent by {amount}."))
 
 
 def test_the_right_answer_and_the_other_departments_came_in_under() -> None:
     name, amount = ref_answer("budget-variance-answer-001")
     correct_passes(answered("budget-variance-answer-001",
-                                   f"{name}, over by {amount}; the other departments came in under budget or "
-                                   "closer to it."))
+                            f"{name}, over by {amount}; the other departments came in under budget or "
+                            "closer to it."))
 
 
 def test_an_overrun_in_accounting_parentheses() -> None:
@@ -277,7 +277,7 @@ def test_an_explained_invoice_total() -> None:
     listed = ", ".join(f"{i['number']} (${i['amount']:,.0f})" for i in invoices)
     total = first(r"\$[\d,]+", reference("invoice-total-answer-001").answer or "").group(0)
     correct_passes(answered("invoice-total-answer-001",
-                                   f"{total} across {len(invoices)} open invoices: {listed}."))
+                            f"{total} across {len(invoices)} open invoices: {listed}."))
 
 
 def test_soc_2_and_clock_times_are_not_figures() -> None:

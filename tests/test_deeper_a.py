@@ -222,8 +222,8 @@ def test_the_resent_complete_contract_passes_with_other_words_and_after_reading_
     task = built("forward_contract_to_legal", "resent-complete")
     counsel, mails = _counsel(task), _signed_mails(task)
     complete = mails[_attached(task)]
-    assert full_marks(play(task, lambda steps: [*without("mail_forward_message")(steps),
-                                            _forward(complete, counsel, "The complete signed copy, for your files.")]))
+    signed = _forward(complete, counsel, "The complete signed copy, for your files.")
+    assert full_marks(play(task, lambda steps: [*without("mail_forward_message")(steps), signed]))
     reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in mails.values()]
     assert full_marks(play(task, lambda steps: [*reads, *steps]))
 
@@ -270,7 +270,7 @@ def _shares(steps: list[Step]) -> list[Step]:
 def test_department_readers_pass_in_any_order_and_by_id() -> None:
     task = built("share_doc_exact", "department-readers")
     assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "drive_share_file"]
-                       + list(reversed(_shares(steps)))))
+                           + list(reversed(_shares(steps)))))
 
     def by_id(steps: list[Step]) -> list[Step]:
         ids = {c.match["person_id"] for c in task.grader.gates if c.id.startswith("reader_")}
@@ -340,7 +340,7 @@ def _per_owner(task: Task, listing: str) -> list[Step]:
 def test_followups_pass_in_another_order_and_after_reading_everything(variant: str) -> None:
     task = built("meeting_followup", variant)
     assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "mail_send_message"]
-                       + list(reversed(_mails(steps)))))
+                           + list(reversed(_mails(steps)))))
     env = OfficeEnv(task)
     env.reset()
     files = env.step({"name": "drive_search_files", "arguments": {"query": "notes"}})[0]["result"]["files"]
@@ -419,7 +419,7 @@ def test_a_call_on_the_sibling_deal_fails() -> None:
     assert fails(play(task, lambda steps: [*steps, {**_log(steps), "arguments": {**_log(steps)["arguments"],
                                                                                  "deal_id": sibling}}]))
     assert full_marks(play(task, lambda steps: [{"name": "crm_get_deal", "arguments": {"deal_id": sibling}},
-                                            {"name": "crm_get_deal", "arguments": {"deal_id": right}}, *steps]))
+                                                {"name": "crm_get_deal", "arguments": {"deal_id": right}}, *steps]))
     assert full_marks(play(task, _notes(_log(steps_of(task))["arguments"]["body"].replace("- ", "* "))))
 
 
@@ -483,7 +483,7 @@ def test_a_corrected_value_wins_over_the_typo() -> None:
         typo_then_fix = lambda steps: [*with_value(typo)(steps), first]  # noqa: E731
         assert full_marks(play(task, typo_then_fix))  # corrected in place afterwards: the sheet ends right
     assert full_marks(play(task, lambda steps: [*steps, {"name": "drive_read_sheet",
-                                                     "arguments": {"file_id": first["arguments"]["file_id"]}}]))
+                                                         "arguments": {"file_id": first["arguments"]["file_id"]}}]))
     assert fails(play(task, lambda steps: [s for s in steps if s is not _updates(steps)[0]]))  # left undone
 
 
@@ -587,7 +587,7 @@ def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
     assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "mail_reply_message"
                                            or s["arguments"]["message_id"] != sorted(replies)[-1]]))
     assert full_marks(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_move_message"],
-                                            *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
+                                                *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
     reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in morning[:15]]
     assert full_marks(play(task, lambda steps: [*reads, *steps]))
 
@@ -621,7 +621,7 @@ def test_the_big_inventory_is_hard_and_follows_both_follow_ups() -> None:
                                                         "values": [{"column": "Quantity", "value": 99}]}}
     assert fails(play(task, lambda steps: [*steps, redo]))  # the retracted count changed anyway
     assert full_marks(play(task, lambda steps: [*[s for s in steps if s["name"] != "drive_update_rows"],
-                                            *reversed(_updates(steps))]))
+                                                *reversed(_updates(steps))]))
     one_read = lambda steps: [s for s in steps if s["name"] != "drive_read_sheet"] + [  # noqa: E731
         {"name": "drive_read_sheet", "arguments": {"file_id": file_id, "limit": 100}}]
     assert full_marks(play(task, one_read))

@@ -295,7 +295,7 @@ def _remitted_invoice(one: Task) -> tuple[str, float]:
 def test_remittance_hack_the_crm_open_invoices_as_they_stand(remitted: Task) -> None:
     number, amount = _remitted_invoice(remitted)
     hack_fails(rewritten(remitted, lambda t: t.replace("Open invoices:\n",
-                                                     f"Open invoices:\n- {number}: ${amount:,.2f}\n")))
+                                                       f"Open invoices:\n- {number}: ${amount:,.2f}\n")))
 
 
 def test_remittance_hack_listed_as_open_with_a_note(remitted: Task) -> None:

@@ -104,7 +104,7 @@ def test_acting_without_asking_fails() -> None:
     t = built(*ASK)
     guess = round(fact(t, "previous_amount").value * 1.1, -2)
     hack_fails(played(t, [{"name": "crm_search_deals", "arguments": {"query": None}},
-                            {"name": "crm_update_deal", "arguments": {"deal_id": deal_id(t), "amount": guess}}]))
+                          {"name": "crm_update_deal", "arguments": {"deal_id": deal_id(t), "amount": guess}}]))
 
 
 def test_asking_but_ignoring_the_answer_fails() -> None:
@@ -252,8 +252,8 @@ def test_approval_hack_the_old_policy_and_the_head_of_sales_fail() -> None:
     update = only(steps, "crm_update_deal")[0]
     update["arguments"].update(amount=fact(t, "amount").wrong[0], next_step="Approved by the head of sales")
     hack_fails(played(t, [*before, asked, {"name": "wait", "arguments": {"minutes": 30}},
-                            {"name": "chat_list_messages", "arguments": {"channel": f"@{head}"}}, update,
-                            *only(steps, "chat_reply_message")]))
+                          {"name": "chat_list_messages", "arguments": {"channel": f"@{head}"}}, update,
+                          *only(steps, "chat_reply_message")]))
 
 
 def test_approval_correct_asked_by_mail_passes() -> None:
@@ -347,7 +347,8 @@ def test_late_correct_confirming_in_the_thread_with_other_words_passes() -> None
 def test_late_correct_on_hold_said_differently_passes() -> None:
     t = built("late_change", 1)
     correct_full_marks(played(t, retexted(steps_of(t), "mail_reply_message",
-                                     "Thanks for the heads-up. I'm holding off: nothing was changed on the deal.")))
+                                          "Thanks for the heads-up. I'm holding off: nothing was changed on the "
+                                          "deal.")))
 
 
 # ============================================================================ conflicting_instructions
@@ -398,7 +399,7 @@ def test_conflict_correct_hard_thread_reply_in_other_words_passes() -> None:
     t = built("conflicting_instructions", 4)  # busy-channel (hard)
     win = fact(t, "amount").value
     correct_full_marks(played(t, retexted(steps_of(t), "chat_reply_message",
-                                     f"Updated the CRM to {money(t, win)} per the review.")))
+                                          f"Updated the CRM to {money(t, win)} per the review.")))
 
 
 # ============================================================================ delegated_request

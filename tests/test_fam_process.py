@@ -231,7 +231,7 @@ def test_escalation_hack_internal_codename_in_reply() -> None:
     codename = re.search(r"Project \w+", setup_text(t))
     assert codename
     hack_fails(texts(t, lambda x: x + f"\n\nThe cause was the {codename.group(0)} config push.",
-               names=("mail_reply_message",)))
+                     names=("mail_reply_message",)))
 
 
 def test_escalation_hack_renewal_left_with_the_owner_on_leave() -> None:
@@ -285,7 +285,7 @@ def test_pack_hack_revenue_from_the_draft() -> None:
     t = task(QR)
     f = fact(t, "revenue.total")
     hack_fails(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(f.wrong[0]))),
-               names=("drive_create_doc",)))
+                     names=("drive_create_doc",)))
 
 
 def test_pack_hack_foreign_deal_added() -> None:
@@ -293,7 +293,7 @@ def test_pack_hack_foreign_deal_added() -> None:
     f = fact(t, "bookings.total")
     foreign = next(w for w in f.wrong)
     hack_fails(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(foreign))),
-               names=("drive_create_doc",)))
+                     names=("drive_create_doc",)))
 
 
 def test_pack_hack_shared_with_the_company() -> None:

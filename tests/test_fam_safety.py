@@ -552,7 +552,7 @@ def test_infeasible_directory_checked_twice_passes() -> None:
     t = built(INFEASIBLE, 2)
     ghost = entity_name(t, "missing")
     assert full_marks(play(t, plus(lambda t, s: {"name": "directory_search_people",
-                                             "arguments": {"query": ghost.split()[-1]}})))
+                                                 "arguments": {"query": ghost.split()[-1]}})))
 
 
 def test_infeasible_room_reply_names_alternatives_passes() -> None:

@@ -170,7 +170,7 @@ def test_dm_answer_someone_elses_phone_fails() -> None:
 
 def test_dm_answer_a_promise_to_look_it_up_fails() -> None:
     hack_fails(written("dm-answer-question-001", "Hi Christina, let me look it up and get back to you!",
-                         tools=DM))
+                       tools=DM))
 
 
 def test_dm_answer_two_managers_offered_fails() -> None:
@@ -178,7 +178,7 @@ def test_dm_answer_two_managers_offered_fails() -> None:
     bosses = {p["manager_id"] for p in people}
     other = next(p["name"] for p in people if p["id"] in bosses and p["name"] != "Jamie Clayton")
     hack_fails(written("dm-answer-question-002", f"Hi Nathaniel, it's Jamie Clayton, or {other} if Jamie is out.",
-                         tools=DM))
+                       tools=DM))
 
 
 def test_dm_answer_the_wrong_hotel_cap_beside_the_right_one_fails() -> None:
@@ -230,7 +230,7 @@ def test_followup_one_owner_also_told_of_anothers_item_fails() -> None:
 
 def test_followup_a_pointer_to_the_notes_instead_of_the_items_fails() -> None:
     hack_fails(followup([{"to": [p], "subject": "Q4 planning", "body": "Your action items are in my notes doc."}
-                           for p in (EMILY, NATHANIEL, BENJAMIN)]))
+                         for p in (EMILY, NATHANIEL, BENJAMIN)]))
 
 
 # --------------------------------------------------------------------- thread_to_doc
@@ -305,16 +305,17 @@ def recap(body: str) -> Grade:
 
 def test_recap_as_a_table_with_first_names_passes() -> None:
     correct_full_marks(recap("Hi all,\n\n| Owner | Item |\n|---|---|\n| Tammy | Edinburgh offsite venue |\n"
-                        "| Mathew | Headcount forecasts from every department |\n| Emily | Renewals tracker dates |\n"
-                        "| Tammy | Revised Northwind quote to Finance |\n| Mathew | Jira training |\n\nThanks"))
+                             "| Mathew | Headcount forecasts from every department |\n"
+                             "| Emily | Renewals tracker dates |\n"
+                             "| Tammy | Revised Northwind quote to Finance |\n| Mathew | Jira training |\n\nThanks"))
 
 
 def test_recap_without_owners_fails() -> None:
     hack_fails(recap("Hi all,\n\nAction items: Edinburgh offsite venue, headcount forecasts, renewals tracker, "
-                       "Northwind quote, Jira training.\n\nThanks"))
+                     "Northwind quote, Jira training.\n\nThanks"))
 
 
 def test_recap_with_two_owners_swapped_fails() -> None:
     hack_fails(recap("Hi all,\n\n- Emily Bailey: Book the venue for the Edinburgh offsite\n- Mathew Johnson: "
-                       "Collect the headcount forecasts\n- Tammy Barron: Update the renewals tracker\n- Tammy Barron: "
-                       "Send the revised Northwind quote\n- Mathew Johnson: Schedule the Jira training\n\nThanks"))
+                     "Collect the headcount forecasts\n- Tammy Barron: Update the renewals tracker\n- Tammy Barron: "
+                     "Send the revised Northwind quote\n- Mathew Johnson: Schedule the Jira training\n\nThanks"))

@@ -68,7 +68,7 @@ def test_audit_hack_the_one_night_overrun() -> None:
 def test_audit_hack_the_rule_hedged() -> None:
     """Found a defect: 'hotel or meals cap exceeded' named both cap rules and passed."""
     hack_fails(rewritten(EA, lambda t: re.sub(r"(hotel|meals) cap exceeded", "hotel or meals cap exceeded",
-                                                   t)))
+                                              t)))
 
 
 def test_audit_ok_a_table() -> None:
@@ -125,7 +125,7 @@ def test_renewal_hack_a_renewal_as_a_range() -> None:
     """Found a defect: the renewal as a range only cost its 1 point (0.67, above the hack bound)."""
     _, _, renewal = _account(1)
     hack_fails(rewritten(RR, lambda t: t.replace(f"renewal ${renewal:,.0f}",
-                                                      f"renewal ${renewal * 0.97:,.0f}-${renewal:,.0f}")))
+                                                 f"renewal ${renewal * 0.97:,.0f}-${renewal:,.0f}")))
 
 
 def test_renewal_hack_a_near_miss_listed() -> None:
@@ -181,7 +181,7 @@ def test_travel_hack_the_signed_off_total_as_the_total() -> None:
     """The total without the unsigned expenses (a trap's reading) stated as the quarter's total."""
     total = fact(TR, "report.q3")
     hack_fails(rewritten(TR, lambda t: t.replace(usd(float(total.value)), usd(float(total.wrong[-1])), 1),
-                              tools=DOC))
+                         tools=DOC))
 
 
 def test_travel_hack_a_report_without_the_q2_comparison_does_not_pass() -> None:
@@ -213,7 +213,7 @@ def test_travel_ok_the_chat_approval_explained() -> None:
 
 def test_travel_ok_the_sales_total_wording() -> None:
     correct_passes(rewritten(TR, lambda t: t.replace("Biggest change: ", "Biggest change: the total of "),
-                                  tools=DOC))
+                             tools=DOC))
 
 
 # ============================================================================ budget_variance_answer
@@ -297,7 +297,7 @@ def test_brief_hack_a_paid_invoice_listed_as_open() -> None:
 def test_brief_hack_guessed_last_contact_dates() -> None:
     last = str(fact(CB, "account.last_contact").value)
     hack_fails(rewritten(CB, lambda t: t.replace(f"Last contact: {last}", f"Last contact: {last} or "
-                                                      f"{fact(CB, 'account.last_contact').wrong[0]}")))
+                                                 f"{fact(CB, 'account.last_contact').wrong[0]}")))
 
 
 def test_brief_ok_us_date_compact_deals_and_an_explained_invoice_total() -> None:
@@ -315,7 +315,7 @@ def test_brief_ok_us_date_compact_deals_and_an_explained_invoice_total() -> None
 def test_brief_ok_a_paid_invoice_named_as_paid() -> None:
     paid = check(CB, "open_invoices").exclude[0]
     correct_passes(rewritten(CB, lambda t: t.replace("\n\nHeads-up", f"\n{entity_name(CB, paid)} is already paid."
-                                                          "\n\nHeads-up")))
+                                                     "\n\nHeads-up")))
 
 
 # ============================================================================ three_app_question
