@@ -12,7 +12,9 @@ Getting a task:
                                instance) of a family on acme, built and verified in memory by the
                                writer (its reference already scored 1.0; built once).
 
-Every helper below that takes a task also takes a shipped task's id (``TaskRef``).
+Every helper below that takes a task also takes a shipped task's id (``TaskRef``; ``task_of``
+resolves one).  ``Step`` is one tool call as a dict; an ``Edit`` maps the reference's steps to
+the steps to play.
 
 Playing:
     ``reference(task)``        the reference solution as an editable ``Trajectory`` (a deep copy).
