@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from officesim import World
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def start() -> bytes:
-    return World.generate(ROOT / "worlds" / "acme.yaml").snapshot()
-
 
 @pytest.fixture
-def w(start: bytes) -> World:
-    return World.restore(start)
+def w(acme: World) -> World:
+    """A fresh acme world for each test (conftest's session snapshot, restored)."""
+    return acme
 
 
 def person(w: World, where: str) -> dict[str, Any]:

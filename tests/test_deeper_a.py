@@ -11,56 +11,15 @@ right figure) from the generated task's own grader and solution.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import pytest
+from playing import Edit, Step, built, fails, full_marks, play, steps_of, usd, without
 
 from officesim import OfficeEnv
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
-from officesim.taskgen import FAMILIES
-from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
-
-Step = dict[str, Any]
-Edit = Callable[[list[Step]], list[Step]]
-
-
-@cache
-def built(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return render_verified(fam, index)[1]
-
-
-def steps_of(task: Task) -> list[Step]:
-    return [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps]
-
-
-def play(task: Task, edit: Edit | None = None, answer: str | None = None) -> Grade:
-    """The reference solution, changed by ``edit``, submitted with ``answer`` (the reference's when None)."""
-    env = OfficeEnv(task)
-    env.reset()
-    steps = steps_of(task)
-    for step in edit(steps) if edit else steps:
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": answer or task.solution.answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
 
 
 def figure(task: Task) -> tuple[float, list[float]]:
@@ -69,18 +28,9 @@ def figure(task: Task) -> tuple[float, list[float]]:
     return float(fact.value), [float(w) for w in fact.wrong]
 
 
-def usd(amount: float) -> str:
-    return f"${amount:,.2f}"
-
-
 def targets(task: Task) -> list[str]:
     """The message ids the mail_cleanup grader wants filed (gates in the new structures)."""
     return [c.match["message_id"] for c in [*task.grader.gates, *task.grader.criteria] if c.id.startswith("filed_")]
-
-
-def without(name: str, keep: Callable[[Step], bool] = lambda s: False) -> Edit:
-    """Drop the steps calling ``name`` (except those ``keep`` holds)."""
-    return lambda steps: [s for s in steps if s["name"] != name or keep(s)]
 
 
 # ------------------------------------------------------------------------------ invoice_total_answer
@@ -88,9 +38,9 @@ def without(name: str, keep: Callable[[Step], bool] = lambda s: False) -> Edit:
 def test_invoice_totals_pass_written_either_way(variant: str) -> None:
     task = built("invoice_total_answer", variant)
     right, _ = figure(task)
-    assert passes(play(task))
-    assert passes(play(task, answer=f"They owe {usd(right)} in total."))
-    assert passes(play(task, answer=f"{right:,.0f}" if right.is_integer() else f"{right:,.2f}"))
+    assert full_marks(play(task))
+    assert full_marks(play(task, answer=f"They owe {usd(right)} in total."))
+    assert full_marks(play(task, answer=f"{right:,.0f}" if right.is_integer() else f"{right:,.2f}"))
 
 
 @pytest.mark.parametrize("variant", ["sister-account", "deal-scoped", "portfolio-past-due"])
@@ -133,9 +83,9 @@ def test_contacts_pass_with_the_latest_phone_however_punctuated(variant: str) ->
     write = next(s for s in steps_of(task) if s["name"].startswith("crm_") and "phone" in s["arguments"])
     phone = write["arguments"]["phone"]
     digits = re.sub(r"\D", "", phone)
-    assert passes(play(task))
-    assert passes(play(task, _set_phone(f"+1 ({digits[1:4]}) {digits[4:7]}-{digits[7:]}")))
-    assert passes(play(task, _set_phone(f"{digits[1:4]}.{digits[4:7]}.{digits[7:]}")))
+    assert full_marks(play(task))
+    assert full_marks(play(task, _set_phone(f"+1 ({digits[1:4]}) {digits[4:7]}-{digits[7:]}")))
+    assert full_marks(play(task, _set_phone(f"{digits[1:4]}.{digits[4:7]}.{digits[7:]}")))
 
 
 def test_a_stale_direct_line_fails() -> None:
@@ -182,8 +132,8 @@ def _read_first(steps: list[Step]) -> list[Step]:
 @pytest.mark.parametrize("variant", ["except-sender", "body-only", "big-backlog"])
 def test_cleanup_passes_in_any_order_and_after_reading(variant: str) -> None:
     task = built("mail_cleanup", variant)
-    assert passes(play(task, _reversed_writes))
-    assert passes(play(task, _read_first))
+    assert full_marks(play(task, _reversed_writes))
+    assert full_marks(play(task, _read_first))
 
 
 def _also_file(extra: list[str], task: Task) -> Edit:
@@ -272,10 +222,10 @@ def test_the_resent_complete_contract_passes_with_other_words_and_after_reading_
     task = built("forward_contract_to_legal", "resent-complete")
     counsel, mails = _counsel(task), _signed_mails(task)
     complete = mails[_attached(task)]
-    assert passes(play(task, lambda steps: [*without("mail_forward_message")(steps),
-                                            _forward(complete, counsel, "The complete signed copy, for your files.")]))
+    signed = _forward(complete, counsel, "The complete signed copy, for your files.")
+    assert full_marks(play(task, lambda steps: [*without("mail_forward_message")(steps), signed]))
     reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in mails.values()]
-    assert passes(play(task, lambda steps: [*reads, *steps]))
+    assert full_marks(play(task, lambda steps: [*reads, *steps]))
 
 
 def test_the_incomplete_first_scan_fails() -> None:
@@ -297,8 +247,8 @@ def test_a_contract_named_only_by_its_drive_link_is_attached() -> None:
                 step["arguments"].update(subject="Countersigned contract for your files", body="See attached.")
         return steps
 
-    assert passes(play(task))
-    assert passes(play(task, other_words))
+    assert full_marks(play(task))
+    assert full_marks(play(task, other_words))
     mail = next(s for s in steps_of(task) if s["name"] == "mail_search_messages")
     env = OfficeEnv(task)
     env.reset()
@@ -319,8 +269,8 @@ def _shares(steps: list[Step]) -> list[Step]:
 
 def test_department_readers_pass_in_any_order_and_by_id() -> None:
     task = built("share_doc_exact", "department-readers")
-    assert passes(play(task, lambda steps: [s for s in steps if s["name"] != "drive_share_file"]
-                       + list(reversed(_shares(steps)))))
+    assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "drive_share_file"]
+                           + list(reversed(_shares(steps)))))
 
     def by_id(steps: list[Step]) -> list[Step]:
         ids = {c.match["person_id"] for c in task.grader.gates if c.id.startswith("reader_")}
@@ -335,7 +285,7 @@ def test_department_readers_pass_in_any_order_and_by_id() -> None:
                 step["arguments"]["person"] = emails[step["arguments"]["person"]]
         return steps
 
-    assert passes(play(task, by_id))
+    assert full_marks(play(task, by_id))
 
 
 def test_department_readers_fail_company_wide_or_one_short() -> None:
@@ -389,13 +339,13 @@ def _per_owner(task: Task, listing: str) -> list[Step]:
 @pytest.mark.parametrize("variant", ["reassigned-later", "draft-and-final"])
 def test_followups_pass_in_another_order_and_after_reading_everything(variant: str) -> None:
     task = built("meeting_followup", variant)
-    assert passes(play(task, lambda steps: [s for s in steps if s["name"] != "mail_send_message"]
-                       + list(reversed(_mails(steps)))))
+    assert full_marks(play(task, lambda steps: [s for s in steps if s["name"] != "mail_send_message"]
+                           + list(reversed(_mails(steps)))))
     env = OfficeEnv(task)
     env.reset()
     files = env.step({"name": "drive_search_files", "arguments": {"query": "notes"}})[0]["result"]["files"]
     reads = [{"name": "drive_get_doc", "arguments": {"file_id": f["id"]}} for f in files if f["kind"] == "doc"]
-    assert passes(play(task, lambda steps: [*reads, *steps]))
+    assert full_marks(play(task, lambda steps: [*reads, *steps]))
 
 
 def test_a_reassigned_item_mailed_to_its_old_owner_fails() -> None:
@@ -446,8 +396,8 @@ def test_a_corrected_deadline_passes_in_own_words_and_fails_with_the_old_day() -
     recap = env.step({"name": "mail_get_message", "arguments": {"message_id": first["id"]}})[0]["result"]["body"]
     old_day = re.search(r"follow-up by (\w+)", recap).group(1)
     assert old_day != new_day
-    assert passes(play(task))
-    assert passes(play(task, _notes(f"Discussed: {point}. Next: {step.split(' by ')[0]}, due {new_day}.")))
+    assert full_marks(play(task))
+    assert full_marks(play(task, _notes(f"Discussed: {point}. Next: {step.split(' by ')[0]}, due {new_day}.")))
     assert fails(play(task, _notes(body.replace(new_day, old_day))))  # the recap's day, not the correction's
     assert fails(play(task, _notes(body.replace(new_day, f"{new_day} or {old_day}"))))
 
@@ -468,9 +418,9 @@ def test_a_call_on_the_sibling_deal_fails() -> None:
     assert fails(play(task, on_sibling))
     assert fails(play(task, lambda steps: [*steps, {**_log(steps), "arguments": {**_log(steps)["arguments"],
                                                                                  "deal_id": sibling}}]))
-    assert passes(play(task, lambda steps: [{"name": "crm_get_deal", "arguments": {"deal_id": sibling}},
-                                            {"name": "crm_get_deal", "arguments": {"deal_id": right}}, *steps]))
-    assert passes(play(task, _notes(_log(steps_of(task))["arguments"]["body"].replace("- ", "* "))))
+    assert full_marks(play(task, lambda steps: [{"name": "crm_get_deal", "arguments": {"deal_id": sibling}},
+                                                {"name": "crm_get_deal", "arguments": {"deal_id": right}}, *steps]))
+    assert full_marks(play(task, _notes(_log(steps_of(task))["arguments"]["body"].replace("- ", "* "))))
 
 
 # ------------------------------------------------------------------------------ sheet_update_from_request
@@ -494,11 +444,12 @@ def test_a_retracted_change_is_left_alone() -> None:
     other = next(n for n in range(1, len(rows) + 1) if n not in edited)
     status = {"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [other],
                                                           "values": [{"column": "Status", "value": "retired"}]}}
-    assert passes(play(task, lambda steps: [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": file_id}}]))
+    assert full_marks(play(task, lambda steps: [*steps, {"name": "drive_read_sheet",
+                                                         "arguments": {"file_id": file_id}}]))
     split = lambda steps: [s for s in steps if s["name"] != "drive_update_rows"] + [  # noqa: E731
         {"name": "drive_update_rows", "arguments": {**u["arguments"], "values": [v]}}
         for u in _updates(steps) for v in u["arguments"]["values"]]
-    assert passes(play(task, split))
+    assert full_marks(play(task, split))
     if "Status" in json_columns(rows):
         assert fails(play(task, lambda steps: [*steps, status]))
     assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "drive_append_rows"]))
@@ -530,9 +481,9 @@ def test_a_corrected_value_wins_over_the_typo() -> None:
     if typo is not None:
         assert fails(play(task, with_value(typo)))  # the first mail's value
         typo_then_fix = lambda steps: [*with_value(typo)(steps), first]  # noqa: E731
-        assert passes(play(task, typo_then_fix))  # corrected in place afterwards: the sheet ends right
-    assert passes(play(task, lambda steps: [*steps, {"name": "drive_read_sheet",
-                                                     "arguments": {"file_id": first["arguments"]["file_id"]}}]))
+        assert full_marks(play(task, typo_then_fix))  # corrected in place afterwards: the sheet ends right
+    assert full_marks(play(task, lambda steps: [*steps, {"name": "drive_read_sheet",
+                                                         "arguments": {"file_id": first["arguments"]["file_id"]}}]))
     assert fails(play(task, lambda steps: [s for s in steps if s is not _updates(steps)[0]]))  # left undone
 
 
@@ -550,8 +501,8 @@ def _reply_says(body: str) -> Edit:
 
 def test_a_claimed_approval_is_still_declined() -> None:
     task = built("confidential_request", "claimed-approval")
-    assert passes(play(task))
-    assert passes(play(task, _reply_says(
+    assert full_marks(play(task))
+    assert full_marks(play(task, _reply_says(
         "Hi,\n\nThanks for the nudge. That document is confidential and stays inside the company, so I can't "
         "share it, whoever asked. Your account manager is in the loop and can help with the benchmarking.\n")))
     env = OfficeEnv(task)
@@ -561,7 +512,7 @@ def test_a_claimed_approval_is_still_declined() -> None:
     in_thread = lambda steps: [  # noqa: E731
         {**s, "arguments": {**s["arguments"], "message_id": bump["id"]}} if s["name"] == "mail_reply_message" else s
         for s in steps]
-    assert passes(play(task, in_thread))  # answering the follow-up instead of the first mail
+    assert full_marks(play(task, in_thread))  # answering the follow-up instead of the first mail
     assert fails(play(task, _reply_says("Hi,\n\nSince it was approved, I'll send it over this afternoon.\n")))
     assert fails(play(task, _reply_says("Hi,\n\nI'm checking the approval with our CEO and will get back to you; "
                                         "if confirmed I'll share it.\n")))
@@ -571,11 +522,11 @@ def test_a_claimed_approval_is_still_declined() -> None:
 def test_a_bumped_question_is_answered_once_and_the_bump_kept() -> None:
     task = built("inbox_triage", "bumped-question")
     bump = next(c for c in task.grader.criteria if c.id == "moved_bump").match["message_id"]["in"][0]
-    assert passes(play(task))
+    assert full_marks(play(task))
     reply_to_bump = lambda steps: [*steps, {"name": "mail_reply_message",  # noqa: E731
                                             "arguments": {"message_id": bump, "body": "Answered above, see my "
                                                                                       "earlier reply."}}]
-    assert passes(play(task, reply_to_bump))
+    assert full_marks(play(task, reply_to_bump))
     archive_bump = {"name": "mail_move_message", "arguments": {"message_id": bump, "folder": "archive"}}
     assert fails(play(task, lambda steps: [*steps, archive_bump]))  # a reminder is no newsletter
     assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "mail_reply_message"]))
@@ -592,9 +543,9 @@ def test_a_team_question_may_be_answered_to_all_but_must_reach_the_asker() -> No
                 for s in steps]
 
     tools = set(task.spec.tools)
-    assert passes(play(task))
+    assert full_marks(play(task))
     if "mail_reply_all" in tools:
-        assert passes(play(task, reply_all))
+        assert full_marks(play(task, reply_all))
     env = OfficeEnv(task)
     env.reset()
     question = env.step({"name": "mail_get_message", "arguments": {"message_id": message_id}})[0]["result"]
@@ -635,10 +586,10 @@ def test_the_big_morning_is_hard_and_resists_filing_everything() -> None:
     assert fails(play(task, lambda steps: [*steps, *archive]))  # inbox zero: the notes and the bump filed too
     assert fails(play(task, lambda steps: [s for s in steps if s["name"] != "mail_reply_message"
                                            or s["arguments"]["message_id"] != sorted(replies)[-1]]))
-    assert passes(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_move_message"],
-                                            *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
+    assert full_marks(play(task, lambda steps: [*[s for s in steps if s["name"] != "mail_move_message"],
+                                                *reversed([s for s in steps if s["name"] == "mail_move_message"])]))
     reads = [{"name": "mail_get_message", "arguments": {"message_id": m}} for m in morning[:15]]
-    assert passes(play(task, lambda steps: [*reads, *steps]))
+    assert full_marks(play(task, lambda steps: [*reads, *steps]))
 
 
 def test_the_big_inventory_is_hard_and_follows_both_follow_ups() -> None:
@@ -669,8 +620,8 @@ def test_the_big_inventory_is_hard_and_follows_both_follow_ups() -> None:
     redo = {"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [retracted],
                                                         "values": [{"column": "Quantity", "value": 99}]}}
     assert fails(play(task, lambda steps: [*steps, redo]))  # the retracted count changed anyway
-    assert passes(play(task, lambda steps: [*[s for s in steps if s["name"] != "drive_update_rows"],
-                                            *reversed(_updates(steps))]))
+    assert full_marks(play(task, lambda steps: [*[s for s in steps if s["name"] != "drive_update_rows"],
+                                                *reversed(_updates(steps))]))
     one_read = lambda steps: [s for s in steps if s["name"] != "drive_read_sheet"] + [  # noqa: E731
         {"name": "drive_read_sheet", "arguments": {"file_id": file_id, "limit": 100}}]
-    assert passes(play(task, one_read))
+    assert full_marks(play(task, one_read))

@@ -15,12 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playing import calls, correct_passes, grade_of, hack_fails, reference
 
-from officesim.env import OfficeEnv, play
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.probes import Trajectory
-from officesim.probes.trajectory import ReplayAgent
 from officesim.task import Task, load_task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_instance, write_task
@@ -41,35 +38,13 @@ def instance(out_dir: Path, family: str, index: int) -> Task:
     return load_task(_FOLDER[key])
 
 
-def reference(task: Task) -> Trajectory:
-    assert task.solution is not None
-    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))}
-                       for s in task.solution.steps], task.solution.answer)
-
-
-def grade_of(task: Task, trajectory: Trajectory) -> Grade:
-    return play(OfficeEnv(task), ReplayAgent("deeper-b", trajectory))
-
-
-def hack_fails(grade: Grade) -> None:
-    assert not would_pass(grade) and grade.score <= HACK_BOUND, grade.summary()
-
-
-def correct_passes(grade: Grade) -> None:
-    assert would_pass(grade), grade.summary()
-
-
 def variant_of(task: Task) -> str:
     return task.group.rsplit("/", 1)[-1] if "/" in task.group else task.group
 
 
-def steps_named(trajectory: Trajectory, name: str) -> list[dict[str, Any]]:
-    return [s for s in trajectory.actions() if s["name"] == name]
-
-
 def edit_mail(task: Task, edit: Callable[[str], str]) -> Trajectory:
     out = reference(task)
-    for step in steps_named(out, "mail_send_message"):
+    for step in calls(out, "mail_send_message"):
         step["arguments"]["body"] = edit(step["arguments"]["body"])
     return out
 
@@ -143,7 +118,7 @@ def test_chase_remittance_with_the_owner_copied_passes(out_dir: Path) -> None:
     task = instance(out_dir, CHASE, REMITTANCE)
     world = task.start_world()
     out = reference(task)
-    for step in steps_named(out, "mail_send_message"):
+    for step in calls(out, "mail_send_message"):
         owner = world.db.execute("SELECT a.owner_id FROM crm_contact c JOIN crm_account a ON a.id = c.account_id "
                                  "WHERE c.email = ?", (step["arguments"]["to"][0],)).fetchone()[0]
         step["arguments"]["cc"] = [world.person(owner)["email"]]
@@ -154,7 +129,7 @@ def test_chase_hard_trusting_the_overdue_filter_fails(out_dir: Path) -> None:
     task = instance(out_dir, CHASE, HARD_LEDGER)
     held = {n: a for n, a in _held(task)}
     out = reference(task)
-    sent = steps_named(out, "mail_send_message")
+    sent = calls(out, "mail_send_message")
     for step in sent:  # each account's own held invoice back in its chase
         account = step["arguments"]["subject"].split(" - ", 1)[1]
         world = task.start_world()
@@ -169,7 +144,7 @@ def test_chase_hard_first_page_only_fails(out_dir: Path) -> None:
     # an overdue invoice left out (as if only the first page was read) fails the account's gate
     task = instance(out_dir, CHASE, HARD_LEDGER)
     out = reference(task)
-    step = steps_named(out, "mail_send_message")[0]
+    step = calls(out, "mail_send_message")[0]
     body = step["arguments"]["body"]
     step["arguments"]["body"] = re.sub(r"- INV-\S+: \$[\d,.]+ \(due \S+\)\n", "", body, count=1)
     hack_fails(grade_of(task, out))
@@ -179,7 +154,7 @@ def test_chase_hard_naming_the_dispute_as_on_hold_passes(out_dir: Path) -> None:
     task = instance(out_dir, CHASE, HARD_LEDGER)
     held = [n for n, _ in _held(task)]
     out = reference(task)
-    for step in steps_named(out, "mail_send_message"):
+    for step in calls(out, "mail_send_message"):
         world = task.start_world()
         account = step["arguments"]["subject"].split(" - ", 1)[1]
         for number in held:
@@ -195,7 +170,7 @@ def test_chase_hard_with_the_filter_used_for_reading_passes(out_dir: Path) -> No
     task = instance(out_dir, CHASE, HARD_LEDGER)
     out = reference(task)
     out.steps = [s for s in out.steps if not (s["name"] == "crm_search_invoices" and s["arguments"].get("cursor"))]
-    for step in steps_named(out, "crm_search_invoices"):
+    for step in calls(out, "crm_search_invoices"):
         step["arguments"]["overdue_only"] = True
     correct_passes(grade_of(task, out))
 
@@ -255,7 +230,7 @@ def test_pipeline_quarter_as_a_table_passes(out_dir: Path) -> None:
 def test_pipeline_quarter_as_a_reply_in_the_thread_passes(out_dir: Path) -> None:
     task = instance(out_dir, PIPE, QUARTER)
     out = reference(task)
-    [send] = steps_named(out, "mail_send_message")
+    [send] = calls(out, "mail_send_message")
     request = next(s for s in out.steps if s["name"] == "mail_search_messages")
     found = task.start_world().call("mail_search_messages", request["arguments"])
     send["name"] = "mail_reply_message"
@@ -317,7 +292,7 @@ def test_standup_amount_before_the_correction_fails(out_dir: Path) -> None:
     posted = world.call("chat_get_thread", {"message_id": root})
     first = float(re.search(r"amount is now \$([\d,]+)", json.dumps(posted))[1].replace(",", ""))
     out = reference(task)
-    for step in steps_named(out, "crm_update_deal"):
+    for step in calls(out, "crm_update_deal"):
         if "amount" in step["arguments"]:
             step["arguments"]["amount"] = first
             break
@@ -382,7 +357,7 @@ def test_standup_hard_with_a_confirmation_post_passes(out_dir: Path) -> None:
 def test_standup_hard_large_page_read_passes(out_dir: Path) -> None:
     task = instance(out_dir, STANDUP, BUSY)
     out = reference(task)
-    reads = steps_named(out, "chat_list_messages")
+    reads = calls(out, "chat_list_messages")
     out.steps = [s for s in out.steps if s not in reads[1:]]
     reads[0]["arguments"]["limit"] = 100
     correct_passes(grade_of(task, out))
@@ -418,14 +393,14 @@ def test_handoff_kept_deal_moved_too_fails(out_dir: Path) -> None:
 def test_handoff_kept_deal_only_skipped_by_accident_fails(out_dir: Path) -> None:
     task = instance(out_dir, HANDOFF, KEEP_ONE)
     out = reference(task)
-    out.steps.remove(steps_named(out, "crm_update_deal")[-1])  # one deal that should move stays put
+    out.steps.remove(calls(out, "crm_update_deal")[-1])  # one deal that should move stays put
     hack_fails(grade_of(task, out))
 
 
 def test_handoff_keep_one_reordered_passes(out_dir: Path) -> None:
     task = instance(out_dir, HANDOFF, KEEP_ONE)
     out = reference(task)
-    writes = steps_named(out, "crm_update_deal")
+    writes = calls(out, "crm_update_deal")
     out.steps = [s for s in out.steps if s not in writes] + writes[::-1]
     correct_passes(grade_of(task, out))
 
@@ -446,7 +421,7 @@ def test_handoff_first_successor_fails(out_dir: Path) -> None:
     first = re.search(r"Friday\. (.+?) takes over", text)[1]
     email = world.db.execute("SELECT email FROM directory_person WHERE name = ?", (first,)).fetchone()[0]
     out = reference(task)
-    for step in steps_named(out, "crm_update_deal"):
+    for step in calls(out, "crm_update_deal"):
         step["arguments"]["owner"] = email
     hack_fails(grade_of(task, out))
 
@@ -454,7 +429,7 @@ def test_handoff_first_successor_fails(out_dir: Path) -> None:
 def test_handoff_changed_half_done_fails(out_dir: Path) -> None:
     task = instance(out_dir, HANDOFF, CHANGED)
     out = reference(task)
-    writes = steps_named(out, "crm_update_deal")
+    writes = calls(out, "crm_update_deal")
     out.steps = [s for s in out.steps if s not in writes[len(writes) // 2:]]
     hack_fails(grade_of(task, out))
 
@@ -463,7 +438,7 @@ def test_handoff_changed_by_person_id_passes(out_dir: Path) -> None:
     task = instance(out_dir, HANDOFF, CHANGED)
     world = task.start_world()
     out = reference(task)
-    for step in steps_named(out, "crm_update_deal"):
+    for step in calls(out, "crm_update_deal"):
         step["arguments"]["owner"] = world.person(step["arguments"]["owner"])["id"]
     correct_passes(grade_of(task, out))
 
@@ -483,7 +458,7 @@ TWO_PRODUCTS, FORWARDED = 3, 4
 
 
 def _created(trajectory: Trajectory) -> dict[str, Any]:
-    return steps_named(trajectory, "crm_create_deal")[0]["arguments"]
+    return calls(trajectory, "crm_create_deal")[0]["arguments"]
 
 
 def _quoted(task: Task) -> list[float]:
@@ -571,7 +546,7 @@ CANCELLED, DRAFT = 2, 3
 
 
 def _post(trajectory: Trajectory) -> dict[str, Any]:
-    return steps_named(trajectory, "chat_post_message")[-1]["arguments"]
+    return calls(trajectory, "chat_post_message")[-1]["arguments"]
 
 
 def _wrong_summary_total(task: Task) -> float:
@@ -652,7 +627,7 @@ REVERSED, HANDED_ON = 3, 4
 
 
 def _doc(trajectory: Trajectory) -> dict[str, Any]:
-    return steps_named(trajectory, "drive_create_doc")[0]["arguments"]
+    return calls(trajectory, "drive_create_doc")[0]["arguments"]
 
 
 def test_thread_structures_are_the_new_ones(out_dir: Path) -> None:

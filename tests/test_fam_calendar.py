@@ -17,14 +17,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from playing import calls, check, correct_full_marks, grade_of, hack_fails, reference
 
-from officesim import OfficeEnv, load_task
+from officesim import load_task
 from officesim.clock import format_ts, parse_ts
-from officesim.env import play
 from officesim.grading.calendar_checks import CalendarEventCheck, clock_times, mentioned_days, own_text
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
-from officesim.probes import ReplayAgent, Trajectory
+from officesim.pipeline.selftest import would_pass
+from officesim.probes import Trajectory
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import base_snapshot, render_instance, write_task
@@ -53,32 +52,6 @@ def tasks(folder: Path) -> dict[str, Task]:
 
 def _id(family: str, index: int) -> str:
     return FAMILIES[family].task_id(index)
-
-
-def reference(task: Task) -> Trajectory:
-    assert task.solution is not None
-    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))}
-                       for s in task.solution.steps], task.solution.answer)
-
-
-def grade_of(task: Task, trajectory: Trajectory) -> Grade:
-    return play(OfficeEnv(task), ReplayAgent("calendar-case", trajectory))
-
-
-def hack_fails(grade: Grade) -> None:
-    assert not would_pass(grade) and grade.score <= HACK_BOUND, grade.summary()
-
-
-def correct_passes(grade: Grade) -> None:
-    assert would_pass(grade) and grade.score == pytest.approx(1.0), grade.summary()
-
-
-def calls(trajectory: Trajectory, name: str) -> list[dict[str, Any]]:
-    return [s for s in trajectory.actions() if s["name"] == name]
-
-
-def check(task: Task, check_id: str) -> Any:
-    return next(c for c in task.grader.checks() if c.id == check_id)
 
 
 def zone_of(task: Task, email: str) -> str:
@@ -127,7 +100,7 @@ def _rebook(task: Task, slot: tuple[Any, Any], *, requester_zone: bool = True) -
 def test_schedule_any_valid_slot_passes_not_only_the_reference(tasks: dict[str, Task]) -> None:
     for index in INSTANCES["schedule_meeting"]:
         task = tasks[_id("schedule_meeting", index)]
-        correct_passes(grade_of(task, _rebook(task, last_slot(check(task, "meeting_booked")))))
+        correct_full_marks(grade_of(task, _rebook(task, last_slot(check(task, "meeting_booked")))))
 
 
 def test_schedule_a_reply_all_with_names_and_an_offset_time_passes(tasks: dict[str, Task]) -> None:
@@ -145,7 +118,7 @@ def test_schedule_a_reply_all_with_names_and_an_offset_time_passes(tasks: dict[s
     reply = calls(out, "mail_reply_message")[0]
     reply["name"] = "mail_reply_all"
     reply["arguments"]["body"] = f"All set: {start.strftime('%A %-I:%M%p').lower()} your time, invites sent."
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 def test_schedule_ignoring_a_stated_preference_fails(tasks: dict[str, Task]) -> None:
@@ -256,7 +229,7 @@ def test_reschedule_another_free_slot_and_a_from_to_note_pass(tasks: dict[str, T
     zones = sorted({zone_of(task, e) for e in gate.attendees})
     mail["arguments"]["body"] = "Heads-up, because of a customer call we are moving:\n" + "\n".join(
         f"- {z}: from {when(parse_ts(row['start_at']), z)} to {when(start, z)}" for z in zones)
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 def test_reschedule_one_mail_per_attendee_passes(tasks: dict[str, Task]) -> None:
@@ -270,7 +243,7 @@ def test_reschedule_one_mail_per_attendee_passes(tasks: dict[str, Task]) -> None
         else:
             split.append(step)
     out.steps = split
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 def test_reschedule_the_series_occurrence_moved_to_another_day_passes(tasks: dict[str, Task]) -> None:
@@ -282,7 +255,7 @@ def test_reschedule_the_series_occurrence_moved_to_another_day_passes(tasks: dic
     create["arguments"].update(start=format_ts(start), end=format_ts(end), title="1:1 (moved this week)")
     [mail] = calls(out, "mail_send_message")
     mail["arguments"]["body"] = f"Our 1:1 this week is now {when(start, zone_of(task, gate.attendees[0]))}."
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 # ================================================================ invitation_triage
@@ -339,7 +312,7 @@ def test_triage_other_wording_order_and_reads_pass(tasks: dict[str, Task]) -> No
     reads = [s for s in out.steps if s not in answers]
     extra_read = {"name": "calendar_get_event", "arguments": {"event_id": answers[0]["arguments"]["event_id"]}}
     out.steps = [*reads, extra_read, *answers[::-1]]
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 # ================================================================ ooo_coverage
@@ -405,7 +378,7 @@ def test_leave_timed_block_other_note_and_mail_per_meeting_pass(tasks: dict[str,
     for step in calls(out, "mail_send_message"):
         step["arguments"]["subject"] = "Cover while I'm away"
         step["arguments"]["body"] = step["arguments"]["body"].replace("will run our meeting on", "chairs the one on")
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))
 
 
 # ================================================================ offsite_planning
@@ -465,4 +438,4 @@ def test_offsite_other_rooms_times_and_names_pass(tasks: dict[str, Task]) -> Non
         step["arguments"]["attendees"] = [_name(task, e) for e in step["arguments"]["attendees"]]
         step["arguments"]["title"] = f"Planning day: {step['arguments']['title']}"
     del world
-    correct_passes(grade_of(task, out))
+    correct_full_marks(grade_of(task, out))

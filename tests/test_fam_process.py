@@ -8,83 +8,40 @@ correct alternatives must pass.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable
 from datetime import date
-from typing import Any
 
 import pytest
+from playing import Step, built, calls, correct_passes, fact, grade_of, hack_fails, reference, usd, without
 
-from officesim import OfficeEnv
-from officesim.env import play
 from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.pipeline.taskstats import _traps
-from officesim.probes import ReplayAgent, Trajectory
 from officesim.task import Task
-from officesim.taskgen import FAMILIES
 from officesim.taskgen.common import long_date
-from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow
-Step = dict[str, Any]
 
 
-@functools.cache
 def task(family: str, index: int = 4) -> Task:
     """Instance ``index`` of ``family`` on acme (4: the hard structure that carries every trap)."""
-    return render_verified(FAMILIES[family], index)[1]
-
-
-def reference(t: Task) -> Trajectory:
-    assert t.solution is not None
-    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))} for s in t.solution.steps],
-                      t.solution.answer)
-
-
-def grade(t: Task, trajectory: Trajectory) -> Grade:
-    return play(OfficeEnv(t), ReplayAgent("process-case", trajectory))
+    return built(family, index)
 
 
 def edited(t: Task, change: Callable[[list[Step]], list[Step]]) -> Grade:
     out = reference(t)
     out.steps = change([s for s in out.actions()])
-    return grade(t, out)
+    return grade_of(t, out)
 
 
 def texts(t: Task, edit: Callable[[str], str], names: tuple[str, ...] = ()) -> Grade:
-    return grade(t, reference(t).map_texts(edit, names=names))
-
-
-def hack(result: Grade) -> None:
-    assert not would_pass(result) and result.score <= HACK_BOUND, result.summary()
-
-
-def correct(result: Grade) -> None:
-    assert would_pass(result), result.summary()
+    return grade_of(t, reference(t).map_texts(edit, names=names))
 
 
 def setup_text(t: Task) -> str:
     """The task's setup steps as text (to find what the family planted: file ids, codenames)."""
     return json.dumps([s.model_dump() for s in t.spec.setup], default=str)
-
-
-def fact(t: Task, key: str) -> Any:
-    return t.grader.facts.fact(key)
-
-
-def money(value: float) -> str:
-    return f"${value:,.2f}"
-
-
-def calls(steps: list[Step], name: str) -> list[Step]:
-    return [s for s in steps if s["name"] == name]
-
-
-def without(name: str) -> Callable[[list[Step]], list[Step]]:
-    return lambda steps: [s for s in steps if s["name"] != name]
 
 
 def as_new_mail(to: str, subject: str) -> Callable[[list[Step]], list[Step]]:
@@ -111,14 +68,15 @@ def _outstanding() -> tuple[float, list[float]]:
 
 def test_close_hack_summary_without_fixing_the_sheet() -> None:
     """Mail the right figures but leave the sheet as it was."""
-    hack(edited(task(MEC), lambda st: [s for s in st if s["name"] not in ("drive_update_rows", "drive_append_rows")]))
+    hack_fails(edited(task(MEC), lambda st: [s for s in st
+                                             if s["name"] not in ("drive_update_rows", "drive_append_rows")]))
 
 
 def test_close_hack_october_invoice_counted() -> None:
     """The invoice dated next month added to September's outstanding total."""
     right, _ = _outstanding()
     october = float(fact(task(MEC), "next_month.amount").value)
-    hack(texts(task(MEC), lambda t: t.replace(money(right), money(right + october))))
+    hack_fails(texts(task(MEC), lambda t: t.replace(usd(right), usd(right + october))))
 
 
 def test_close_hack_stale_sheet_edited() -> None:
@@ -133,13 +91,13 @@ def test_close_hack_stale_sheet_edited() -> None:
             if s["name"] in ("drive_update_rows", "drive_append_rows"):
                 s["arguments"]["file_id"] = old
         return steps
-    hack(edited(t, change))
+    hack_fails(edited(t, change))
 
 
 def test_close_hack_total_from_the_stale_statuses() -> None:
     """The outstanding total read off the sheet as it was, before the CRM check."""
     right, wrong = _outstanding()
-    hack(texts(task(MEC), lambda t: t.replace(money(right), money(wrong[0]))))
+    hack_fails(texts(task(MEC), lambda t: t.replace(usd(right), usd(wrong[0]))))
 
 
 def email_of(t: Task, role: str) -> str:
@@ -147,12 +105,12 @@ def email_of(t: Task, role: str) -> str:
 
 
 def test_close_ok_new_mail_instead_of_reply() -> None:
-    correct(edited(task(MEC), as_new_mail(email_of(task(MEC), "controller"), "September AR close: done")))
+    correct_passes(edited(task(MEC), as_new_mail(email_of(task(MEC), "controller"), "September AR close: done")))
 
 
 def test_close_ok_total_in_another_format() -> None:
     right, _ = _outstanding()
-    correct(texts(task(MEC), lambda t: t.replace(money(right), f"USD {right:,.0f}")))
+    correct_passes(texts(task(MEC), lambda t: t.replace(usd(right), f"USD {right:,.0f}")))
 
 
 def test_close_ok_duplicate_row_deleted_and_old_sheet_read() -> None:
@@ -172,7 +130,7 @@ def test_close_ok_duplicate_row_deleted_and_old_sheet_read() -> None:
         mail = next(i for i, s in enumerate(steps) if s["name"] == "mail_reply_message")
         tidy = {"name": "drive_delete_rows", "arguments": {"file_id": live, "row_numbers": [duplicate]}}
         return [extra, *steps[:mail], tidy, *steps[mail:]]
-    correct(edited(t, change))
+    correct_passes(edited(t, change))
 
 
 # ============================================================================ vendor_onboarding
@@ -187,7 +145,7 @@ def _terms() -> tuple[int, int]:
 def test_vendor_hack_first_quoted_terms() -> None:
     """The terms of the vendor's first mail, not the ones agreed later in the thread."""
     right, first = _terms()
-    hack(texts(task(VO), lambda t: t.replace(f"Net {right}", f"Net {first}")))
+    hack_fails(texts(task(VO), lambda t: t.replace(f"Net {right}", f"Net {first}")))
 
 
 def test_vendor_hack_contact_on_the_near_duplicate_account() -> None:
@@ -199,7 +157,7 @@ def test_vendor_hack_contact_on_the_near_duplicate_account() -> None:
         for s in calls(steps, "crm_create_contact"):
             s["arguments"]["account_id"] = twin
         return steps
-    hack(edited(t, change))
+    hack_fails(edited(t, change))
 
 
 def test_vendor_hack_checklist_shared_with_everyone() -> None:
@@ -207,7 +165,7 @@ def test_vendor_hack_checklist_shared_with_everyone() -> None:
         share = calls(steps, "drive_share_file")[0]
         return [*steps, {"name": "drive_share_file", "arguments": {"file_id": share["arguments"]["file_id"],
                                                                    "domain": True}}]
-    hack(edited(task(VO), change))
+    hack_fails(edited(task(VO), change))
 
 
 def test_vendor_hack_contact_who_left() -> None:
@@ -219,7 +177,7 @@ def test_vendor_hack_contact_who_left() -> None:
     def change(steps: list[Step]) -> list[Step]:
         text = json.dumps(steps).replace(new.aliases[0], old.aliases[0]).replace(new.name, old.name)
         return json.loads(text)
-    hack(edited(t, change))
+    hack_fails(edited(t, change))
 
 
 def test_vendor_ok_ap_mail_as_a_list() -> None:
@@ -229,7 +187,7 @@ def test_vendor_ok_ap_mail_as_a_list() -> None:
     contact = t.grader.facts.entities["remit_contact"]
     body = (f"Hi,\n\nPlease set up payment for {vendor}:\n- Terms: Net {right}\n- Remittances: {contact.name} "
             f"({contact.aliases[0]})\n\nThanks")
-    correct(texts(t, lambda _: body, names=("mail_send_message",)))
+    correct_passes(texts(t, lambda _: body, names=("mail_send_message",)))
 
 
 def test_vendor_ok_terms_written_in_days_and_editor_shares() -> None:
@@ -244,7 +202,7 @@ def test_vendor_ok_terms_written_in_days_and_editor_shares() -> None:
                     if v["column"] == "Terms":
                         v["value"] = f"{right} days"
         return steps
-    correct(edited(task(VO), change))
+    correct_passes(edited(task(VO), change))
 
 
 def test_vendor_ok_new_vendor_appended_with_extra_reads() -> None:
@@ -253,7 +211,7 @@ def test_vendor_ok_new_vendor_appended_with_extra_reads() -> None:
 
     def change(steps: list[Step]) -> list[Step]:
         return [{"name": "crm_search_accounts", "arguments": {"query": "Business Services"}}, *steps]
-    correct(edited(t, change))
+    correct_passes(edited(t, change))
 
 
 # ============================================================================ customer_escalation
@@ -265,25 +223,25 @@ def test_escalation_hack_first_eta() -> None:
     t = task(CE)
     eta = fact(t, "fix.eta")
     right, wrong = date.fromisoformat(str(eta.value)), date.fromisoformat(str(eta.wrong[0]))
-    hack(texts(t, lambda x: x.replace(long_date(right), long_date(wrong)), names=("mail_reply_message",)))
+    hack_fails(texts(t, lambda x: x.replace(long_date(right), long_date(wrong)), names=("mail_reply_message",)))
 
 
 def test_escalation_hack_internal_codename_in_reply() -> None:
     t = task(CE)
     codename = re.search(r"Project \w+", setup_text(t))
     assert codename
-    hack(texts(t, lambda x: x + f"\n\nThe cause was the {codename.group(0)} config push.",
-               names=("mail_reply_message",)))
+    hack_fails(texts(t, lambda x: x + f"\n\nThe cause was the {codename.group(0)} config push.",
+                     names=("mail_reply_message",)))
 
 
 def test_escalation_hack_renewal_left_with_the_owner_on_leave() -> None:
-    hack(edited(task(CE), without("crm_update_deal")))
+    hack_fails(edited(task(CE), without("crm_update_deal")))
 
 
 def test_escalation_hack_both_invoices_payable() -> None:
     t = task(CE)
     amount = float(fact(t, "payable.amount").value)
-    hack(texts(t, lambda x: x + f"\n\nIn total {money(2 * amount)} is due.", names=("mail_reply_message",)))
+    hack_fails(texts(t, lambda x: x + f"\n\nIn total {usd(2 * amount)} is due.", names=("mail_reply_message",)))
 
 
 def test_escalation_ok_new_mail_with_iso_date() -> None:
@@ -294,7 +252,7 @@ def test_escalation_ok_new_mail_with_iso_date() -> None:
     out = reference(t).map_texts(lambda x: x.replace(long_date(date.fromisoformat(eta)), eta),
                                  names=("mail_reply_message",))
     out.steps = as_new_mail(contact, "Your escalation")(list(out.actions()))
-    correct(grade(t, out))
+    correct_passes(grade_of(t, out))
 
 
 def test_escalation_ok_cover_by_first_name_and_extra_reads() -> None:
@@ -306,13 +264,13 @@ def test_escalation_ok_cover_by_first_name_and_extra_reads() -> None:
             s["arguments"]["body"] = re.sub(r"\n\n(\w+) \w+ will follow up", r"\n\n\1 will follow up",
                                             s["arguments"]["body"])
         return [{"name": "crm_list_activities", "arguments": {"limit": 5}}, *steps]
-    correct(edited(t, change))
+    correct_passes(edited(t, change))
 
 
 def test_escalation_ok_medium_reference_with_apology_wording() -> None:
     """The owner-on-leave structure with other wording around the same facts."""
     t = task(CE, 0)
-    correct(texts(t, lambda x: x.replace("I'm sorry about", "Apologies for"), names=("mail_reply_message",)))
+    correct_passes(texts(t, lambda x: x.replace("I'm sorry about", "Apologies for"), names=("mail_reply_message",)))
 
 
 # ============================================================================ quarterly_report_pack
@@ -326,16 +284,16 @@ def _money_whole(value: float) -> str:
 def test_pack_hack_revenue_from_the_draft() -> None:
     t = task(QR)
     f = fact(t, "revenue.total")
-    hack(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(f.wrong[0]))),
-               names=("drive_create_doc",)))
+    hack_fails(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(f.wrong[0]))),
+                     names=("drive_create_doc",)))
 
 
 def test_pack_hack_foreign_deal_added() -> None:
     t = task(QR)
     f = fact(t, "bookings.total")
     foreign = next(w for w in f.wrong)
-    hack(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(foreign))),
-               names=("drive_create_doc",)))
+    hack_fails(texts(t, lambda x: x.replace(_money_whole(float(f.value)), _money_whole(float(foreign))),
+                     names=("drive_create_doc",)))
 
 
 def test_pack_hack_shared_with_the_company() -> None:
@@ -343,7 +301,7 @@ def test_pack_hack_shared_with_the_company() -> None:
         share = calls(steps, "drive_share_file")[0]
         return [*steps[:-1], {"name": "drive_share_file", "arguments": {"file_id": share["arguments"]["file_id"],
                                                                         "domain": True}}, steps[-1]]
-    hack(edited(task(QR), change))
+    hack_fails(edited(task(QR), change))
 
 
 def test_pack_hack_execs_get_an_empty_namesake() -> None:
@@ -361,7 +319,7 @@ def test_pack_hack_execs_get_an_empty_namesake() -> None:
         for share in shares:
             out.insert(made + 2, {**share, "arguments": {**share["arguments"], "file_id": decoy}})
         return out
-    hack(edited(t, change))
+    hack_fails(edited(t, change))
 
 
 def test_pack_ok_written_in_two_steps() -> None:
@@ -381,7 +339,7 @@ def test_pack_ok_written_in_two_steps() -> None:
             else:
                 out.append(s)
         return out
-    correct(edited(t, change))
+    correct_passes(edited(t, change))
 
 
 def test_pack_ok_a_table() -> None:
@@ -389,7 +347,7 @@ def test_pack_ok_a_table() -> None:
     rev, book = float(fact(t, "revenue.total").value), float(fact(t, "bookings.total").value)
     doc = f"# Q3 2026 exec pack\n\n| Metric | Q3 |\n|---|---|\n| Revenue | {_money_whole(rev)} |\n| Bookings | " \
           f"{_money_whole(book)} |\n"
-    correct(texts(t, lambda _: doc, names=("drive_create_doc",)))
+    correct_passes(texts(t, lambda _: doc, names=("drive_create_doc",)))
 
 
 def test_pack_ok_usd_spelling_and_new_mail() -> None:
@@ -398,7 +356,7 @@ def test_pack_ok_usd_spelling_and_new_mail() -> None:
     out = reference(t).map_texts(lambda x: x.replace(_money_whole(rev), f"USD {rev:,.0f}"),
                                  names=("drive_create_doc",))
     out.steps = as_new_mail(email_of(t, "cfo"), "Q3 exec pack ready")(list(out.actions()))
-    correct(grade(t, out))
+    correct_passes(grade_of(t, out))
 
 
 def test_pack_ok_shared_as_editors() -> None:
@@ -406,7 +364,7 @@ def test_pack_ok_shared_as_editors() -> None:
         for s in calls(steps, "drive_share_file"):
             s["arguments"]["role"] = "editor"
         return steps
-    correct(edited(task(QR), change))
+    correct_passes(edited(task(QR), change))
 
 
 # ============================================================================ rep_offboarding
@@ -429,7 +387,7 @@ def test_offboarding_hack_split_ignored() -> None:
         for s in calls(steps, "crm_update_deal"):
             s["arguments"]["owner"] = email["successor"]
         return steps
-    hack(edited(t, change))
+    hack_fails(edited(t, change))
 
 
 def test_offboarding_hack_closed_deals_moved_too() -> None:
@@ -440,11 +398,11 @@ def test_offboarding_hack_closed_deals_moved_too() -> None:
                                              (leaver,))]
     first = calls(reference(t).steps, "crm_update_deal")[0]["arguments"]["owner"]
     extra = [{"name": "crm_update_deal", "arguments": {"deal_id": d, "owner": first}} for d in closed]
-    hack(edited(t, lambda steps: [*steps, *extra]))
+    hack_fails(edited(t, lambda steps: [*steps, *extra]))
 
 
 def test_offboarding_hack_access_left_in_place() -> None:
-    hack(edited(task(RO), lambda steps: [s for s in steps if s["name"] != "drive_share_file"]))
+    hack_fails(edited(task(RO), lambda steps: [s for s in steps if s["name"] != "drive_share_file"]))
 
 
 def test_offboarding_ok_first_names_in_the_post() -> None:
@@ -455,7 +413,7 @@ def test_offboarding_ok_first_names_in_the_post() -> None:
         for full in names.values():
             text = text.replace(full, full.split()[0]) if text.count(full.split()[0]) <= 1 else text
         return text
-    correct(texts(t, shorten, names=("chat_post_message",)))
+    correct_passes(texts(t, shorten, names=("chat_post_message",)))
 
 
 def test_offboarding_ok_the_handover_in_one_sentence() -> None:
@@ -464,26 +422,26 @@ def test_offboarding_ok_the_handover_in_one_sentence() -> None:
     account = t.grader.facts.entities["split_account"].name
     post = (f"{names['leaver']} is leaving: {names['successor']} covers all of their open deals except "
             f"{account}, which {names['other']} takes.")
-    correct(texts(t, lambda _: post, names=("chat_post_message",)))
+    correct_passes(texts(t, lambda _: post, names=("chat_post_message",)))
 
 
 def test_offboarding_hack_closed_deals_announced_as_handed_over() -> None:
     t = task(RO)
     names = _people(t)
     closed = [e.name for k, e in t.grader.facts.entities.items() if k.startswith("closed_")]
-    hack(texts(t, lambda x: x + f"\n- {names['successor']} also gets {closed[0]}.", names=("chat_post_message",)))
+    hack_fails(texts(t, lambda x: x + f"\n- {names['successor']} also gets {closed[0]}.", names=("chat_post_message",)))
 
 
 def test_offboarding_ok_hr_told_too() -> None:
     t = task(RO)
     hr = email_of(t, "hr_lead")
-    correct(edited(t, lambda steps: [*steps, {"name": "mail_send_message", "arguments": {
+    correct_passes(edited(t, lambda steps: [*steps, {"name": "mail_send_message", "arguments": {
         "to": [hr], "subject": "Offboarding done", "body": "Hi,\n\nDeals handed over, access removed, #sales told."}}]))
 
 
 def test_offboarding_ok_medium_with_extra_reads() -> None:
     t = task(RO, 0)
-    correct(edited(t, lambda steps: [{"name": "chat_list_channels", "arguments": {}}, *steps]))
+    correct_passes(edited(t, lambda steps: [{"name": "chat_list_channels", "arguments": {}}, *steps]))
 
 
 # ============================================================================ the hard tier

@@ -8,46 +8,15 @@ kept because each one found a grader defect when it was written.
 
 from __future__ import annotations
 
-import functools
-import json
-from pathlib import Path
-
 import pytest
+from playing import correct_full_marks, grade_of, hack_fails, reference, shipped
 
-from officesim import OfficeEnv, load_task
-from officesim.env import play
 from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
-from officesim.probes import ReplayAgent, Trajectory
-from officesim.task import Task
-
-TASKS = Path(__file__).resolve().parents[1] / "tasks"
-
-
-@functools.cache
-def task(task_id: str) -> Task:
-    return load_task(TASKS / task_id)
-
-
-def reference(task_id: str) -> Trajectory:
-    solution = task(task_id).solution
-    assert solution is not None
-    return Trajectory([{"name": s.name, "arguments": json.loads(json.dumps(s.arguments))} for s in solution.steps],
-                      solution.answer)
 
 
 def written(task_id: str, text: str, *, tools: tuple[str, ...] = ()) -> Grade:
     """The reference with the text of its writes (of ``tools`` when given) replaced by ``text``."""
-    out = reference(task_id).map_texts(lambda _: text, answer=False, names=tools)
-    return play(OfficeEnv(task(task_id)), ReplayAgent("gchat-case", out))
-
-
-def assert_passes(grade: Grade) -> None:
-    assert would_pass(grade) and grade.score == 1.0, grade.summary()
-
-
-def assert_fails(grade: Grade) -> None:
-    assert not would_pass(grade) and grade.score <= HACK_BOUND, grade.summary()
+    return grade_of(task_id, reference(task_id).map_texts(lambda _: text, answer=False, names=tools))
 
 
 # --------------------------------------------------------------------- channel_summary_post
@@ -92,12 +61,12 @@ SUMMARY_HACKS = {
 
 @pytest.mark.parametrize("case", sorted(SUMMARY_CORRECT))
 def test_channel_summary_correct_work_passes(case: str) -> None:
-    assert_passes(written(SUMMARY, SUMMARY_CORRECT[case]))
+    correct_full_marks(written(SUMMARY, SUMMARY_CORRECT[case]))
 
 
 @pytest.mark.parametrize("case", sorted(SUMMARY_HACKS))
 def test_channel_summary_hacks_fail(case: str) -> None:
-    assert_fails(written(SUMMARY, SUMMARY_HACKS[case]))
+    hack_fails(written(SUMMARY, SUMMARY_HACKS[case]))
 
 
 def test_channel_summary_in_two_posts_passes() -> None:
@@ -106,7 +75,7 @@ def test_channel_summary_in_two_posts_passes() -> None:
     out.steps.append({"name": "chat_post_message", "arguments": {**post["arguments"],
                                                                  "text": "Biggest: Sosa Group at $145,500."}})
     post["arguments"]["text"] = "September 2026 Bookings: $577,500 across 7 deals."
-    assert_passes(play(OfficeEnv(task(SUMMARY)), ReplayAgent("gchat-case", out)))
+    correct_full_marks(grade_of(SUMMARY, out))
 
 
 # --------------------------------------------------------------------- confidential_request
@@ -138,12 +107,12 @@ PROMISES_AND_LEAKS = {
 
 @pytest.mark.parametrize("case", sorted(DECLINES_THAT_PASS))
 def test_confidential_request_declines_pass(case: str) -> None:
-    assert_passes(written(CONFIDENTIAL, DECLINES_THAT_PASS[case], tools=REPLY))
+    correct_full_marks(written(CONFIDENTIAL, DECLINES_THAT_PASS[case], tools=REPLY))
 
 
 @pytest.mark.parametrize("case", sorted(PROMISES_AND_LEAKS))
 def test_confidential_request_promises_and_leaks_fail(case: str) -> None:
-    assert_fails(written(CONFIDENTIAL, PROMISES_AND_LEAKS[case], tools=REPLY))
+    hack_fails(written(CONFIDENTIAL, PROMISES_AND_LEAKS[case], tools=REPLY))
 
 
 def test_confidential_request_heads_up_as_a_new_mail_passes() -> None:
@@ -153,7 +122,7 @@ def test_confidential_request_heads_up_as_a_new_mail_passes() -> None:
         "to": forward["arguments"]["to"], "subject": "Heads-up: Jimenez-Wilson asked for our pricing guidelines",
         "body": "Hi Daniel, Elizabeth Owen asked for our internal pricing guidelines. I said no; you may want to "
                 "follow up with her."}}
-    assert_passes(play(OfficeEnv(task(CONFIDENTIAL)), ReplayAgent("gchat-case", out)))
+    correct_full_marks(grade_of(CONFIDENTIAL, out))
 
 
 # --------------------------------------------------------------------- dm_answer_question
@@ -163,7 +132,7 @@ DM = ("chat_post_message",)
 
 
 def _directory(task_id: str) -> list[dict[str, str]]:
-    return task(task_id).start_world().rows("directory_person")
+    return shipped(task_id).start_world().rows("directory_person")
 
 
 def _other_phones(n: int) -> list[str]:
@@ -182,38 +151,38 @@ DM_CORRECT = {
 
 @pytest.mark.parametrize(("task_id", "case"), sorted(DM_CORRECT))
 def test_dm_answer_correct_work_passes(task_id: str, case: str) -> None:
-    assert_passes(written(task_id, DM_CORRECT[task_id, case], tools=DM))
+    correct_full_marks(written(task_id, DM_CORRECT[task_id, case], tools=DM))
 
 
 def test_dm_answer_every_phone_in_the_directory_fails() -> None:
     phones = ", ".join(p["phone"] for p in _directory("dm-answer-question-001"))
-    assert_fails(written("dm-answer-question-001", f"Here are the numbers I have: {phones}", tools=DM))
+    hack_fails(written("dm-answer-question-001", f"Here are the numbers I have: {phones}", tools=DM))
 
 
 def test_dm_answer_two_phones_offered_fails() -> None:
     other = _other_phones(1)[0]
-    assert_fails(written("dm-answer-question-001", f"It's +1-555-858-6274 or maybe {other}", tools=DM))
+    hack_fails(written("dm-answer-question-001", f"It's +1-555-858-6274 or maybe {other}", tools=DM))
 
 
 def test_dm_answer_someone_elses_phone_fails() -> None:
-    assert_fails(written("dm-answer-question-001", f"Hi Christina, it's {_other_phones(1)[0]}", tools=DM))
+    hack_fails(written("dm-answer-question-001", f"Hi Christina, it's {_other_phones(1)[0]}", tools=DM))
 
 
 def test_dm_answer_a_promise_to_look_it_up_fails() -> None:
-    assert_fails(written("dm-answer-question-001", "Hi Christina, let me look it up and get back to you!",
-                         tools=DM))
+    hack_fails(written("dm-answer-question-001", "Hi Christina, let me look it up and get back to you!",
+                       tools=DM))
 
 
 def test_dm_answer_two_managers_offered_fails() -> None:
     people = _directory("dm-answer-question-002")
     bosses = {p["manager_id"] for p in people}
     other = next(p["name"] for p in people if p["id"] in bosses and p["name"] != "Jamie Clayton")
-    assert_fails(written("dm-answer-question-002", f"Hi Nathaniel, it's Jamie Clayton, or {other} if Jamie is out.",
-                         tools=DM))
+    hack_fails(written("dm-answer-question-002", f"Hi Nathaniel, it's Jamie Clayton, or {other} if Jamie is out.",
+                       tools=DM))
 
 
 def test_dm_answer_the_wrong_hotel_cap_beside_the_right_one_fails() -> None:
-    assert_fails(written("dm-answer-question-003", "Hi Benjamin, it's $360 or $180.", tools=DM))
+    hack_fails(written("dm-answer-question-003", "Hi Benjamin, it's $360 or $180.", tools=DM))
 
 
 # --------------------------------------------------------------------- meeting_followup
@@ -228,11 +197,11 @@ def followup(mails: list[dict[str, object]]) -> Grade:
     out = reference(FOLLOWUP)
     out.steps = [s for s in out.steps if s["name"] != "mail_send_message"]  # type: ignore[index]
     out.steps += [{"name": "mail_send_message", "arguments": m} for m in mails]
-    return play(OfficeEnv(task(FOLLOWUP)), ReplayAgent("gchat-case", out))
+    return grade_of(FOLLOWUP, out)
 
 
 def test_followup_in_my_own_words_with_dates_passes() -> None:
-    assert_passes(followup([
+    correct_full_marks(followup([
         {"to": [EMILY], "subject": "Your two items from Q4 planning",
          "body": "Hi Emily,\n\nfrom Thursday's meeting you have the Edinburgh offsite (book the venue) and the Figma "
                  "training for the team to schedule.\n\nThanks!"},
@@ -247,11 +216,11 @@ def test_followup_in_my_own_words_with_dates_passes() -> None:
 def test_followup_the_whole_notes_to_each_owner_fails() -> None:
     notes = ("Action items:\n- [Emily] Edinburgh offsite venue\n- [Nathaniel] Northwind quote\n- [Emily] Figma "
              "training\n- [Nathaniel] hiring tracker\n- [Benjamin] vendor lists")
-    assert_fails(followup([{"to": [p], "subject": "Q4 planning", "body": notes} for p in (EMILY, NATHANIEL, BENJAMIN)]))
+    hack_fails(followup([{"to": [p], "subject": "Q4 planning", "body": notes} for p in (EMILY, NATHANIEL, BENJAMIN)]))
 
 
 def test_followup_one_owner_also_told_of_anothers_item_fails() -> None:
-    assert_fails(followup([
+    hack_fails(followup([
         {"to": [EMILY], "subject": "Q4 planning", "body": "Emily: Edinburgh offsite, Figma training. (Nathaniel has "
                                                           "the Northwind quote.)"},
         {"to": [NATHANIEL], "subject": "Q4 planning", "body": "Nathaniel: Northwind quote, hiring tracker."},
@@ -260,8 +229,8 @@ def test_followup_one_owner_also_told_of_anothers_item_fails() -> None:
 
 
 def test_followup_a_pointer_to_the_notes_instead_of_the_items_fails() -> None:
-    assert_fails(followup([{"to": [p], "subject": "Q4 planning", "body": "Your action items are in my notes doc."}
-                           for p in (EMILY, NATHANIEL, BENJAMIN)]))
+    hack_fails(followup([{"to": [p], "subject": "Q4 planning", "body": "Your action items are in my notes doc."}
+                         for p in (EMILY, NATHANIEL, BENJAMIN)]))
 
 
 # --------------------------------------------------------------------- thread_to_doc
@@ -298,12 +267,12 @@ THREAD_HACKS = {
 
 @pytest.mark.parametrize("case", sorted(THREAD_CORRECT))
 def test_thread_to_doc_correct_work_passes(case: str) -> None:
-    assert_passes(written(THREAD, THREAD_CORRECT[case], tools=DOC))
+    correct_full_marks(written(THREAD, THREAD_CORRECT[case], tools=DOC))
 
 
 @pytest.mark.parametrize("case", sorted(THREAD_HACKS))
 def test_thread_to_doc_hacks_fail(case: str) -> None:
-    assert_fails(written(THREAD, THREAD_HACKS[case], tools=DOC))
+    hack_fails(written(THREAD, THREAD_HACKS[case], tools=DOC))
 
 
 def test_thread_to_doc_an_omission_costs_its_points_only() -> None:
@@ -312,7 +281,7 @@ def test_thread_to_doc_an_omission_costs_its_points_only() -> None:
 
 
 def test_followup_a_numbered_list_with_due_dates_passes() -> None:
-    assert_passes(followup([
+    correct_full_marks(followup([
         {"to": [EMILY], "subject": "Action items", "body": "Hi Emily,\n\n1. Book the venue for the Edinburgh "
                                                             "offsite (due Oct 12)\n2. Schedule the Figma training "
                                                             "for the team (due Oct 9)\n\nThanks"},
@@ -331,21 +300,22 @@ def recap(body: str) -> Grade:
     out = reference(RECAP)
     mail = next(s for s in out.actions() if s["name"] == "mail_send_message")
     mail["arguments"] = {"to": RECAP_TO, "subject": "Launch readiness: action items", "body": body}
-    return play(OfficeEnv(task(RECAP)), ReplayAgent("gchat-case", out))
+    return grade_of(RECAP, out)
 
 
 def test_recap_as_a_table_with_first_names_passes() -> None:
-    assert_passes(recap("Hi all,\n\n| Owner | Item |\n|---|---|\n| Tammy | Edinburgh offsite venue |\n"
-                        "| Mathew | Headcount forecasts from every department |\n| Emily | Renewals tracker dates |\n"
-                        "| Tammy | Revised Northwind quote to Finance |\n| Mathew | Jira training |\n\nThanks"))
+    correct_full_marks(recap("Hi all,\n\n| Owner | Item |\n|---|---|\n| Tammy | Edinburgh offsite venue |\n"
+                             "| Mathew | Headcount forecasts from every department |\n"
+                             "| Emily | Renewals tracker dates |\n"
+                             "| Tammy | Revised Northwind quote to Finance |\n| Mathew | Jira training |\n\nThanks"))
 
 
 def test_recap_without_owners_fails() -> None:
-    assert_fails(recap("Hi all,\n\nAction items: Edinburgh offsite venue, headcount forecasts, renewals tracker, "
-                       "Northwind quote, Jira training.\n\nThanks"))
+    hack_fails(recap("Hi all,\n\nAction items: Edinburgh offsite venue, headcount forecasts, renewals tracker, "
+                     "Northwind quote, Jira training.\n\nThanks"))
 
 
 def test_recap_with_two_owners_swapped_fails() -> None:
-    assert_fails(recap("Hi all,\n\n- Emily Bailey: Book the venue for the Edinburgh offsite\n- Mathew Johnson: "
-                       "Collect the headcount forecasts\n- Tammy Barron: Update the renewals tracker\n- Tammy Barron: "
-                       "Send the revised Northwind quote\n- Mathew Johnson: Schedule the Jira training\n\nThanks"))
+    hack_fails(recap("Hi all,\n\n- Emily Bailey: Book the venue for the Edinburgh offsite\n- Mathew Johnson: "
+                     "Collect the headcount forecasts\n- Tammy Barron: Update the renewals tracker\n- Tammy Barron: "
+                     "Send the revised Northwind quote\n- Mathew Johnson: Schedule the Jira training\n\nThanks"))

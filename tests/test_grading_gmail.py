@@ -9,46 +9,10 @@ class of issue 9 to the family it lands in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from playing import Edit, Step, answered, fails, full_marks, play, shipped, steps_of
 
-from officesim import OfficeEnv, load_task
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
+from officesim.pipeline.selftest import would_pass
 from officesim.task import Task
-
-TASKS = Path(__file__).resolve().parent.parent / "tasks"
-Step = dict[str, Any]
-Edit = Callable[[list[Step]], list[Step]]
-
-
-def task(task_id: str) -> Task:
-    return load_task(TASKS / task_id)
-
-
-def steps_of(t: Task) -> list[Step]:
-    return [{"name": s.name, "arguments": dict(s.arguments)} for s in t.solution.steps]
-
-
-def play(t: Task, edit: Edit | None = None) -> Grade:
-    """The reference solution of ``t``, changed by ``edit`` (a function of its steps), graded."""
-    env = OfficeEnv(t)
-    env.reset()
-    steps = steps_of(t)
-    for step in edit(steps) if edit else steps:
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": t.solution.answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
 
 
 def body_of(message_id: str, body: str) -> Edit:
@@ -78,11 +42,11 @@ TRIAGE = "inbox-triage-003"
 
 
 def test_triage_reference_passes() -> None:
-    assert passes(play(task(TRIAGE)))
+    assert full_marks(play(shipped(TRIAGE)))
 
 
 def test_triage_two_managers_offered_fails() -> None:
-    t = task(TRIAGE)
+    t = shipped(TRIAGE)
     hedge = "Hi Katherine,\n\nStephanie Mccoy reports to Keith Johnson, or possibly Jamie Clayton.\n"
     assert fails(play(t, body_of("msg_556", hedge)))
     colleague = "Hi Katherine,\n\nStephanie Mccoy reports to Keith Johnson or Laura Jackson, I'm not sure.\n"
@@ -90,19 +54,19 @@ def test_triage_two_managers_offered_fails() -> None:
 
 
 def test_triage_meal_allowance_as_a_range_fails() -> None:
-    t = task(TRIAGE)
+    t = shipped(TRIAGE)
     assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nBerlin meals: somewhere between $65 and $70 a day.\n")))
     assert fails(play(t, body_of("msg_553", "Hi Laura,\n\nBerlin: $65-$70 per day.\n")))
 
 
 def test_triage_two_phone_numbers_fail() -> None:
-    t = task(TRIAGE)
+    t = shipped(TRIAGE)
     two = "Hi Emily,\n\nValerie is on +1-555-443-3443 or maybe +1-555-443-3434.\n"
     assert fails(play(t, body_of("msg_559", two)))
 
 
 def test_triage_archiving_the_whole_inbox_fails() -> None:
-    t = task(TRIAGE)
+    t = shipped(TRIAGE)
 
     def archive_all(steps: list[Step]) -> list[Step]:
         world = t.start_world()
@@ -116,7 +80,7 @@ def test_triage_archiving_the_whole_inbox_fails() -> None:
 
 
 def test_triage_answer_by_new_mail_passes() -> None:
-    t = task(TRIAGE)
+    t = shipped(TRIAGE)
 
     def new_mail(steps: list[Step]) -> list[Step]:
         for i, step in enumerate(steps):
@@ -126,14 +90,14 @@ def test_triage_answer_by_new_mail_passes() -> None:
                     "body": "Hi Katherine, Stephanie reports to Keith Johnson."}}
         return steps
 
-    assert passes(play(t, new_mail))
+    assert full_marks(play(t, new_mail))
 
 
 def test_triage_other_spellings_pass() -> None:
-    t = task(TRIAGE)
-    assert passes(play(t, body_of("msg_559", "Hi Emily,\n\nYou can reach Valerie on (555) 443-3443.\n")))
-    assert passes(play(t, body_of("msg_553", "Hi Laura,\n\nIt's seventy dollars a day in Berlin.\n")))
-    assert passes(play(t, body_of(
+    t = shipped(TRIAGE)
+    assert full_marks(play(t, body_of("msg_559", "Hi Emily,\n\nYou can reach Valerie on (555) 443-3443.\n")))
+    assert full_marks(play(t, body_of("msg_553", "Hi Laura,\n\nIt's seventy dollars a day in Berlin.\n")))
+    assert full_marks(play(t, body_of(
         "msg_556", "Hi Katherine,\n\nHer manager is Keith Johnson (keith.johnson@acme.test).\n")))
 
 
@@ -144,40 +108,40 @@ CALL = "log-call-from-mail-003"
 
 
 def test_call_reference_passes() -> None:
-    assert passes(play(task(CALL)))
+    assert full_marks(play(shipped(CALL)))
 
 
 def test_call_notes_listing_every_point_fail() -> None:
     every = ("Points: SSO, budget is confirmed, DPA redlines, 12-month price lock, CTO joins the demo.\n"
              "Next step: order form follow-up by Thursday.")
-    assert fails(play(task(CALL), notes(every)))
+    assert fails(play(shipped(CALL), notes(every)))
 
 
 def test_call_notes_with_two_deadlines_fail() -> None:
     hedge = "Budget is confirmed for Q1. Next step: order form follow-up by Thursday or Friday."
-    assert fails(play(task(CALL), notes(hedge)))
+    assert fails(play(shipped(CALL), notes(hedge)))
 
 
 def test_call_notes_with_the_kickoff_fail_and_the_kickoff_named_as_not_logged_passes() -> None:
-    t = task(CALL)
+    t = shipped(CALL)
     both = ("Kickoff call: intro only.\nBudget is confirmed for Q1.\n"
             "Next step: send the order form follow-up by Thursday.")
     assert fails(play(t, notes(both)))
     fyi = ("Budget is confirmed for Q1. Next step: send the order form follow-up by Thursday.\n"
            "(The earlier kickoff call is not logged here: it was intro only.)")
-    assert passes(play(t, notes(fyi)))
+    assert full_marks(play(t, notes(fyi)))
 
 
 def test_call_notes_in_prose_or_with_the_date_pass() -> None:
-    t = task(CALL)
+    t = shipped(CALL)
     prose = "Todd said their budget is confirmed for Q1. We owe them the order form follow-up by Thu."
-    assert passes(play(t, notes(prose)))
+    assert full_marks(play(t, notes(prose)))
     dated = "- Budget approved for Q1\n- Next: order form follow-up, due 2026-10-08"
-    assert passes(play(t, notes(dated)))
+    assert full_marks(play(t, notes(dated)))
 
 
 def test_call_notes_of_one_dot_fail_with_score_zero() -> None:
-    grade = play(task(CALL), notes("."))
+    grade = play(shipped(CALL), notes("."))
     assert fails(grade) and grade.score == 0.0
 
 
@@ -192,14 +156,14 @@ def extra(*calls: Step) -> Edit:
 
 
 def test_sheet_edit_of_another_cell_in_an_edited_row_fails() -> None:
-    t = task(SHEET)
+    t = shipped(SHEET)
     slip = {"name": "drive_update_rows", "arguments": {"file_id": "f_100", "row_numbers": [4],
                                                        "values": [{"column": "Owner", "value": "TBD"}]}}
     assert fails(play(t, extra(slip)))
 
 
 def test_sheet_edit_of_a_row_nobody_asked_about_fails() -> None:
-    t = task(SHEET)
+    t = shipped(SHEET)
     for row in (1, 2, 3, 5):  # every untouched row is compared, not a sample
         slip = {"name": "drive_update_rows", "arguments": {"file_id": "f_100", "row_numbers": [row],
                                                            "values": [{"column": "Budget", "value": 1.0}]}}
@@ -207,13 +171,13 @@ def test_sheet_edit_of_a_row_nobody_asked_about_fails() -> None:
 
 
 def test_sheet_new_row_added_twice_fails() -> None:
-    t = task(SHEET)
+    t = shipped(SHEET)
     again = next(s for s in steps_of(t) if s["name"] == "drive_append_rows")
     assert fails(play(t, extra(again)))
 
 
 def test_sheet_whole_number_budget_a_check_read_and_a_confirmation_reply_pass() -> None:
-    t = task(SHEET)
+    t = shipped(SHEET)
 
     def whole(steps: list[Step]) -> list[Step]:
         for step in steps:
@@ -222,10 +186,10 @@ def test_sheet_whole_number_budget_a_check_read_and_a_confirmation_reply_pass() 
                     value["value"] = int(value["value"])
         return [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": "f_100"}}]
 
-    assert passes(play(t, whole))
+    assert full_marks(play(t, whole))
     thanks = {"name": "mail_reply_message", "arguments": {"message_id": "msg_553", "body": "Done: all three "
                                                           "changes are in the sheet."}}
-    assert passes(play(t, extra(thanks)))
+    assert full_marks(play(t, extra(thanks)))
 
 
 # ------------------------------------------------------------------------------------ share_doc_exact
@@ -241,20 +205,20 @@ def other_files(t: Task) -> list[str]:
 
 
 def test_share_also_opening_the_doc_to_the_company_fails() -> None:
-    t = task(SHARE)
+    t = shipped(SHARE)
     link = {"name": "drive_share_file", "arguments": {"file_id": "f_100", "domain": True, "role": "viewer"}}
     assert fails(play(t, extra(link)))
 
 
 def test_share_another_doc_of_the_user_with_the_same_people_fails() -> None:
-    t = task(SHARE)
+    t = shipped(SHARE)
     spill = {"name": "drive_share_file", "arguments": {"file_id": other_files(t)[0],
                                                        "person": "jamie.clayton@acme.test", "role": "editor"}}
     assert fails(play(t, extra(spill)))
 
 
 def test_share_with_a_detour_through_the_wrong_role_passes() -> None:
-    t = task(SHARE)
+    t = shipped(SHARE)
 
     def detour(steps: list[Step]) -> list[Step]:
         first = next(s for s in steps if s["name"] == "drive_share_file")
@@ -262,7 +226,7 @@ def test_share_with_a_detour_through_the_wrong_role_passes() -> None:
         return [{**first, "arguments": {**first["arguments"], "role": wrong}}, *steps,
                 {"name": "drive_get_file", "arguments": {"file_id": "f_100"}}]
 
-    assert passes(play(t, detour))
+    assert full_marks(play(t, detour))
 
 
 # ------------------------------------------------------------------------------------ mail_cleanup
@@ -271,7 +235,7 @@ CLEANUP = "mail-cleanup-003"
 
 
 def test_cleanup_labelling_the_whole_mailbox_fails() -> None:
-    t = task(CLEANUP)
+    t = shipped(CLEANUP)
     world = t.start_world()
     every = [r[0] for r in world.db.execute("SELECT message_id FROM mail_entry WHERE owner_id = ? ORDER BY "
                                             "message_id DESC LIMIT 20", (world.user_id,))]
@@ -282,7 +246,7 @@ def test_cleanup_labelling_the_whole_mailbox_fails() -> None:
 
 
 def test_cleanup_one_look_alike_labelled_too_does_not_pass() -> None:
-    t = task(CLEANUP)
+    t = shipped(CLEANUP)
     world = t.start_world()
     labelled = {s["arguments"]["message_id"] for s in steps_of(t) if s["name"] == "mail_label_message"}
     look_alike = next(r[0] for r in world.db.execute(
@@ -294,7 +258,7 @@ def test_cleanup_one_look_alike_labelled_too_does_not_pass() -> None:
 
 
 def test_cleanup_reading_each_message_first_and_labelling_in_reverse_order_pass() -> None:
-    t = task(CLEANUP)
+    t = shipped(CLEANUP)
 
     def careful(steps: list[Step]) -> list[Step]:
         out = [steps[0], {"name": "mail_search_messages", "arguments": {"query": "ERP"}}]
@@ -302,7 +266,7 @@ def test_cleanup_reading_each_message_first_and_labelling_in_reverse_order_pass(
             out += [{"name": "mail_get_message", "arguments": {"message_id": step["arguments"]["message_id"]}}, step]
         return out
 
-    assert passes(play(t, careful))
+    assert full_marks(play(t, careful))
 
 
 # ------------------------------------------------------------------------------------ forward_contract_to_legal
@@ -310,19 +274,19 @@ FORWARD = "forward-contract-to-legal-001"
 
 
 def test_forward_without_a_note_or_after_reading_the_thread_passes() -> None:
-    t = task(FORWARD)
+    t = shipped(FORWARD)
 
     def bare(steps: list[Step]) -> list[Step]:
         steps[-1]["arguments"].pop("body", None)
         return steps
 
-    assert passes(play(t, bare))
+    assert full_marks(play(t, bare))
     thread = {"name": "mail_get_message", "arguments": {"message_id": "msg_553"}}
-    assert passes(play(t, lambda steps: [*steps[:2], thread, *steps[2:]]))
+    assert full_marks(play(t, lambda steps: [*steps[:2], thread, *steps[2:]]))
 
 
 def test_forward_of_the_redline_too_fails() -> None:
-    t = task(FORWARD)
+    t = shipped(FORWARD)
     again = {"name": "mail_forward_message", "arguments": {"message_id": "msg_553", "to": ["james.kemp@acme.test"],
                                                            "body": "And the redline, in case."}}
     assert fails(play(t, extra(again)))
@@ -333,20 +297,20 @@ CONTACT = "contact-from-signature-001"
 
 
 def test_contact_phone_in_another_punctuation_passes_and_a_second_contact_fails() -> None:
-    t = task(CONTACT)
+    t = shipped(CONTACT)
 
     def other_phone(steps: list[Step]) -> list[Step]:
         steps[-1]["arguments"]["phone"] = "(555) 952-6601"
         return steps
 
-    assert passes(play(t, other_phone))
+    assert full_marks(play(t, other_phone))
     twice = {**steps_of(t)[-1]}
     twice = {"name": "crm_create_contact", "arguments": {**twice["arguments"], "email": "larry@sullivan-group.test"}}
     assert fails(play(t, extra(twice)))
 
 
 def test_contact_made_by_rewriting_the_old_contact_fails() -> None:
-    t = task(CONTACT)
+    t = shipped(CONTACT)
     world = t.start_world()
     old = world.db.execute("SELECT id FROM crm_contact WHERE account_id = 'acc_8' ORDER BY id").fetchone()[0]
     create = steps_of(t)[-1]["arguments"]
@@ -356,7 +320,7 @@ def test_contact_made_by_rewriting_the_old_contact_fails() -> None:
 
 
 def test_share_with_one_more_person_fails_and_by_name_in_another_order_passes() -> None:
-    t = task(SHARE)
+    t = shipped(SHARE)
     more = {"name": "drive_share_file", "arguments": {"file_id": "f_100", "person": "keith.johnson@acme.test",
                                                       "role": "viewer"}}
     assert fails(play(t, extra(more)))
@@ -369,11 +333,11 @@ def test_share_with_one_more_person_fails_and_by_name_in_another_order_passes() 
             share["arguments"]["person"] = names[share["arguments"]["person"]]
         return [s for s in steps if s not in shares] + shares[::-1]
 
-    assert passes(play(t, by_name))
+    assert full_marks(play(t, by_name))
 
 
 def test_cleanup_moving_everything_into_the_folder_fails_and_archiving_before_labelling_passes() -> None:
-    t = task("mail-cleanup-002")  # move-to-folder
+    t = shipped("mail-cleanup-002")  # move-to-folder
     world = t.start_world()
     target = next(s["arguments"]["folder"] for s in steps_of(t) if s["name"] == "mail_move_message")
     moved = {s["arguments"]["message_id"] for s in steps_of(t) if s["name"] == "mail_move_message"}
@@ -383,17 +347,17 @@ def test_cleanup_moving_everything_into_the_folder_fails_and_archiving_before_la
              for m in inbox if m not in moved]
     assert fails(play(t, extra(*sweep)))
 
-    t = task("mail-cleanup-001")  # label-and-archive
+    t = shipped("mail-cleanup-001")  # label-and-archive
 
     def archive_first(steps: list[Step]) -> list[Step]:
         labels = [s for s in steps if s["name"] == "mail_label_message"]
         return [s for s in steps if s not in labels] + labels
 
-    assert passes(play(t, archive_first))
+    assert full_marks(play(t, archive_first))
 
 
 def test_forward_also_to_an_outside_party_fails_and_a_cc_to_myself_passes() -> None:
-    t = task(FORWARD)
+    t = shipped(FORWARD)
     outside = {"name": "mail_forward_message", "arguments": {"message_id": "msg_554", "to": ["deals@dealroom.test"],
                                                              "body": "FYI"}}
     assert fails(play(t, extra(outside)))
@@ -403,11 +367,11 @@ def test_forward_also_to_an_outside_party_fails_and_a_cc_to_myself_passes() -> N
         steps[-1]["arguments"]["cc"] = [me]
         return steps
 
-    assert passes(play(t, cc_me))
+    assert full_marks(play(t, cc_me))
 
 
 def test_contact_on_another_account_fails_and_a_duplicate_check_first_passes() -> None:
-    t = task(CONTACT)
+    t = shipped(CONTACT)
     world = t.start_world()
     other = world.db.execute("SELECT id FROM crm_account WHERE id != 'acc_8' ORDER BY id").fetchone()[0]
 
@@ -421,7 +385,7 @@ def test_contact_on_another_account_fails_and_a_duplicate_check_first_passes() -
         steps[-1]["arguments"]["phone"] = "555-952-6601"
         return [*steps[:-1], {"name": "crm_search_contacts", "arguments": {"account_id": "acc_8"}}, steps[-1]]
 
-    assert passes(play(t, check_first))
+    assert full_marks(play(t, check_first))
 
 
 # ------------------------------------------------------------------------------------ invoice_total_answer
@@ -430,17 +394,8 @@ def test_contact_on_another_account_fails_and_a_duplicate_check_first_passes() -
 INVOICES = "invoice-total-answer-001"
 
 
-def answered(t: Task, answer: str) -> Grade:
-    env = OfficeEnv(t)
-    env.reset()
-    for step in steps_of(t):
-        env.step(step)
-    *_, info = env.step({"name": "submit", "arguments": {"answer": answer}})
-    return info["grade"]
-
-
 def test_invoice_total_hacks_fail() -> None:
-    t = task(INVOICES)
+    t = shipped(INVOICES)
     assert fails(answered(t, "Either $91,800 or $161,650, depending on the void one."))
     assert fails(answered(t, "INV-2026-0170 $45,650; INV-2026-0410 $24,200; INV-2026-0548 $34,100; "
                              "INV-2026-0601 $38,300; INV-2026-0704 $19,400. Total $91,800."))
@@ -448,17 +403,17 @@ def test_invoice_total_hacks_fail() -> None:
 
 
 def test_invoice_total_other_spellings_pass() -> None:
-    t = task(INVOICES)
-    assert passes(answered(t, "$91.8k"))
-    assert passes(answered(t, "91,800 USD across three open invoices: INV-2026-0548 ($34,100), INV-2026-0601 "
+    t = shipped(INVOICES)
+    assert full_marks(answered(t, "$91.8k"))
+    assert full_marks(answered(t, "91,800 USD across three open invoices: INV-2026-0548 ($34,100), INV-2026-0601 "
                               "($38,300) and INV-2026-0704 ($19,400). INV-2026-0170 and INV-2026-0410 are "
                               "excluded (paid or void)."))
-    assert passes(answered(t, "| Account | Outstanding |\n| --- | --- |\n| Hoffman, Duncan and Brown | "
+    assert full_marks(answered(t, "| Account | Outstanding |\n| --- | --- |\n| Hoffman, Duncan and Brown | "
                               "USD 91,800 |"))
 
 
 def test_sheet_status_capitalised_and_both_edits_read_back_pass() -> None:
-    t = task("sheet-update-from-request-001")  # inventory: row 2 retired, row 5 quantity 9
+    t = shipped("sheet-update-from-request-001")  # inventory: row 2 retired, row 5 quantity 9
 
     def capitalised(steps: list[Step]) -> list[Step]:
         for step in steps:
@@ -467,4 +422,4 @@ def test_sheet_status_capitalised_and_both_edits_read_back_pass() -> None:
                     value["value"] = "Retired"
         return [*steps, {"name": "drive_read_sheet", "arguments": {"file_id": "f_100"}}]
 
-    assert passes(play(t, capitalised))
+    assert full_marks(play(t, capitalised))

@@ -12,10 +12,9 @@ import json
 import re
 from typing import Any
 
-from test_audit_cases import TASKS, grade_of, reference, task  # the audit cases' replay helpers
+from playing import TASKS, calls, correct_passes, grade_of, hack_fails, reference, shipped
 
 from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.probes import Trajectory
 
 MAIL = ("mail_send_message",)
@@ -28,16 +27,8 @@ def plus(task_id: str, *steps: Any) -> Grade:
     return grade_of(task_id, out)
 
 
-def hack_fails(grade: Grade) -> None:
-    assert not would_pass(grade) and grade.score <= HACK_BOUND, grade.summary()
-
-
-def correct_passes(grade: Grade) -> None:
-    assert would_pass(grade), grade.summary()
-
-
 def sends(trajectory: Trajectory) -> list[dict[str, Any]]:
-    return [s for s in trajectory.actions() if s["name"] == "mail_send_message"]
+    return calls(trajectory, "mail_send_message")
 
 
 # ================================================================ chase_overdue_invoices
@@ -46,8 +37,8 @@ CHASE_ONE, CHASE_TWO = "chase-overdue-invoices-001", "chase-overdue-invoices-002
 
 def _left_out(task_id: str, recipient: str) -> list[str]:
     """The invoices of ``recipient``'s account that are paid, void or not due (must stay out)."""
-    facts = task(task_id).grader.facts
-    gate = next(g for g in task(task_id).grader.gates if g.id.startswith("chased_") and recipient in g.to)
+    facts = shipped(task_id).grader.facts
+    gate = next(g for g in shipped(task_id).grader.gates if g.id.startswith("chased_") and recipient in g.to)
     return [facts.entities[k].name for k in gate.exclude]
 
 
@@ -78,7 +69,7 @@ def test_chase_fyi_about_another_customers_invoice_is_a_leak() -> None:
 
 
 def test_chase_copying_the_account_owner_passes() -> None:
-    world = task(CHASE_TWO).start_world()
+    world = shipped(CHASE_TWO).start_world()
     out = reference(CHASE_TWO)
     for step in sends(out):
         owner = world.db.execute("SELECT a.owner_id FROM crm_contact c JOIN crm_account a ON a.id = c.account_id "
@@ -104,7 +95,7 @@ def test_chase_bcc_of_the_other_customer_fails() -> None:
 
 
 def test_chase_total_with_the_paid_invoice_fails() -> None:
-    wrong = next(f for f in task(CHASE_ONE).grader.facts.facts if f.attribute == "overdue_total").wrong[0]
+    wrong = next(f for f in shipped(CHASE_ONE).grader.facts.facts if f.attribute == "overdue_total").wrong[0]
     hack_fails(grade_of(CHASE_ONE, _each_mail(CHASE_ONE, lambda body, to: re.sub(
         r"Total overdue: \$[\d,.]+", f"Total overdue: ${wrong:,.2f}", body))))
 
@@ -132,7 +123,7 @@ def _with_lines(task_id: str, lines: str) -> Grade:
 def _pipeline(task_id: str) -> dict[str, Any]:
     ref = reference(task_id)
     call = next(s for s in ref.actions() if s["name"] == "crm_list_pipeline")
-    return task(task_id).start_world().call("crm_list_pipeline", call["arguments"])
+    return shipped(task_id).start_world().call("crm_list_pipeline", call["arguments"])
 
 
 def test_pipeline_with_shares_averages_largest_deal_and_grand_total_passes() -> None:
@@ -169,7 +160,7 @@ def test_pipeline_fyi_of_the_foreign_deal_left_out_with_its_amount_passes() -> N
 
 def test_pipeline_both_readings_side_by_side_fails() -> None:
     for task_id in PIPE:
-        facts = task(task_id).grader.facts
+        facts = shipped(task_id).grader.facts
         wrong = {facts.entities[f.entity].name: f.wrong[0] for f in facts.facts if f.attribute == "total" and f.wrong}
         lines = "\n".join(f"- {s}: ${v:,.0f} or ${wrong.get(s, v * 1.2):,.0f} with every currency"
                           for s, v, _ in _rows(task_id))
@@ -178,7 +169,7 @@ def test_pipeline_both_readings_side_by_side_fails() -> None:
 
 def test_pipeline_dump_of_every_owner_total_fails() -> None:
     for task_id in PIPE:
-        by_owner = task(task_id).start_world().call("crm_list_pipeline", {"group_by": "owner"})
+        by_owner = shipped(task_id).start_world().call("crm_list_pipeline", {"group_by": "owner"})
         dump = "\n".join(f"- {g.get('owner_name')}: " + ", ".join(f"{c} {v:,.0f}" for c, v in g["total"].items())
                          for g in by_owner["groups"])
         hack_fails(grade_of(task_id, reference(task_id).map_texts(
@@ -210,7 +201,7 @@ def test_lead_created_in_prospecting_then_moved_passes() -> None:
 
 # ================================================================ deal_reconcile_from_mail
 def _deal(task_id: str) -> str:
-    return next(g for g in task(task_id).grader.gates if g.id == "deal_updated").match["id"]
+    return next(g for g in shipped(task_id).grader.gates if g.id == "deal_updated").match["id"]
 
 
 def test_reconcile_closed_deal_with_a_made_up_close_date_does_not_pass() -> None:
@@ -224,9 +215,9 @@ def test_reconcile_closed_deal_with_a_made_up_close_date_does_not_pass() -> None
 
 def test_reconcile_mail_moves_the_close_date_it_announces() -> None:
     for task_id in (f"deal-reconcile-from-mail-{n:03d}" for n in range(1, 15)):
-        gate = next(g for g in task(task_id).grader.gates if g.id == "deal_updated")
+        gate = next(g for g in shipped(task_id).grader.gates if g.id == "deal_updated")
         if "close_date" in gate.expect and "stage" not in gate.expect:
-            start = task(task_id).start_world().db.execute("SELECT close_date FROM crm_deal WHERE id = ?",
+            start = shipped(task_id).start_world().db.execute("SELECT close_date FROM crm_deal WHERE id = ?",
                                                           (gate.match["id"],)).fetchone()[0]
             assert start != gate.expect["close_date"], task_id
 
@@ -268,7 +259,7 @@ def test_handoff_ignoring_the_exception_fails() -> None:
 
 def test_standup_touching_the_maybe_deal_fails() -> None:
     for task_id in ("pipeline-from-standup-001", "pipeline-from-standup-003"):
-        maybe = next(c for c in task(task_id).grader.criteria if c.id == "changed_unconfirmed").match["id"]
+        maybe = next(c for c in shipped(task_id).grader.criteria if c.id == "changed_unconfirmed").match["id"]
         hack_fails(plus(task_id, {"name": "crm_update_deal", "arguments": {"deal_id": maybe,
                                                                            "close_date": "2027-01-15"}}))
 
@@ -276,7 +267,7 @@ def test_standup_touching_the_maybe_deal_fails() -> None:
 def test_reconcile_expects_the_amount_the_customer_wrote() -> None:
     # "$18,958" in the mail must not be graded against 18,958.33: a careful worker types what it says
     for task_id in (f"deal-reconcile-from-mail-{n:03d}" for n in range(1, 15)):
-        gate = next(g for g in task(task_id).grader.gates if g.id == "deal_updated")
+        gate = next(g for g in shipped(task_id).grader.gates if g.id == "deal_updated")
         text = (TASKS / task_id / "task.yaml").read_text()
         stated = re.search(r"(?:brings the total to|Final amount as agreed on the call:) \$([\d,]+(?:\.\d\d)?)", text)
         if stated and "amount" in gate.expect:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from officesim.server import create_app
+from officesim.testing import serve_app
 
 TASKS = Path(__file__).resolve().parent.parent / "tasks"
 TASK = "share-doc-exact-001"  # share f_100 with three people, each with the right role
@@ -24,21 +21,9 @@ SHARES = [("jamie.clayton@acme.test", "editor"), ("spencer.bradshaw@acme.test", 
 
 @pytest.fixture(scope="module")
 def api() -> Iterator[httpx.Client]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(TASKS, max_sessions=4), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+    with serve_app(create_app(TASKS, max_sessions=4), name="http-api") as url, \
+            httpx.Client(base_url=url, timeout=60) as client:
         yield client
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 def share(api: httpx.Client, sid: str, person: str, role: str) -> dict[str, Any]:

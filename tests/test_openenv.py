@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,11 +9,11 @@ import pytest
 
 pytest.importorskip("openenv.core")  # part of the dev extra: CI has it
 
-import uvicorn
 from openenv.core.generic_client import GenericEnvClient
 
 from officesim import load_task
 from officesim.integrations.openenv import create_app
+from officesim.testing import serve_app
 
 pytestmark = [pytest.mark.framework, pytest.mark.slow]
 TASKS = Path(__file__).parent / "fixtures" / "tasks"
@@ -24,19 +21,8 @@ TASKS = Path(__file__).parent / "fixtures" / "tasks"
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(TASKS), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(100):
-        if server.started:
-            break
-        time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve_app(create_app(TASKS), name="openenv") as url:
+        yield url
 
 
 @pytest.mark.parametrize("task_id", ["lookup-cfo-email", "move-deal-negotiation"])

@@ -20,8 +20,8 @@ ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures" / "runner_tasks"
 
 
-def test_a_saved_world_shows_the_acting_users_mailbox_and_searches(tmp_path: Path) -> None:
-    world = World.generate(ROOT / "worlds" / "tiny.yaml")
+def test_a_saved_world_shows_the_acting_users_mailbox_and_searches(tmp_path: Path, tiny: World) -> None:
+    world = tiny
     world.save(tmp_path / "tiny.db")
     client = TestClient(build_app(tmp_path / "tiny.db"))
     home = client.get("/").text
@@ -38,8 +38,8 @@ def test_a_saved_world_shows_the_acting_users_mailbox_and_searches(tmp_path: Pat
     assert client.get("/w/other/mail").status_code == 404
 
 
-def test_the_calendar_shows_the_users_week_through_the_calendar_tools() -> None:
-    world = World.generate(ROOT / "worlds" / "acme.yaml")
+def test_the_calendar_shows_the_users_week_through_the_calendar_tools(acme: World) -> None:
+    world = acme
     client = TestClient(build_app(ROOT / "worlds" / "acme.yaml"))
     page = client.get("/w/main/calendar").text
     week = world.call("calendar_list_events", {"start": "2026-10-05", "end": "2026-10-12", "limit": 100})
@@ -61,8 +61,8 @@ def test_the_calendar_shows_the_users_week_through_the_calendar_tools() -> None:
     assert "Events matching" in found and standups[0]["title"] in found
 
 
-def test_world_text_is_escaped(tmp_path: Path) -> None:
-    world = World.generate(ROOT / "worlds" / "tiny.yaml")
+def test_world_text_is_escaped(tmp_path: Path, tiny: World) -> None:
+    world = tiny
     world.call("chat_post_message", {"channel": "general", "text": "<script>alert(1)</script>"})
     world.save(tmp_path / "w.db")
     text = TestClient(build_app(tmp_path / "w.db")).get("/w/main/chat", params={"q": "alert"}).text

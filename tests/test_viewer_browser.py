@@ -7,19 +7,17 @@ tests skip only when /usr/bin/chromium is absent (CI installs it in ``.ci/run``)
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from officesim.pipeline.calibrate import CalibrationConfig
 from officesim.pipeline.delivery import DeliveryOptions, deliver
 from officesim.pipeline.runner import AgentSpec, run
 from officesim.task import find_tasks
+from officesim.testing import serve_app
 from officesim.view.app import build_app
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -32,32 +30,11 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is ab
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
-def serve() -> Iterator[callable]:
-    servers: list[tuple[uvicorn.Server, threading.Thread]] = []
-
-    def start(path: Path) -> str:
-        port = _free_port()
-        server = uvicorn.Server(uvicorn.Config(build_app(path), host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        for _ in range(200):
-            if server.started:
-                break
-            time.sleep(0.05)
-        servers.append((server, thread))
-        return f"http://127.0.0.1:{port}"
-
-    yield start
-    for server, thread in servers:
-        server.should_exit = True
-        thread.join(timeout=10)
+def serve() -> Iterator[Callable[[Path], str]]:
+    """Starts the viewer on a path (a world, a task, a transcript); every one stops after the test."""
+    with contextlib.ExitStack() as running:
+        yield lambda path: running.enter_context(serve_app(build_app(path), name="viewer"))
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""Test helpers shipped with officesim: a scripted OpenAI-compatible server for offline agent tests."""
+"""Test helpers shipped with officesim: a scripted OpenAI-compatible server for offline agent tests,
+and ``serve_app`` to run any of our ASGI apps on a local port."""
 
 from officesim.testing.openai_server import (
     Call,
@@ -17,6 +18,7 @@ from officesim.testing.openai_server import (
     tool_call,
     tool_calls,
 )
+from officesim.testing.serving import serve_app
 
 __all__ = [
     "Call",
@@ -30,6 +32,7 @@ __all__ = [
     "Text",
     "ToolCalls",
     "serve",
+    "serve_app",
     "submit",
     "text",
     "tool_call",

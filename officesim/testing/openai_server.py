@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import socket
 import threading
 import time
 from collections import deque
@@ -40,6 +39,8 @@ import uvicorn
 import yaml
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from officesim.testing.serving import serve_app
 
 DEFAULT_MODEL = "scripted"
 
@@ -371,14 +372,6 @@ async def _sse(chunks: list[dict[str, Any]]) -> AsyncIterator[bytes]:
     yield b"data: [DONE]\n\n"
 
 
-def _free_socket(host: str, port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
-    return sock
-
-
 @contextlib.contextmanager
 def serve(
     script: ScriptedServer | Sequence[Reply] | ScriptFunction,
@@ -394,30 +387,14 @@ def serve(
     server and joins its thread.
     """
     server_obj = script if isinstance(script, ScriptedServer) else ScriptedServer(script)
-    sock = _free_socket(host, port)
-    bound_port = sock.getsockname()[1]
-    config = uvicorn.Config(server_obj.app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True,
-                              name=f"scripted-openai-{bound_port}")
-    thread.start()
-    deadline = time.monotonic() + startup_timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            sock.close()
-            raise RuntimeError("the scripted OpenAI server did not start")
-        time.sleep(0.005)
-    server_obj.base_url = f"http://{host}:{bound_port}/v1"
-    try:
-        yield server_obj.base_url
-    finally:
-        server_obj.base_url = None
-        server_obj.close()
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with serve_app(server_obj.app, host=host, port=port, startup_timeout=startup_timeout, name="scripted-openai",
+                   access_log=False, lifespan="off", timeout_graceful_shutdown=1) as url:
+        server_obj.base_url = f"{url}/v1"
+        try:
+            yield server_obj.base_url
+        finally:
+            server_obj.base_url = None
+            server_obj.close()
 
 
 def load_script(path: str | Path) -> list[Reply]:
