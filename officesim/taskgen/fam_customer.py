@@ -107,9 +107,9 @@ CONVENIENT = ("chat_search_messages", "crm_get_account", "crm_list_pipeline")
 HISTORY_YEARS = (2023, 2024, 2025)
 
 
-def _tools(hard: bool, writes: Sequence[str] = ()) -> list[str]:
+def _tools(hard: bool, writes: Sequence[str] = (), distractors: Sequence[str] = ("mail", "crm", "chat")) -> list[str]:
     """The allowed tools; a hard tier goes without the convenience reads."""
-    names = toolset(["crm", "mail", "chat"], writes=writes, distractors=["mail", "crm", "chat"])
+    names = toolset(["crm", "mail", "chat"], writes=writes, distractors=distractors)
     return [n for n in names if not (hard and n in CONVENIENT)]
 
 
@@ -524,15 +524,20 @@ def _cutoff(stage: Stage, rng: random.Random, account: dict[str, Any]) -> date:
 
 class ThreeAppQuestion(Family):
     """A number whose facts sit in three apps: a mail names the contact, chat excludes or revises a deal (or
-    a stage or close-date rule narrows the count), the CRM sums."""
+    a stage or close-date rule narrows the count), the CRM sums.
+
+    The hard tier ("really-open") says no rule: the contact shares a name with one at a near-duplicate
+    account, the customer has more deals than a page holds, one the CRM shows open is lost by its
+    owner's note, and one was renegotiated in a busy #deal-desk; the convenience reads are left out.
+    """
 
     name = "three_app_question"
     skills = ("cross_app_join", "fact_lookup")
     category = "cross-app-analysis"
-    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
+    difficulty = "medium"  # "really-open" is the hard tier (>= 12 calls, unstated traps, paging)
     apps = ("mail", "chat", "crm")
     variants = ("exclude-dead-deal", "chat-about-other-account", "late-stage-only", "revised-in-chat",
-                "closing-by-date")
+                "really-open", "closing-by-date")
     worlds = ("acme", "shopline", "large", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -542,6 +547,8 @@ class ThreeAppQuestion(Family):
         account = nth(pool, index, self.name)
         other = nth([a for a in pool if a["id"] != account["id"]], index, self.name, salt="other")
         stage.clock(stamp(day(-10), 9, 0))
+        if variant == "really-open":
+            return self._really_open(stage, rng, account, other)
         while len(open_deals(stage, "account_id = ?", account["id"])) < 3:
             _extra_deal(stage, rng, account, rng.choice(["qualification", "proposal", "negotiation"]))
         if not open_deals(stage, "account_id = ?", other["id"]):
@@ -578,11 +585,7 @@ class ThreeAppQuestion(Family):
             rule = (f" Leave out any deal {first_name(head['name'])} said in #deal-desk we should stop counting.")
         elif variant == "revised-in-chat":
             # a renegotiated amount the CRM does not show yet: the CRM's sum is the stale reading
-            revised = _revised(stage, rng, dead["amount"])
-            post(stage, "role:head_of_sales", desk, f"Update on {dead['name']}: we agreed "
-                                                    f"{stage.money(revised, cents=False)} on yesterday's call (down "
-                                                    f"from {stage.money(dead['amount'], cents=False)}). The CRM gets "
-                                                    "fixed once finance signs off; use the new figure in totals.")
+            revised = _renegotiate(stage, rng, dead, desk)
             counted = deals
             rule = " Use the latest figures: a deal renegotiated in #deal-desk counts at its new amount."
         elif variant == "closing-by-date":
@@ -639,5 +642,103 @@ class ThreeAppQuestion(Family):
             criteria=[facts_check("total", 1, "answer", description="The right total, one figure, every figure "
                                   "traceable; a deal left out is named only as left out.",
                                   require=[f"{acc}.open_total"], subject=acc, exclude=[*excluded_keys, other_key])],
-            solve=solve, variant=variant, max_steps=20, facts=sheet,
+            solve=solve, variant=variant, max_steps=20, facts=sheet, traps=(
+                "a contact of another customer mailed last week too, about something else",
+                {"exclude-dead-deal": "the deal #deal-desk says to stop counting is still open in the CRM",
+                 "chat-about-other-account": "the deal #deal-desk says to stop counting is another customer's",
+                 "late-stage-only": "deals in earlier stages are open too, in the same list",
+                 "revised-in-chat": "the CRM still shows the old amount of the deal renegotiated in #deal-desk",
+                 "closing-by-date": "open deals closing after the cut-off are in the same list"}[variant]),
+        )
+
+    def _really_open(self, stage: Stage, rng: random.Random, account: dict[str, Any],
+                     other: dict[str, Any]) -> Draft:
+        """The hard tier: what is really open with the customer, with every trap unstated."""
+        while len(open_deals(stage, "account_id = ?", account["id"])) < 3:
+            _extra_deal(stage, rng, account, rng.choice(["qualification", "proposal", "negotiation"]))
+        topic, distractor_topic = rng.sample(TOPICS if _issues(stage) is ISSUES else GENERAL_TOPICS, 2)
+        contact = rng.choice(contacts_of(stage, account["id"]))
+        _history(stage, rng, account, 22)
+        sister = _sister(stage, rng, account, 2)
+        local = contact["email"].split("@")[0]
+        stage.insert("crm_contact", [{"account_id": sister["id"], "name": contact["name"],
+                                      "email": f"{local}@{sister['domain']}", "title": "Operations Manager",
+                                      "phone": "", "updated_by": sister["owner_id"]}])
+        lost = _lost(stage, rng, account, contact, day(-8))
+        deals = open_deals(stage, "account_id = ?", account["id"])
+        counted = [d for d in deals if d["id"] != lost["id"]]
+        renegotiated = rng.choice(counted)
+        other_contact = rng.choice(contacts_of(stage, other["id"]))
+        outside_mail(stage, sender=f"{local}@{sister['domain']}", sender_name=contact["name"], to=["user"],
+                     subject="Thanks", body=f"Hi,\n\nThanks for last week's training session, very useful.\n\n"
+                                            f"{contact['name']}\n{sister['name']}\n", at=stamp(day(-7), 11, 15))
+        outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
+                     subject="Question", body=f"Hi,\n\nCould we talk about {distractor_topic}?\n\n"
+                                              f"{other_contact['name']}\n", at=stamp(day(-6), 10, 5))
+        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                     subject="Quick question", body=f"Hello,\n\nWe'd like to discuss {topic} before we go further. "
+                                                    f"Do you have time this week?\n\nBest,\n{contact['name']}\n",
+                     at=stamp(day(-5), 14, 40))
+        desk = ensure_channel(stage, "deal-desk", ["role:head_of_sales", "user"])
+        amounts = {d["id"]: float(d["amount"]) for d in deals}
+
+        def revise() -> None:
+            amounts[renegotiated["id"]] = _renegotiate(stage, rng, renegotiated, desk)
+
+        _busy_channel(stage, rng, desk, day(-4), 45, {rng.randrange(10, 40): revise}, skip=[account["name"]])
+        total = sum(amounts[d["id"]] for d in counted)
+        sister_total = sum(d["amount"] for d in open_deals(stage, "account_id = ?", sister["id"]))
+        crm_total = sum(d["amount"] for d in deals)
+        wrong = [crm_total, total + amounts[lost["id"]], total - amounts[renegotiated["id"]] + renegotiated["amount"],
+                 sister_total, total + sister_total, crm_total + sister_total,
+                 *(total - amounts[d["id"]] for d in counted)]
+        wrong = [w for w in dict.fromkeys(wrong) if abs(w - total) > 0.5]
+        stage.clock(stamp(day(0), 9, 0))
+        instruction = rng.choice([
+            f"Someone at a customer mailed me last week about {topic}. What is really still open with that "
+            "customer, in money, as of today? One figure, please.",
+            f"Before I call them back: the contact who wrote to me about {topic} - how much business do we "
+            "genuinely still have open with their company? Just the total.",
+            f"I need the true open pipeline with the customer whose contact emailed me about {topic} last week. "
+            "Can you work it out and give me the number?",
+        ])
+
+        def solve(s: Solver) -> None:
+            found = s.call("mail_search_messages", query=topic.split()[-1])
+            mail = next(m for m in found["messages"] if m["subject"] == "Quick question")
+            s.call("mail_get_message", message_id=mail["id"])
+            namesakes = s.call("crm_search_contacts", query=contact["name"])["contacts"]
+            con = next(c for c in namesakes if c["email"] == contact["email"])
+            s.call("crm_get_contact", contact_id=con["id"])
+            all_pages(s, "crm_search_deals", "deals", account_id=con["account_id"])
+            s.call("crm_list_activities", account_id=con["account_id"])
+            s.call("crm_get_deal", deal_id=lost["id"])
+            s.call("chat_list_channels")
+            all_pages(s, "chat_list_messages", "messages", channel=desk, limit=20)
+            s.call("crm_get_deal", deal_id=renegotiated["id"])
+            s.submit(stage.money(total, cents=False))
+
+        sheet = FactSheet()
+        acc = sheet.entity(account["name"], key="account", kind="account")
+        sister_key = sheet.entity(sister["name"], key="sister_account", kind="account")
+        excluded_keys = [sister_key]
+        for position, deal in enumerate(deals, start=1):
+            product = deal["name"].split(" - ", 1)[-1]
+            key = sheet.entity(deal["name"], key=f"deal_{position}", aliases=[product], kind="deal")
+            sheet.fact(key, "amount", amounts[deal["id"]])
+            if deal["id"] == lost["id"]:
+                excluded_keys.append(key)
+        sheet.fact(acc, "open_total", total, wrong=wrong, tolerance=answer_tolerance(total, wrong))
+        sheet.figure(renegotiated["amount"], sister_total)
+        return Draft(
+            instruction=instruction, tools=_tools(True, distractors=("mail", "crm")),
+            gates=[allowed_changes(READ_MARKS)],
+            criteria=[facts_check("total", 1, "answer", description="The customer's really open total, one figure, "
+                                  "every figure traceable; a deal left out is named only as left out.",
+                                  require=[f"{acc}.open_total"], subject=acc, exclude=excluded_keys,
+                                  excluded_also=r"\blost\b|closed[\s-]lost")],
+            solve=solve, variant="really-open", max_steps=40, facts=sheet, difficulty="hard",
+            traps=(f"a contact of the same name works at the near-duplicate account {sister['name']} (and mailed)",
+                   f"{lost['name']} looks open in the CRM; the owner's note on it says it is lost",
+                   f"{renegotiated['name']} was renegotiated in a busy #deal-desk; the CRM amount is superseded"),
         )
