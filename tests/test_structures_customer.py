@@ -97,9 +97,14 @@ def gate(task: Task, check_id: str) -> Any:
 
 
 def revised_deal(task: Task) -> tuple[float, float]:
-    """The renegotiated deal's new amount and the CRM's superseded one."""
-    found = next(f for f in task.grader.facts.facts if f.attribute == "amount" and f.wrong)
-    return float(found.value), float(found.wrong[0])
+    """The renegotiated deal's new amount (its fact) and the CRM's superseded one (the start state's)."""
+    db = task.start_world().db
+    for item in task.grader.facts.facts:
+        if item.attribute == "amount" and item.entity.startswith("deal_"):
+            row = db.execute("SELECT amount FROM crm_deal WHERE name = ?", (name(task, item.entity),)).fetchone()
+            if row is not None and abs(float(row[0]) - float(item.value)) > 0.5:
+                return float(item.value), float(row[0])
+    raise AssertionError("no renegotiated deal in this instance")
 
 
 def pipeline(task: Task) -> Fact:

@@ -395,8 +395,9 @@ class CustomerBrief(Family):
             product = deal["name"].split(" - ", 1)[-1]
             key = sheet.entity(deal["name"], key=f"deal_{len(deal_keys) + len(left_out) + 1}", aliases=[product],
                                kind="deal")
-            old = [deal["amount"]] if amounts[deal["id"]] != deal["amount"] else []
-            sheet.fact(key, "amount", amounts[deal["id"]], wrong=old)
+            # a renegotiated deal's CRM amount is no wrong reading of its own (a brief may quote it as
+            # superseded): the total with it is, and the deal must be given at its new amount
+            sheet.fact(key, "amount", amounts[deal["id"]])
             sheet.fact(key, "close_date", deal["close_date"])
             (deal_keys if deal in counted else left_out).append(key)
         closed = [d["amount"] for d in all_deals if d["stage"] not in STAGE_LABELS or d["id"] not in
