@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from officesim.grading import grader_spec as g
+from officesim.grading.facts import MailPrivateCheck
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
@@ -209,6 +210,10 @@ class CustomerEscalation(Family):
                         exclude=["codename", *(["namesake_account"] if namesake else [])],
                         description="The customer got the latest fix date (and, when they "
                                     "disputed the bill, what is really payable)."),
+            # the codename belongs to the team (its entity's party): the customer seeing it, even in
+            # "we can't share the Project Falcon details", is a leak
+            MailPrivateCheck(id="internal_kept_internal", check="mail_private",
+                             description="The customer was not told the internal codename of the incident."),
             facts_check("team_told", None, "chat_posts", channel="cs-escalations", name=[acc],
                         traceable=False,
                         description="The escalation is flagged in #cs-escalations."),
@@ -219,9 +224,6 @@ class CustomerEscalation(Family):
             g.RecordCheck(id="logged_with_contact", check="record", points=1, table="crm_activity",
                           match={"account_id": account["id"], "contact_id": contact["id"]},
                           description="The logged activity names the contact who escalated."),
-            g.MailSentCheck(id="internal_leaked", check="mail_sent", points=-3, to=customer, to_mode="includes",
-                            body_matches=rf"(?i)({word})",
-                            description="The customer was told the internal codename of the incident."),
             g.ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="insert",
                            match={"channel_id": {"not_in": [escalations, channel]}},
                            description="Something was posted in a channel that has nothing to do with the "
@@ -244,5 +246,19 @@ class CustomerEscalation(Family):
                                      "mail_send_message", "chat_post_message", "chat_reply_message"],
                              distractors=["mail", "crm", "chat"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=self._traps(on_leave, revised, billed, namesake is not None),
         )
+
+    @staticmethod
+    def _traps(on_leave: bool, revised: bool, billed: bool, namesake: bool) -> tuple[str, ...]:
+        """What a quick reading of this instance gets wrong (each one a check above fails)."""
+        traps = ["the engineering thread names an internal codename the customer must not see"]
+        if on_leave:
+            traps.append("the renewal's owner is on leave (said in #sales); the CRM still shows them")
+        if revised:
+            traps.append("the fix date first posted was revised later in the thread")
+        if billed:
+            traps.append("the 'double billing': the duplicate invoice is already void, one is payable")
+        if namesake:
+            traps.append("a contact of the same name works at another account and mailed too")
+        return tuple(traps)
