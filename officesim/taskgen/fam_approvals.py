@@ -45,10 +45,7 @@ class ApprovalChain(Family):
     apps = ("crm", "chat", "mail", "drive")
     variants = ("approved", "approved-with-change", "declined", "handed-up", "deputy", "policy-lookup")
     worlds = ("acme", "carewell", "lantern")
-    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
-    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
-    # one mail to all passes); open on issue 15.
-    count_per_world = 4
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -160,6 +157,11 @@ class ApprovalChain(Family):
                                                         person=cfo["id"], kind="person"),
                        wrong=[sheet.entity(head["name"], key="head", aliases=[kit.hello(head)], person=head["id"],
                                            kind="person")])
+        # the account's other deals come up in a search by its name (lantern's "Programme grant (2027)" next to
+        # "Programme grant"): their amounts are in the source, and naming them is no wrong figure
+        siblings = stage.rows("SELECT name, amount FROM crm_deal WHERE account_id = ? AND id != ? ORDER BY id",
+                              account["id"], deal["id"])
+        sheet.figure(*(d["amount"] for d in siblings if d["amount"]))
         if final != listed:
             sheet.fact(key, "list_price", listed)
         else:  # the answer must say it was declined, with the deal

@@ -72,10 +72,7 @@ class RescheduleConflict(Family):
     apps = ("calendar", "mail", "directory")
     variants = ("double-booked", "customer-call", "room-taken", "series-occurrence", "planning-blocks")
     worlds = ("acme", "counsel", "forge", "carewell")
-    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
-    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
-    # one mail to all passes); open on issue 15.
-    count_per_world = 4
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -346,13 +343,22 @@ class RescheduleConflict(Family):
         plan_two = own_event(stage, boss["id"], "Annual planning (day 2)", *blocks[1], attendees=["user"])
         gates: list[Any] = []
         targets = []
+        moved_ids = [m[0] for m in moved]
         for n, (event, _title_text, slot, people) in enumerate(moved):
-            gate, target = self._move_check(stage, event, people, int((slot[1] - slot[0]).total_seconds() // 60),
-                                            blocks, check_id=f"moved_{n + 1}")
-            gates.append(gate)
-            targets.append(target)
+            gate, _ = self._move_check(stage, event, people, int((slot[1] - slot[0]).total_seconds() // 60),
+                                       blocks, check_id=f"moved_{n + 1}")
+            # the reference's own earlier moves are busy time too: never two of the user's meetings at once
+            minutes = int((slot[1] - slot[0]).total_seconds() // 60)
+            mine = free_windows(stage, [p["id"] for p in people], self.span, minutes, [*blocks, *targets])
+            if not mine:
+                raise WorldLacks(f"{self.name}: nowhere to move {event} clear of the other moves")
+            gates.append(gate.model_copy(update={"apart_from": [e for e in moved_ids if e != event]}))
+            targets.append(slot_in(mine, minutes, 1))
         windows = [w for w in free_windows(stage, [weekly_guest["id"]], self.span, 30, blocks)]
-        one_off = slot_in(windows, 30, 2)
+        clear = [w for w in free_windows(stage, [weekly_guest["id"]], self.span, 30, [*blocks, *targets])]
+        if not clear:
+            raise WorldLacks(f"{self.name}: no slot for this week's sync clear of the moved meetings")
+        one_off = slot_in(clear, 30, 2)
         gates += [
             RecordCheck(id="series_kept", check="record", table="calendar_event", match={"id": series},
                         expect={"start_at": format_ts(first), "status": "confirmed",
@@ -360,7 +366,7 @@ class RescheduleConflict(Family):
                         description="Only this week's occurrence of the weekly sync is taken out."),
             CalendarEventCheck(id="sync_this_week", check="calendar_event", attendees=[weekly_guest["email"]],
                                only_attendees=True, minutes=30, windows=window_models(windows),
-                               told=[weekly_guest["email"]],
+                               told=[weekly_guest["email"]], apart_from=moved_ids,
                                description="This week's sync happens at another time both are free, and the "
                                            "colleague was told when."),
         ]

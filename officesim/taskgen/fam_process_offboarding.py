@@ -44,9 +44,7 @@ class SalesRepOffboarding(Family):
     # open deals than one page and a same-first-name colleague; full: all of it.
     variants = ("one-successor", "split-later", "closed-deals", "big-book", "full")
     worlds = ("acme", "forge", "carewell", "lantern")
-    # Three per other world: the big-book tier on carewell (index 3) fails its own reference (the
-    # handover post's facts are not read back for some en_IN names); open until that is fixed.
-    count_per_world = 3
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -162,7 +160,12 @@ class SalesRepOffboarding(Family):
         # everyone who could have taken the deals over: naming more of them than the handover needs is a
         # list of guesses, not the handover
         candidates = list(names)
+        # a namesake of someone the post names is left out: "takes over from Maanav" after "Maanav Manne"
+        # means the leaver, and a candidate Maanav Kapoor would make the first name unreadable
+        named = {first_name(p["name"]) for p in (leaver, successor, *([other] if split_account else []))}
         for person in [*colleagues, *owners]:
+            if first_name(person["name"]) in named:
+                continue
             if person["id"] not in (leaver["id"], successor["id"], other["id"] if split_account else None):
                 candidates.append(sheet.entity(person["name"], key=f"colleague_{person['id']}", person=person["id"],
                                                kind="person"))
