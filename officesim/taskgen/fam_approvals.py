@@ -162,6 +162,8 @@ class ApprovalChain(Family):
         siblings = stage.rows("SELECT name, amount FROM crm_deal WHERE account_id = ? AND id != ? ORDER BY id",
                               account["id"], deal["id"])
         sheet.figure(*(d["amount"] for d in siblings if d["amount"]))
+        traps = self._traps(variant, pct, allowed, floor, money(asked_amount), head, cfo, deal, siblings,
+                            deputy["name"] if variant == "deputy" else None)
         if final != listed:
             sheet.fact(key, "list_price", listed)
         else:  # the answer must say it was declined, with the deal
@@ -231,4 +233,34 @@ class ApprovalChain(Family):
         tools = kit.tools(hard, apps=("drive",) if hard else ())
         return Draft(instruction=instruction, tools=tools, gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
-                     difficulty=kit.tier(variant, "approved", "policy-lookup"))
+                     difficulty=kit.tier(variant, "approved", "policy-lookup"), traps=traps)
+
+    @staticmethod
+    def _traps(variant: str, pct: int, allowed: int, floor: int, asked: str, head: dict[str, Any],
+               cfo: dict[str, Any], deal: dict[str, Any], siblings: list[dict[str, Any]],
+               deputy: str | None) -> list[str]:
+        """What a quick reading gets wrong in this instance; each one fails a gate (the deal's amount and
+        sign-off reference, the deal left alone, or the facts told to the requester)."""
+        out = {
+            "approved": ["the sign-off reference is only in the approver's answer: writing the discount before "
+                         "they reply leaves the deal without it"],
+            "approved-with-change": [f"{head['name']} approves {allowed}%, not the {pct}% asked: {asked} is "
+                                     "the wrong amount",
+                                     "the sign-off reference is only in the approver's answer"],
+            "declined": [f"{head['name']} declines: the deal stays at list, untouched",
+                         f"the requester must hear why (the {floor}% margin floor), which only the answer says"],
+            "handed-up": [f"{head['name']} passes it to {cfo['name']} (above their limit): their reply is no "
+                          "sign-off",
+                          "the reference comes with the CFO's approval only"],
+            "deputy": [f"{head['name']} is out of office; the auto-reply names {deputy} as cover",
+                       "the deputy's approval carries the reference; nothing before it does"],
+            "policy-lookup": [f"last year's discount policy (superseded) lets {head['name']} sign off up to 25%",
+                              f"{head['name']} answers 'fine by me', but {pct}% needs {cfo['name']} by the "
+                              "current policy",
+                              f"{cfo['name']} approves {allowed}%, not {pct}%",
+                              "the request is more than a page back in the channel"],
+        }[variant]
+        near = [d["name"] for d in siblings if deal["name"] in d["name"]]
+        if near:
+            out.append(f"'{near[0]}' is another deal of the account with a near-identical name: it stays as it is")
+        return out

@@ -126,12 +126,13 @@ class RescheduleConflict(Family):
                            description="The meeting that must not move is where it was.")
 
     def _draft(self, stage: Stage, variant: str, instruction: str, solve: Any, gates: list[Any], moved: list[str],
-               told: list[str], hard: bool = False, points: list[Any] | None = None) -> Draft:
+               told: list[str], hard: bool = False, points: list[Any] | None = None,
+               traps: Sequence[str] = ()) -> Draft:
         criteria: list[Any] = list(points or [])
         criteria += [*calendar_guards(moved=moved), *mail_guards(told)]
         return Draft(instruction=instruction, tools=HARD_TOOLS if hard else TOOLS,
                      gates=[*gates, calendar_and_mail_only()],
-                     criteria=criteria, solve=solve, variant=variant, max_steps=45 if hard else 25,
+                     criteria=criteria, solve=solve, variant=variant, max_steps=45 if hard else 25, traps=traps,
                      difficulty="hard" if hard else ("easy" if variant == "double-booked" else "medium"))
 
     def _notify(self, s: Solver, guests: list[dict[str, Any]], title: str, slot: Interval, stage: Stage) -> None:
@@ -170,7 +171,9 @@ class RescheduleConflict(Family):
             self._notify(s, guests, title, target, stage)
 
         return self._draft(stage, variant, instruction, solve, [gate, self._unchanged(clash, row, "check_in_kept")],
-                           [event], [g["email"] for g in guests])
+                           [event], [g["email"] for g in guests],
+                           traps=[f"the check-in is {boss['name']}'s: it stays, the user's own meeting moves",
+                                  "the new slot must suit both attendees' calendars, in their working hours"])
 
     def _customer_call(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         guests = colleagues_near(stage, self.span, 45, rng, 3)
@@ -198,7 +201,9 @@ class RescheduleConflict(Family):
             self._notify(s, guests, title, target, stage)
 
         return self._draft(stage, variant, instruction, solve, [gate, self._unchanged(call, row, "customer_call_kept")],
-                           [event], [g["email"] for g in guests])
+                           [event], [g["email"] for g in guests],
+                           traps=[f"the call with {contact['account']} never moves (the manager's rule, in a mail)",
+                                  f"the internal meeting moves to a slot all {len(guests)} attendees have free"])
 
     def _room_taken(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         office = stage.world.user["location"]
@@ -243,7 +248,9 @@ class RescheduleConflict(Family):
             s.call("calendar_list_rooms", office=office, min_capacity=len(guests) + 1)
             s.call("calendar_update_event", event_id=event, room=free[0]["id"])
 
-        return self._draft(stage, variant, instruction, solve, [gate], [event], emails)
+        return self._draft(stage, variant, instruction, solve, [gate], [event], emails,
+                           traps=["the time stays: only the room changes (the assistant's mail says so)",
+                                  f"the new room must be in {office} and seat all {len(guests) + 1}"])
 
     def _series_occurrence(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         user = stage.world.user
@@ -298,7 +305,9 @@ class RescheduleConflict(Family):
                         f"{local_when(target[0], zone_of(stage, report['id']))} (offsite prep took the usual slot); "
                         f"the rest of the series stays as it is.\n\n{first_name(user['name'])}")
 
-        return self._draft(stage, variant, instruction, solve, gates, [one["id"]], [report["email"]])
+        return self._draft(stage, variant, instruction, solve, gates, [one["id"]], [report["email"]],
+                           traps=["only that week's occurrence of the weekly 1:1 moves; the series goes on",
+                                  f"the offsite prep is {boss['name']}'s and stays where it is"])
 
     def _planning_blocks(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         """Two afternoon planning blocks land on the week: every meeting the user runs that overlaps
@@ -411,7 +420,13 @@ class RescheduleConflict(Family):
 
         told = [p["email"] for m in moved for p in m[3]] + [weekly_guest["email"]]
         return self._draft(stage, variant, instruction, solve, gates, [m[0] for m in moved] + [series], told,
-                           hard=True)
+                           hard=True, traps=[
+                               f"the call with {contact['account']} overlaps the first block but never moves (the "
+                               "manager's rule, in a mail)",
+                               "a meeting that ends as the first block starts only touches it and stays",
+                               "the weekly sync moves by this week's occurrence, not the series",
+                               "the moved meetings may not land on top of each other",
+                               "declined drop-in sessions push the week's events past one page"])
 
 
 def customer_rule(stage: Stage, manager: dict[str, Any]) -> None:

@@ -215,4 +215,24 @@ class SalesRepOffboarding(Family):
                              distractors=["mail", "crm", "drive", "chat"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=80, facts=sheet,
             difficulty="hard" if hard else "medium",
+            traps=self._traps(leaver, successor, other, split_account, open_deals, closed_deals, planted, kept),
         )
+
+    @staticmethod
+    def _traps(leaver: dict[str, Any], successor: dict[str, Any], other: dict[str, Any],
+               split_account: dict[str, Any] | None, open_deals: list[dict[str, Any]],
+               closed_deals: list[dict[str, Any]], planted: list[dict[str, Any]], kept: list[str]) -> list[str]:
+        """What a quick reading gets wrong in this instance; each fails a gate or a penalty."""
+        out = []
+        if split_account is not None:
+            out.append(f"a later reply-all from the head of sales sends {split_account['name']}'s deals to "
+                       f"{other['name']}, not {successor['name']}")
+        if closed_deals:
+            out.append(f"{len(closed_deals)} won or lost deals of {first_name(leaver['name'])}'s stay with them")
+        if len(open_deals) > 20:
+            out.append(f"{len(open_deals)} open deals: more than one page of the deal search")
+        elif len(open_deals) > len([d for d in planted if d["stage"] not in ("closed_won", "closed_lost")]):
+            out.append("the leaver owns open deals of their own besides the batch on the planted accounts")
+        if kept:
+            out.append(f"{successor['name']} can open the same files: only the leaver's access goes")
+        return out
