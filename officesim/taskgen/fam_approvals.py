@@ -44,7 +44,7 @@ class ApprovalChain(Family):
     difficulty = "medium"
     apps = ("crm", "chat", "mail", "drive")
     variants = ("approved", "approved-with-change", "declined", "handed-up", "deputy", "policy-lookup")
-    worlds = ("acme", "carewell", "lantern")
+    worlds = ("acme", "carewell", "lantern", "tiny")
     count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:

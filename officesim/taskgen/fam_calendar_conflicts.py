@@ -71,6 +71,8 @@ class RescheduleConflict(Family):
     difficulty = "medium"
     apps = ("calendar", "mail", "directory")
     variants = ("double-booked", "customer-call", "room-taken", "series-occurrence", "planning-blocks")
+    # not tiny: its 20 people leave fewer than three colleagues sharing the user's working hours, so three
+    # of the five structures (customer-call, room-taken, planning-blocks) have no one to meet
     worlds = ("acme", "counsel", "forge", "carewell")
     count_per_world = 5
 

@@ -43,7 +43,7 @@ class SalesRepOffboarding(Family):
     # someone else; closed-deals: the leaver also has won and lost deals that stay theirs; big-book: more
     # open deals than one page and a same-first-name colleague; full: all of it.
     variants = ("one-successor", "split-later", "closed-deals", "big-book", "full")
-    worlds = ("acme", "forge", "carewell", "lantern")
+    worlds = ("acme", "forge", "carewell", "lantern", "tiny")
     count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:

@@ -70,7 +70,7 @@ class InfeasibleRequest(Family):
     difficulty = "medium"
     apps = ("mail", "drive", "calendar", "crm", "directory")
     variants = ("missing-file", "missing-room", "unknown-person", "missing-account", "missing-invoice")
-    worlds = ("acme", "counsel", "shopline")
+    worlds = ("acme", "counsel", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
