@@ -353,7 +353,7 @@ class RescheduleConflict(Family):
                          description="Both afternoons this week; please clear your own meetings around them.")
         plan_two = own_event(stage, boss["id"], "Annual planning (day 2)", *blocks[1], attendees=["user"])
         gates: list[Any] = []
-        targets = []
+        targets: list[Interval] = []
         moved_ids = [m[0] for m in moved]
         for n, (event, _title_text, slot, people) in enumerate(moved):
             gate, _ = self._move_check(stage, event, people, int((slot[1] - slot[0]).total_seconds() // 60),
