@@ -19,6 +19,7 @@ import yaml
 from officesim import OfficeEnv, World
 from officesim.grading.scoring import Grade
 from officesim.pipeline.selftest import selftest, would_pass
+from officesim.sampler import TaskSampler
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified, world_choice
@@ -115,24 +116,34 @@ def _plus(start: str, minutes: int) -> str:
 
 
 # ---------------------------------------------------------------------------- approval_chain
-def test_approval_reply_may_cite_the_accounts_other_deal_but_not_write_its_amount() -> None:
-    """lantern-005: 'Programme grant (2027)' sits next to 'Programme grant' in the account's search;
-    citing its amount is a true figure from the source, putting it on the deal is not."""
-    task = built("approval_chain", 4, "lantern")
-    facts = facts_of(task)
-    sibling = facts["figures"][0]
-    assert sibling not in [f["value"] for f in facts["facts"]]
-    cite = texts(lambda t: f"{t}\n\nFor reference, the account's other grant stands at {sibling:,.0f} €.",
-                 "mail_reply_message")
-    assert passes(play(task, cite))
+def _deal_twins(task: Task) -> list[str]:
+    """Names of other deals of the task's deal's account whose name contains or is contained in its own."""
+    deal = facts_of(task)["entities"]["deal"]["name"]
+    world = World.restore(task.start_snapshot())
+    try:
+        rows = world.db.execute("SELECT b.name FROM crm_deal a JOIN crm_deal b ON b.account_id = a.account_id "
+                                "AND b.id != a.id WHERE a.name = ?", (deal,)).fetchall()
+    finally:
+        world.close()
+    return [r[0] for r in rows if deal in r[0] or r[0] in deal]
 
-    def wrong_amount(steps: list[Step]) -> list[Step]:
-        for step in steps:
-            if step["name"] == "crm_update_deal":
-                step["arguments"]["amount"] = sibling
-        return steps
-    assert not passes(play(task, wrong_amount))
-    assert any("near-identical name" in t for t in task.spec.traps)
+
+def test_approval_never_takes_a_deal_with_a_near_namesake() -> None:
+    """lantern-005 took 'Programme grant' next to 'Programme grant (2027)': the search by account
+    lists both, and a correct reply citing the deal's figures took the other's. Sample seed 4 on
+    lantern took one too, where its figure let a hedge ('... or $180,000') trace as a ratio."""
+    task = built("approval_chain", 4, "lantern")
+    assert _deal_twins(task) == []
+    drawn = TaskSampler(["approval_chain"], ["lantern"]).sample(4)
+    assert _deal_twins(drawn.task) == []
+    asked = [v for f in facts_of(drawn.task)["facts"] for v in f.get("wrong", []) if isinstance(v, float)]
+    shown = f"{asked[0]:,.0f}".replace(",", " ") + " €"  # as the world writes it: 180 000 €
+    hedge = texts(lambda t: f"{t} It could also be {shown}, depending on how you read it.",
+                  "chat_reply_message" if drawn.task.difficulty == "hard" else "mail_reply_message")
+    assert asked and not passes(play(drawn.task, hedge))
+    for one in (task, drawn.task):
+        report = selftest(one)
+        assert report.ok, report.problems + [r.reason for r in report.runs if not r.ok]
 
 
 # ---------------------------------------------------------------------------- rep_offboarding
@@ -161,20 +172,18 @@ def task_people(task: Task) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------- infeasible_request
-@pytest.mark.parametrize("index", range(5))
-def test_infeasible_reply_must_name_what_was_done_for_whom(index: int) -> None:
-    """The other instances' answers (the missing names and 'can't find') no longer pass: the reply
-    names who or what the possible part was done for, which is this instance's own."""
-    task = built("infeasible_request", index)
-    entities = facts_of(task)["entities"]
-    missing, done = entities["missing"]["name"], (entities.get("done_for") or entities["real_invoice"])["name"]
-    assert passes(play(task))
-    blind = texts(lambda _: f"Sorry, I can't find {missing}.", "mail_reply_message")
-    grade = play(task, blind)
+def test_infeasible_sampled_draw_is_not_answered_by_the_other_instances_answers() -> None:
+    """Sample seed 7 (the sampler's self-test draw) once passed family_constants: its missing
+    report was named like the library's own ('Hiring plan Q3'); the reports now carry the client."""
+    drawn = TaskSampler(["infeasible_request"], seed=7, strict=True).sample(7)
+    missing = facts_of(drawn.task)["entities"]["missing"]["name"]
+    library = {facts_of(built("infeasible_request", i))["entities"]["missing"]["name"] for i in range(0, 24, 5)}
+    assert missing not in library
+    blind = texts(lambda _: "; ".join(sorted(library)) + "; can't find", "mail_reply_message")
+    grade = play(drawn.task, blind)
     assert not passes(grade) and "said_which" in failed(grade)
-    courteous = texts(lambda t: f"Hello!\n\n{t}\n\nAnything else, just ask.", "mail_reply_message")
-    assert passes(play(task, courteous))
-    assert done in " ".join(s.arguments.get("body", "") for s in task.solution.steps)
+    report = selftest(drawn.task)
+    assert report.ok, report.problems + [r.reason for r in report.runs if not r.ok]
 
 
 def test_infeasible_request_has_many_phrasings() -> None:

@@ -49,7 +49,13 @@ class ApprovalChain(Family):
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        who = kit.cast(stage, rng, self.name, index, users=["role:ops_manager"], keep_out=["role:cfo"])
+        # not a deal whose account has a near-namesake one (lantern's "Programme grant" and "Programme grant
+        # (2027)"): a search by the account lists both, and read quickly the other's figures look like its own
+        twins = [r["id"] for r in stage.rows(
+            "SELECT DISTINCT a.id FROM crm_deal a JOIN crm_deal b ON b.account_id = a.account_id AND b.id != a.id "
+            "WHERE instr(b.name, a.name) > 0 OR instr(a.name, b.name) > 0")]
+        who = kit.cast(stage, rng, self.name, index, users=["role:ops_manager"], keep_out=["role:cfo"],
+                       skip_deals=twins)
         user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
         cfo = who.others["role:cfo"]
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
@@ -157,12 +163,7 @@ class ApprovalChain(Family):
                                                         person=cfo["id"], kind="person"),
                        wrong=[sheet.entity(head["name"], key="head", aliases=[kit.hello(head)], person=head["id"],
                                            kind="person")])
-        # the account's other deals come up in a search by its name (lantern's "Programme grant (2027)" next to
-        # "Programme grant"): their amounts are in the source, and naming them is no wrong figure
-        siblings = stage.rows("SELECT name, amount FROM crm_deal WHERE account_id = ? AND id != ? ORDER BY id",
-                              account["id"], deal["id"])
-        sheet.figure(*(d["amount"] for d in siblings if d["amount"]))
-        traps = self._traps(variant, pct, allowed, floor, money(asked_amount), head, cfo, deal, siblings,
+        traps = self._traps(variant, pct, allowed, floor, money(asked_amount), head, cfo,
                             deputy["name"] if variant == "deputy" else None)
         if final != listed:
             sheet.fact(key, "list_price", listed)
@@ -237,8 +238,7 @@ class ApprovalChain(Family):
 
     @staticmethod
     def _traps(variant: str, pct: int, allowed: int, floor: int, asked: str, head: dict[str, Any],
-               cfo: dict[str, Any], deal: dict[str, Any], siblings: list[dict[str, Any]],
-               deputy: str | None) -> list[str]:
+               cfo: dict[str, Any], deputy: str | None) -> list[str]:
         """What a quick reading gets wrong in this instance; each one fails a gate (the deal's amount and
         sign-off reference, the deal left alone, or the facts told to the requester)."""
         out = {
@@ -260,7 +260,4 @@ class ApprovalChain(Family):
                               f"{cfo['name']} approves {allowed}%, not {pct}%",
                               "the request is more than a page back in the channel"],
         }[variant]
-        near = [d["name"] for d in siblings if deal["name"] in d["name"]]
-        if near:
-            out.append(f"'{near[0]}' is another deal of the account with a near-identical name: it stays as it is")
         return out
