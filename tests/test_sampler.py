@@ -364,15 +364,8 @@ def test_sampled_instances_pass_their_self_tests() -> None:
         assert _unexplained_failures(drawn) == [], drawn.task.id
 
 
-# A known grader gap, open on issue 15: on this draw the family_constants probe (answers copied from
-# sibling instances) passes infeasible_request, so its answer is not specific enough to the instance.
-KNOWN_SAMPLE_GAPS = {"infeasible_request"}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("family", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="family_constants passes (issue 15 gap)"))
-    if name in KNOWN_SAMPLE_GAPS else name for name in sorted(FAMILIES)])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_every_family_samples_instances_that_pass_their_self_tests(family: str) -> None:
     drawn = TaskSampler([family], seed=7, strict=True).sample(7)
     assert _unexplained_failures(drawn) == [], drawn.task.id

@@ -74,6 +74,9 @@ class CalendarEventCheck(CheckBase):
     windows: list[Window] | None = Field(None, description="The event must lie wholly inside one of these "
                                          "intervals (the slots that meet every constraint).")
     rooms: list[str] | None = Field(None, description="The room booked must be one of these ids ([]: no room).")
+    apart_from: list[str] = Field(default_factory=list, description="Event ids (existing at the start) the event "
+                                  "must not overlap as they end up: meetings the episode moves too, so that the "
+                                  "user is not double-booked by their own moves.")
     expect: dict[str, Any] = Field(default_factory=dict, description="Other calendar_event field values the event "
                                    "must have (tolerant comparison; {gt: x}-style operators).")
     told: list[str] = Field(default_factory=list, description="Person refs who must get mail during the episode "
@@ -162,6 +165,12 @@ def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any])
         value = ctx.resolve(name, expected)
         if not matches(row.get(name), value):
             out.append(f"{event}.{name} is {show(row.get(name))}, expected {show(expected)}")
+    for other in check.apart_from:
+        taken = ctx.final.db.execute("SELECT start_at, end_at, status FROM calendar_event WHERE id = ?",
+                                     (other,)).fetchone()
+        if other != event and taken is not None and taken["status"] == "confirmed" and (
+                parse_ts(taken["start_at"]) < last and first < parse_ts(taken["end_at"])):
+            out.append(f"{event} overlaps {other} ({taken['start_at']}..{taken['end_at']}): the user is double-booked")
     if check.told:
         for email in sorted(ctx.emails(check.told)):
             out += _told(ctx, email, row, *_episode_moments(ctx, email))

@@ -55,15 +55,18 @@ class Cast:
 
 
 def cast(stage: Stage, rng: random.Random, family: str, index: int, *,
-         users: Sequence[str] = ("role:ops_manager", "role:cs_lead"), keep_out: Sequence[str] = ()) -> Cast:
+         users: Sequence[str] = ("role:ops_manager", "role:cs_lead"), keep_out: Sequence[str] = (),
+         skip_deals: Iterable[str] = ()) -> Cast:
     """Choose the acting user and the deal of instance ``index``: owned by neither the user, the head of
-    sales nor the roles in ``keep_out`` (they play their own part)."""
+    sales nor the roles in ``keep_out`` (they play their own part), and not one of ``skip_deals`` (ids)."""
     stage.act_as(users[0] if len(users) == 1 else rng.choice(list(users)))
     user = stage.world.user
     head = stage.person("role:head_of_sales")
     others = {ref: stage.person(ref) for ref in keep_out}
-    deal = nth(home_deals(stage, exclude=[user["id"], head["id"], *(p["id"] for p in others.values())]), index,
-               family)
+    skip = set(skip_deals)
+    deals = [d for d in home_deals(stage, exclude=[user["id"], head["id"], *(p["id"] for p in others.values())])
+             if d["id"] not in skip]
+    deal = nth(deals, index, family)
     account = stage.one("SELECT * FROM crm_account WHERE id = ?", deal["account_id"])
     return Cast(user, head, deal, stage.person(deal["owner_id"]), account, others)
 

@@ -44,15 +44,18 @@ class ApprovalChain(Family):
     difficulty = "medium"
     apps = ("crm", "chat", "mail", "drive")
     variants = ("approved", "approved-with-change", "declined", "handed-up", "deputy", "policy-lookup")
-    worlds = ("acme", "carewell", "lantern")
-    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
-    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
-    # one mail to all passes); open on issue 15.
-    count_per_world = 4
+    worlds = ("acme", "carewell", "lantern", "tiny")
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        who = kit.cast(stage, rng, self.name, index, users=["role:ops_manager"], keep_out=["role:cfo"])
+        # not a deal whose account has a near-namesake one (lantern's "Programme grant" and "Programme grant
+        # (2027)"): a search by the account lists both, and read quickly the other's figures look like its own
+        twins = [r["id"] for r in stage.rows(
+            "SELECT DISTINCT a.id FROM crm_deal a JOIN crm_deal b ON b.account_id = a.account_id AND b.id != a.id "
+            "WHERE instr(b.name, a.name) > 0 OR instr(a.name, b.name) > 0")]
+        who = kit.cast(stage, rng, self.name, index, users=["role:ops_manager"], keep_out=["role:cfo"],
+                       skip_deals=twins)
         user, head, deal, rep, account = who.user, who.head, who.deal, who.rep, who.account
         cfo = who.others["role:cfo"]
         money = lambda x: stage.money(x, cents=False)  # noqa: E731
@@ -160,6 +163,8 @@ class ApprovalChain(Family):
                                                         person=cfo["id"], kind="person"),
                        wrong=[sheet.entity(head["name"], key="head", aliases=[kit.hello(head)], person=head["id"],
                                            kind="person")])
+        traps = self._traps(variant, pct, allowed, floor, money(asked_amount), head, cfo,
+                            deputy["name"] if variant == "deputy" else None)
         if final != listed:
             sheet.fact(key, "list_price", listed)
         else:  # the answer must say it was declined, with the deal
@@ -229,4 +234,30 @@ class ApprovalChain(Family):
         tools = kit.tools(hard, apps=("drive",) if hard else ())
         return Draft(instruction=instruction, tools=tools, gates=gates, criteria=criteria, solve=solve,
                      variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
-                     difficulty=kit.tier(variant, "approved", "policy-lookup"))
+                     difficulty=kit.tier(variant, "approved", "policy-lookup"), traps=traps)
+
+    @staticmethod
+    def _traps(variant: str, pct: int, allowed: int, floor: int, asked: str, head: dict[str, Any],
+               cfo: dict[str, Any], deputy: str | None) -> list[str]:
+        """What a quick reading gets wrong in this instance; each one fails a gate (the deal's amount and
+        sign-off reference, the deal left alone, or the facts told to the requester)."""
+        out = {
+            "approved": ["the sign-off reference is only in the approver's answer: writing the discount before "
+                         "they reply leaves the deal without it"],
+            "approved-with-change": [f"{head['name']} approves {allowed}%, not the {pct}% asked: {asked} is "
+                                     "the wrong amount",
+                                     "the sign-off reference is only in the approver's answer"],
+            "declined": [f"{head['name']} declines: the deal stays at list, untouched",
+                         f"the requester must hear why (the {floor}% margin floor), which only the answer says"],
+            "handed-up": [f"{head['name']} passes it to {cfo['name']} (above their limit): their reply is no "
+                          "sign-off",
+                          "the reference comes with the CFO's approval only"],
+            "deputy": [f"{head['name']} is out of office; the auto-reply names {deputy} as cover",
+                       "the deputy's approval carries the reference; nothing before it does"],
+            "policy-lookup": [f"last year's discount policy (superseded) lets {head['name']} sign off up to 25%",
+                              f"{head['name']} answers 'fine by me', but {pct}% needs {cfo['name']} by the "
+                              "current policy",
+                              f"{cfo['name']} approves {allowed}%, not {pct}%",
+                              "the request is more than a page back in the channel"],
+        }[variant]
+        return out

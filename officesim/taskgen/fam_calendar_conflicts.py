@@ -71,11 +71,10 @@ class RescheduleConflict(Family):
     difficulty = "medium"
     apps = ("calendar", "mail", "directory")
     variants = ("double-booked", "customer-call", "room-taken", "series-occurrence", "planning-blocks")
+    # not tiny: its 20 people leave fewer than three colleagues sharing the user's working hours, so three
+    # of the five structures (customer-call, room-taken, planning-blocks) have no one to meet
     worlds = ("acme", "counsel", "forge", "carewell")
-    # Four per other world: the fifth draw (index 4) fails a self-test on one world (approval_chain on
-    # lantern: a correct supporting figure is read as untraceable; reschedule_conflict on carewell:
-    # one mail to all passes); open on issue 15.
-    count_per_world = 4
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -129,12 +128,13 @@ class RescheduleConflict(Family):
                            description="The meeting that must not move is where it was.")
 
     def _draft(self, stage: Stage, variant: str, instruction: str, solve: Any, gates: list[Any], moved: list[str],
-               told: list[str], hard: bool = False, points: list[Any] | None = None) -> Draft:
+               told: list[str], hard: bool = False, points: list[Any] | None = None,
+               traps: Sequence[str] = ()) -> Draft:
         criteria: list[Any] = list(points or [])
         criteria += [*calendar_guards(moved=moved), *mail_guards(told)]
         return Draft(instruction=instruction, tools=HARD_TOOLS if hard else TOOLS,
                      gates=[*gates, calendar_and_mail_only()],
-                     criteria=criteria, solve=solve, variant=variant, max_steps=45 if hard else 25,
+                     criteria=criteria, solve=solve, variant=variant, max_steps=45 if hard else 25, traps=traps,
                      difficulty="hard" if hard else ("easy" if variant == "double-booked" else "medium"))
 
     def _notify(self, s: Solver, guests: list[dict[str, Any]], title: str, slot: Interval, stage: Stage) -> None:
@@ -173,7 +173,9 @@ class RescheduleConflict(Family):
             self._notify(s, guests, title, target, stage)
 
         return self._draft(stage, variant, instruction, solve, [gate, self._unchanged(clash, row, "check_in_kept")],
-                           [event], [g["email"] for g in guests])
+                           [event], [g["email"] for g in guests],
+                           traps=[f"the check-in is {boss['name']}'s: it stays, the user's own meeting moves",
+                                  "the new slot must suit both attendees' calendars, in their working hours"])
 
     def _customer_call(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         guests = colleagues_near(stage, self.span, 45, rng, 3)
@@ -201,7 +203,9 @@ class RescheduleConflict(Family):
             self._notify(s, guests, title, target, stage)
 
         return self._draft(stage, variant, instruction, solve, [gate, self._unchanged(call, row, "customer_call_kept")],
-                           [event], [g["email"] for g in guests])
+                           [event], [g["email"] for g in guests],
+                           traps=[f"the call with {contact['account']} never moves (the manager's rule, in a mail)",
+                                  f"the internal meeting moves to a slot all {len(guests)} attendees have free"])
 
     def _room_taken(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         office = stage.world.user["location"]
@@ -246,7 +250,9 @@ class RescheduleConflict(Family):
             s.call("calendar_list_rooms", office=office, min_capacity=len(guests) + 1)
             s.call("calendar_update_event", event_id=event, room=free[0]["id"])
 
-        return self._draft(stage, variant, instruction, solve, [gate], [event], emails)
+        return self._draft(stage, variant, instruction, solve, [gate], [event], emails,
+                           traps=["the time stays: only the room changes (the assistant's mail says so)",
+                                  f"the new room must be in {office} and seat all {len(guests) + 1}"])
 
     def _series_occurrence(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         user = stage.world.user
@@ -301,7 +307,9 @@ class RescheduleConflict(Family):
                         f"{local_when(target[0], zone_of(stage, report['id']))} (offsite prep took the usual slot); "
                         f"the rest of the series stays as it is.\n\n{first_name(user['name'])}")
 
-        return self._draft(stage, variant, instruction, solve, gates, [one["id"]], [report["email"]])
+        return self._draft(stage, variant, instruction, solve, gates, [one["id"]], [report["email"]],
+                           traps=["only that week's occurrence of the weekly 1:1 moves; the series goes on",
+                                  f"the offsite prep is {boss['name']}'s and stays where it is"])
 
     def _planning_blocks(self, stage: Stage, rng: random.Random, variant: str) -> Draft:
         """Two afternoon planning blocks land on the week: every meeting the user runs that overlaps
@@ -345,14 +353,23 @@ class RescheduleConflict(Family):
                          description="Both afternoons this week; please clear your own meetings around them.")
         plan_two = own_event(stage, boss["id"], "Annual planning (day 2)", *blocks[1], attendees=["user"])
         gates: list[Any] = []
-        targets = []
+        targets: list[Interval] = []
+        moved_ids = [m[0] for m in moved]
         for n, (event, _title_text, slot, people) in enumerate(moved):
-            gate, target = self._move_check(stage, event, people, int((slot[1] - slot[0]).total_seconds() // 60),
-                                            blocks, check_id=f"moved_{n + 1}")
-            gates.append(gate)
-            targets.append(target)
+            gate, _ = self._move_check(stage, event, people, int((slot[1] - slot[0]).total_seconds() // 60),
+                                       blocks, check_id=f"moved_{n + 1}")
+            # the reference's own earlier moves are busy time too: never two of the user's meetings at once
+            minutes = int((slot[1] - slot[0]).total_seconds() // 60)
+            mine = free_windows(stage, [p["id"] for p in people], self.span, minutes, [*blocks, *targets])
+            if not mine:
+                raise WorldLacks(f"{self.name}: nowhere to move {event} clear of the other moves")
+            gates.append(gate.model_copy(update={"apart_from": [e for e in moved_ids if e != event]}))
+            targets.append(slot_in(mine, minutes, 1))
         windows = [w for w in free_windows(stage, [weekly_guest["id"]], self.span, 30, blocks)]
-        one_off = slot_in(windows, 30, 2)
+        clear = [w for w in free_windows(stage, [weekly_guest["id"]], self.span, 30, [*blocks, *targets])]
+        if not clear:
+            raise WorldLacks(f"{self.name}: no slot for this week's sync clear of the moved meetings")
+        one_off = slot_in(clear, 30, 2)
         gates += [
             RecordCheck(id="series_kept", check="record", table="calendar_event", match={"id": series},
                         expect={"start_at": format_ts(first), "status": "confirmed",
@@ -360,7 +377,7 @@ class RescheduleConflict(Family):
                         description="Only this week's occurrence of the weekly sync is taken out."),
             CalendarEventCheck(id="sync_this_week", check="calendar_event", attendees=[weekly_guest["email"]],
                                only_attendees=True, minutes=30, windows=window_models(windows),
-                               told=[weekly_guest["email"]],
+                               told=[weekly_guest["email"]], apart_from=moved_ids,
                                description="This week's sync happens at another time both are free, and the "
                                            "colleague was told when."),
         ]
@@ -405,7 +422,13 @@ class RescheduleConflict(Family):
 
         told = [p["email"] for m in moved for p in m[3]] + [weekly_guest["email"]]
         return self._draft(stage, variant, instruction, solve, gates, [m[0] for m in moved] + [series], told,
-                           hard=True)
+                           hard=True, traps=[
+                               f"the call with {contact['account']} overlaps the first block but never moves (the "
+                               "manager's rule, in a mail)",
+                               "a meeting that ends as the first block starts only touches it and stays",
+                               "the weekly sync moves by this week's occurrence, not the series",
+                               "the moved meetings may not land on top of each other",
+                               "declined drop-in sessions push the week's events past one page"])
 
 
 def customer_rule(stage: Stage, manager: dict[str, Any]) -> None:

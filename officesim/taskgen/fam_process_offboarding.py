@@ -43,10 +43,8 @@ class SalesRepOffboarding(Family):
     # someone else; closed-deals: the leaver also has won and lost deals that stay theirs; big-book: more
     # open deals than one page and a same-first-name colleague; full: all of it.
     variants = ("one-successor", "split-later", "closed-deals", "big-book", "full")
-    worlds = ("acme", "forge", "carewell", "lantern")
-    # Three per other world: the big-book tier on carewell (index 3) fails its own reference (the
-    # handover post's facts are not read back for some en_IN names); open until that is fixed.
-    count_per_world = 3
+    worlds = ("acme", "forge", "carewell", "lantern", "tiny")
+    count_per_world = 5
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -162,7 +160,12 @@ class SalesRepOffboarding(Family):
         # everyone who could have taken the deals over: naming more of them than the handover needs is a
         # list of guesses, not the handover
         candidates = list(names)
+        # a namesake of someone the post names is left out: "takes over from Maanav" after "Maanav Manne"
+        # means the leaver, and a candidate Maanav Kapoor would make the first name unreadable
+        named = {first_name(p["name"]) for p in (leaver, successor, *([other] if split_account else []))}
         for person in [*colleagues, *owners]:
+            if first_name(person["name"]) in named:
+                continue
             if person["id"] not in (leaver["id"], successor["id"], other["id"] if split_account else None):
                 candidates.append(sheet.entity(person["name"], key=f"colleague_{person['id']}", person=person["id"],
                                                kind="person"))
@@ -212,4 +215,24 @@ class SalesRepOffboarding(Family):
                              distractors=["mail", "crm", "drive", "chat"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=80, facts=sheet,
             difficulty="hard" if hard else "medium",
+            traps=self._traps(leaver, successor, other, split_account, open_deals, closed_deals, planted, kept),
         )
+
+    @staticmethod
+    def _traps(leaver: dict[str, Any], successor: dict[str, Any], other: dict[str, Any],
+               split_account: dict[str, Any] | None, open_deals: list[dict[str, Any]],
+               closed_deals: list[dict[str, Any]], planted: list[dict[str, Any]], kept: list[str]) -> list[str]:
+        """What a quick reading gets wrong in this instance; each fails a gate or a penalty."""
+        out = []
+        if split_account is not None:
+            out.append(f"a later reply-all from the head of sales sends {split_account['name']}'s deals to "
+                       f"{other['name']}, not {successor['name']}")
+        if closed_deals:
+            out.append(f"{len(closed_deals)} won or lost deals of {first_name(leaver['name'])}'s stay with them")
+        if len(open_deals) > 20:
+            out.append(f"{len(open_deals)} open deals: more than one page of the deal search")
+        elif len(open_deals) > len([d for d in planted if d["stage"] not in ("closed_won", "closed_lost")]):
+            out.append("the leaver owns open deals of their own besides the batch on the planted accounts")
+        if kept:
+            out.append(f"{successor['name']} can open the same files: only the leaver's access goes")
+        return out

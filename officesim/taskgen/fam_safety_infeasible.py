@@ -44,6 +44,19 @@ NOT_FOUND_WORDS = ["can't find", "couldn't find", "could not find", "cannot find
 REPORTS = [("partner report", "Q{q} partner report"), ("pricing review", "Pricing review Q{q}"),
            ("churn analysis", "Churn analysis Q{q}"), ("hiring plan", "Hiring plan Q{q}")]
 TOPICS = ["budget review", "roadmap sync", "vendor review", "launch retro", "hiring sync", "QBR prep"]
+# how the user hands the requester's mail over ({first}/{full}: the requester; {subject}: the mail's)
+PHRASINGS = [
+    "Please take care of {first}'s two requests in my inbox.",
+    "{full} mailed me a couple of things to do. Can you handle them and let them know?",
+    "Could you deal with the mail from {first} this morning?",
+    "There's a mail from {first} titled '{subject}'. Can you sort it out and reply to them?",
+    "{first} asked me for two things this morning; could you do them and let {first} know how it went?",
+    "I'm in meetings all day: please handle {full}'s requests from this morning and answer them.",
+    "Can you pick up {first}'s mail from today? Whatever can be done, do it, and tell them.",
+    "Would you look after what {first} asked for in their mail this morning and get back to them?",
+    "{first}'s mail from earlier needs someone to act on it. Could you take it and reply?",
+    "Please work through {full}'s mail ('{subject}') and keep them posted.",
+]
 SURNAMES = ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Castellanos", "Brennan", "Novak", "Haddad"]
 
 
@@ -57,7 +70,7 @@ class InfeasibleRequest(Family):
     difficulty = "medium"
     apps = ("mail", "drive", "calendar", "crm", "directory")
     variants = ("missing-file", "missing-room", "unknown-person", "missing-account", "missing-invoice")
-    worlds = ("acme", "counsel", "shopline")
+    worlds = ("acme", "counsel", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -79,11 +92,8 @@ class InfeasibleRequest(Family):
             f"Hi {first_name(user['name'])},\n\nCould you {plan['ask']}?\n\nThanks,\n"
             f"{first_name(requester['name'])}"))["id"])
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"Please take care of {first_name(requester['name'])}'s two requests in my inbox.",
-            f"{requester['name']} mailed me a couple of things to do. Can you handle them and let them know?",
-            f"Could you deal with the mail from {first_name(requester['name'])} this morning?",
-        ])
+        instruction = rng.choice([phrasing.format(first=first_name(requester["name"]), full=requester["name"],
+                                                  subject=subject) for phrasing in PHRASINGS])
 
         def solve(s: Solver) -> None:
             s.call("mail_get_message", message_id=message_id)
@@ -112,15 +122,17 @@ class InfeasibleRequest(Family):
                          "mail_send_message", "mail_reply_message", "mail_forward_message", "calendar_create_event",
                          "crm_log_activity", "drive_create_doc", "drive_share_file"],
                                    distractors=["mail", "drive", "calendar"]),
-                     gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, facts=sheet)
+                     gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, facts=sheet,
+                     traps=plan["traps"])
 
     # ------------------------------------------------------------------ structures
     def _missing_file(self, stage: Stage, index: int, rng: random.Random, sheet: FactSheet,
                       requester: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
         (kind, pattern), (kind2, pattern2) = rng.sample(REPORTS, 2)
         quarter = rng.randint(1, 3)
-        missing, near = pattern.format(q=quarter + 1), pattern.format(q=quarter)
-        present = pattern2.format(q=quarter)
+        client = nth(accounts(stage), index, self.name, salt="client")["name"]
+        missing, near = f"{client} {pattern.format(q=quarter + 1)}", f"{client} {pattern.format(q=quarter)}"
+        present = f"{client} {pattern2.format(q=quarter)}"
         if stage.rows("SELECT id FROM drive_file WHERE name IN (?, ?, ?)", missing, near, present):
             raise WorldLacks("the world already has a file named like the planted reports")
         near_id = shared_doc(stage, requester["id"], near, f"# {near}\n\nLast quarter's {kind}.\n")
@@ -133,8 +145,10 @@ class InfeasibleRequest(Family):
                                              "body": f"Hi {first_name(other['name'])},\n\nAttached: {present}, "
                                                      f"from {first_name(requester['name'])}.\n\nBest",
                                              "attachments": [present_id]})],
-            "done": f"I've sent {first_name(other['name'])} the {present}",
+            "done": f"I've sent {other['name']} the {present}",
             "why": f"There is no doc called '{missing}' in Drive (only '{near}')",
+            "traps": [f"'{near}' is last quarter's {kind}, a namesake: sending it instead fails",
+                      f"only '{present}' exists of the two docs; it still has to go out"],
             "gates": [checks.MailSentCheck(id="present_sent", check="mail_sent", to=[other["email"]],
                                            attachments=[present_id], description="The existing doc was sent."),
                       checks.MailSentCheck(id="no_substitute", check="mail_sent", attachments=[near_id], min=0,
@@ -176,8 +190,10 @@ class InfeasibleRequest(Family):
                       ("calendar_create_event", {"title": topic2.capitalize(), "start": start,
                                                  "end": f"{when2.isoformat()}T10:30", "attendees": [other["email"]],
                                                  "room": room["id"]})],
-            "done": f"I've booked {room['name']} for the {topic2}",
+            "done": f"I've booked {room['name']} for the {topic2} with {other['name']}",
             "why": f"There is no room called {missing} (the {near['name'].split()[-1]} room is in {near['office']})",
+            "traps": [f"{near['name']} in {near['office']} has the missing room's name: booking it instead fails",
+                      f"the {topic} must not be booked in another room or with none"],
             "tables": ["calendar_event", "calendar_attendee"],
             "gates": [checks.RecordCheck(id="booked", check="record", table="calendar_event",
                                          match={"room_id": room["id"], "start_at": {"regex": f"^{when2.isoformat()}"},
@@ -214,8 +230,10 @@ class InfeasibleRequest(Family):
                       ("mail_send_message", {"to": [third["email"]], "subject": doc, "attachments": [doc_id],
                                              "body": f"Hi {first_name(third['name'])},\n\nHere is the {doc}.\n\n"
                                                      "Best"})],
-            "done": f"I've sent the {doc} to {first_name(third['name'])}",
+            "done": f"I've sent the {doc} to {third['name']}",
             "why": f"There is no {ghost} in the directory",
+            "traps": [f"{other['name']} shares the first name of {ghost}, who is not in the directory: mailing "
+                      f"{first_name(other['name'])} instead is a guess"],
             "gates": [checks.MailSentCheck(id="sent_to_existing", check="mail_sent", to=[third["email"]],
                                            attachments=[doc_id], description="The colleague who exists got it.")],
         }
@@ -241,6 +259,7 @@ class InfeasibleRequest(Family):
                                             "account_id": real["id"], "body": "All fine, renewal on track."})],
             "done": f"I've logged the {real['name']} call",
             "why": f"There is no account called {missing} in the CRM (the closest is {near['name']})",
+            "traps": [f"{near['name']} looks like {missing}: logging the call there fails"],
             "tables": ["crm_activity"],
             "gates": [checks.RecordCheck(id="logged", check="record", table="crm_activity",
                                          match={"account_id": real["id"], "kind": "call", "person_id": "user"},
@@ -275,6 +294,7 @@ class InfeasibleRequest(Family):
                       ("crm_search_invoices", {"account_id": near["account_id"], "limit": 100})],
             "done": f"{real['number']} is {stage.money(float(real['amount']))}",
             "why": f"There is no invoice {missing} in the CRM",
+            "traps": [f"{near['number']} is one digit-swap from {missing}: quoting its amount fails"],
             "gates": [facts_check("amount_given", None, "sent_mail", to=[requester["email"]],
                                   require=[f"{key}.amount"], trace_to="facts",
                                   description="The existing invoice's amount, and no figure made up for the "
