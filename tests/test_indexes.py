@@ -69,7 +69,33 @@ def test_deep_pages_walk_an_index_instead_of_sorting_the_table(tiny: World, tool
 def test_every_lookup_index_exists_and_is_used_by_a_tested_query(tiny: World) -> None:
     names = {row[0] for row in tiny.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {name for name, _, _ in LOOKUP_INDEXES} <= names
-    assert {name for name, _, _ in LOOKUP_INDEXES} <= {case[2] for case in LOOKUPS} | {i for _, i in PAGES}
+    assert {name for name, _, _ in LOOKUP_INDEXES} <= {case[2] for case in LOOKUPS} | {i for _, i in PAGES} | {
+        "ix_mail_entry_owner_labels"}
+
+
+def test_labelling_reads_only_the_labelled_entries_from_their_index(tiny: World) -> None:
+    message = tiny.db.execute("SELECT message_id FROM mail_entry WHERE owner_id = ? LIMIT 1",
+                              (tiny.user_id,)).fetchone()[0]
+    statements: list[str] = []
+    tiny.db.set_trace_callback(statements.append)
+    try:
+        result = tiny.call("mail_label_message", {"message_id": message, "add": ["follow-up"]})
+    finally:
+        tiny.db.set_trace_callback(None)
+    assert "follow-up" in result["labels"], result
+    query = next(s for s in statements if "labels LIKE" in s)
+    assert "USING COVERING INDEX ix_mail_entry_owner_labels" in plan(tiny, query, ())
+
+
+def test_a_label_keeps_its_stored_spelling_whatever_else_the_mailbox_holds(tiny: World) -> None:
+    entries = [row[0] for row in tiny.db.execute("SELECT message_id FROM mail_entry WHERE owner_id = ? "
+                                                 "AND folder != 'trash' LIMIT 4", (tiny.user_id,))]
+    tiny.call("mail_label_message", {"message_id": entries[0], "add": ["Follow-Up", "Café", "50%_off"]})
+    # other spellings and labels the LIKE pattern cannot tell apart are found as before
+    assert tiny.call("mail_label_message", {"message_id": entries[1], "add": ["FOLLOW-UP"]})["labels"] == ["Follow-Up"]
+    assert tiny.call("mail_label_message", {"message_id": entries[2], "add": ["CAFÉ", "50%_OFF"]})["labels"] == [
+        "Café", "50%_off"]
+    assert tiny.call("mail_label_message", {"message_id": entries[3], "add": ["50x_off"]})["labels"] == ["50x_off"]
 
 
 def test_mail_get_thread_reads_the_thread_not_the_mailbox(tiny: World) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator
 
 from officesim.apps.drive.reading import find_files, sheet_tabs
-from officesim.grading.normalize import contains_phrase, matches, normalize_text, text_has_number
+from officesim.grading.normalize import contains_phrase, matcher, normalize_text, text_has_number
 from officesim.grading.spec_base import (
     CheckBase,
     NumberSpec,
@@ -82,8 +82,8 @@ def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
         rows = _sheet_rows(ctx, file["id"], check.sheet)
         missing = []
         for expected in check.rows:
-            wanted = {normalize_text(k): v for k, v in expected.items()}
-            if not any(all(matches(row.get(k), v, check.tolerance) for k, v in wanted.items()) for row in rows):
+            wanted = [(normalize_text(k), matcher(v, check.tolerance)) for k, v in expected.items()]
+            if not any(all(test(row.get(k)) for k, test in wanted) for row in rows):
                 missing.append(show(expected))
         if not missing:
             return Outcome(True, f"{file['name']} ({file['id']}) has all {len(check.rows)} expected rows",

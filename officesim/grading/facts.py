@@ -394,7 +394,7 @@ class Reader:
 
     @cached_property
     def _from_facts(self) -> list[float]:
-        return _derived(self.spec, self._core, [])
+        return self._per_task("facts figures", lambda: _derived(self.spec, self._core, []))
 
     @cached_property
     def known_dates(self) -> set[date]:

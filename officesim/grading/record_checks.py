@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator
 
-from officesim.grading.normalize import matches
+from officesim.grading.normalize import matcher, matches
 from officesim.grading.spec_base import (
     CheckBase,
     Outcome,
@@ -122,10 +122,6 @@ def _resolved(ctx: GradeContext, conditions: dict[str, Any]) -> dict[str, Any]:
     return {name: ctx.resolve(name, value) for name, value in conditions.items()}
 
 
-def _row_ok(row: dict[str, Any], conditions: dict[str, Any], tolerance: float) -> bool:
-    return all(matches(row.get(name), expected, tolerance) for name, expected in conditions.items())
-
-
 def _select(ctx: GradeContext, table: str, match: dict[str, Any], tolerance: float) -> list[dict[str, Any]]:
     """Rows of ``table`` in the final world matching ``match`` (tolerantly).
 
@@ -135,8 +131,13 @@ def _select(ctx: GradeContext, table: str, match: dict[str, Any], tolerance: flo
     exact = {c: v for c, v in match.items() if (c == "id" or c.endswith("_id")) and isinstance(v, str)}
     rest = {c: v for c, v in match.items() if c not in exact}
     where = " AND ".join(f'"{c}" = ?' for c in exact) or "1"
-    rows = ctx.final.db.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY id", tuple(exact.values()))
-    return [dict(r) for r in rows if not rest or _row_ok(dict(r), rest, tolerance)]
+    cursor = ctx.final.db.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY id", tuple(exact.values()))
+    if not rest:
+        return [dict(r) for r in cursor]
+    # Each condition prepared once and read by position: a large world's table has thousands of rows.
+    columns = {d[0]: i for i, d in enumerate(cursor.description)}
+    tests = [(columns.get(c), matcher(v, tolerance)) for c, v in rest.items()]
+    return [dict(r) for r in cursor if all(test(None if i is None else r[i]) for i, test in tests)]
 
 
 def _record(check: RecordCheck, ctx: GradeContext) -> Outcome:

@@ -73,8 +73,11 @@ def bootstrap_interval(
         return (0.0, 1.0)
     if len(values) == 1:
         return (values[0], values[0])
-    rng = random.Random(seed)
     size = len(values)
+    if len(set(values)) == 1:  # every resample is the sample itself: its mean is the interval (no draws)
+        mean = sum(values) / size
+        return (mean, mean)
+    rng = random.Random(seed)
     means = sorted(sum(rng.choices(values, k=size)) / size for _ in range(iterations))
     tail = (1 - level) / 2
     low = means[math.floor(tail * (iterations - 1))]

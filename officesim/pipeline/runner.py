@@ -92,18 +92,29 @@ def _sha(data: bytes) -> str:
 def task_versions(task: Task) -> dict[str, Any]:
     """The versions an attempt's result depends on: world spec, tools, task and grader."""
     tools_file = task.dir / "tools.json"
-    tools_bytes = (tools_file.read_bytes() if tools_file.is_file()
-                   else json.dumps(task.tools_json(), sort_keys=True).encode())
     return {
         "world": task.world_spec().fingerprint(),
         "world_seed": task.world_seed,
         "start_state": task.start_state_hash(),
-        "tools": _sha(tools_bytes),
+        "tools": _sha(tools_file.read_bytes()) if tools_file.is_file() else _tools_hash(task),
         "tool_surface": {k: v for k, v in surface_stamp().items() if k in ("version", "hash")},
         "task": task.task_hash,
         "grader": task.grader_hash,
         "officesim": __version__,
     }
+
+
+# (the task's tool names, whether it has the wait tool) -> the hash of its exported tool list: a
+# library's tasks share a few tool sets, and exporting one as sorted JSON costs a millisecond.
+_TOOLS_HASHES: dict[tuple[Any, ...], str] = {}
+
+
+def _tools_hash(task: Task) -> str:
+    key = (tuple(task.spec.tools), bool(task.spec.colleagues or task.spec.events))
+    found = _TOOLS_HASHES.get(key)
+    if found is None:
+        found = _TOOLS_HASHES[key] = _sha(json.dumps(task.tools_json(), sort_keys=True).encode())
+    return found
 
 
 def task_meta(task: Task) -> dict[str, Any]:

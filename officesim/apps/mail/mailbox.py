@@ -85,16 +85,36 @@ def clean_labels(w: World, owner_id: str, labels: list[str] | None) -> list[str]
     """Label names checked and deduplicated; an existing label keeps its stored spelling."""
     if not labels:
         return []
-    known = {name.lower(): name for name in label_counts(w, owner_id, include_trash=True)}
+    texts = [clean_name(label, "label") for label in labels]
+    known = {name.lower(): name for name in _spellings(w, owner_id, texts)}
     out: list[str] = []
     seen: set[str] = set()
-    for label in labels:
-        text = clean_name(label, "label")
+    for text in texts:
         text = known.get(text.lower(), text)
         if text.lower() not in seen:
             seen.add(text.lower())
             out.append(text)
     return out
+
+
+def _spellings(w: World, owner_id: str, texts: list[str]) -> list[str]:
+    """The labels of ``owner_id``'s mailbox (trash included) that may be spellings of ``texts``, in
+    the order ``label_counts`` lists them (each stored label once, at its first row).
+
+    Only the rows whose stored list can hold one are read: the text as a JSON string in any ASCII
+    case (``LIKE``), or a row with anything else (non-ASCII, escapes) that the pattern cannot
+    judge.  A large world's mailbox carries many labelled messages; labelling one reads a few.
+    """
+    if not all(t.isascii() and t.isprintable() for t in texts):
+        return list(label_counts(w, owner_id, include_trash=True))
+    likes = " OR ".join("labels LIKE ? ESCAPE '!'" for _ in texts)
+    patterns = ["%" + json.dumps(t)[:-1].replace("!", "!!").replace("%", "!%").replace("_", "!_") + '"%' for t in texts]
+    sql = (f"SELECT labels FROM mail_entry WHERE owner_id = ? AND labels != '[]' AND ({likes} "
+           "OR labels GLOB '*[^ -~]*' OR instr(labels, '\\') > 0)")
+    found: dict[str, None] = {}
+    for (stored,) in w.db.execute(sql, (owner_id, *patterns)):
+        found.update(dict.fromkeys(json.loads(stored)))
+    return list(found)
 
 
 def label_counts(w: World, owner_id: str, *, include_trash: bool = False) -> dict[str, tuple[int, int]]:
