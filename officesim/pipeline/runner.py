@@ -491,7 +491,9 @@ def _save(out: Path, results_file: Any, record: dict[str, Any], transcript: list
     if folder not in made:
         folder.mkdir(parents=True, exist_ok=True)
         made.add(folder)
-    text = json.dumps(transcript, ensure_ascii=False, indent=1)
+    # One step per line: as readable and diffable as an indented file, and written by the C
+    # encoder (``indent`` falls back to the pure-Python one, a third of a cold run's save time).
+    text = "[\n" + ",\n".join(json.dumps(step, ensure_ascii=False) for step in transcript) + "\n]\n"
     (folder / f"{record['attempt']}.json").write_text(text, encoding="utf-8")
     results_file.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
     results_file.flush()
