@@ -555,7 +555,9 @@ class LogCallFromMail(Family):
                 ChangedCheck(id="on_deal", check="changed", points=2, table="crm_activity", op="insert",
                              description="The call is on the right deal.",
                              match={"deal_id": deal["id"], "kind": "call"}),
-                ChangedCheck(id="with_contact", check="changed", points=1, table="crm_activity", op="insert",
+                # weighs more than the judged point: the judge adds quality, it never makes up for a
+                # call logged without its contact (``tasks validate``'s judge-flip check)
+                ChangedCheck(id="with_contact", check="changed", points=2, table="crm_activity", op="insert",
                              description="The call is linked to the contact.",
                              match={"deal_id": deal["id"], "contact_id": contact["id"]}),
                 judge("notes_match_recap", 1, "no_fabrication", ["crm:crm_activity"], ["mail:recap"],
