@@ -224,7 +224,16 @@ class PipelineFromStandup(Family):
             instruction=instruction,
             tools=toolset(["chat", "crm"], writes=["crm_update_deal", "crm_move_deal"], distractors=["crm", "chat"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=(
+                f"{maybe['name']} only 'might slip': nothing is decided, it stays as it is",
+                *(("a thread reply corrects the first amount posted: the corrected figure is written",)
+                  if corrected is not None else ()),
+                *((f"a thread reply withdraws the {withdrawn[1]['name']} update: that deal stays as it is",)
+                  if withdrawn is not None else ()),
+                *((f"'{twin['name']}' is a near-twin deal of another rep: it is not the deal posted about",)
+                  if twin is not None else ()),
+                *(("the updates sit among more than a page of chatter: every page must be read",) if hard else ()),
+            ),
         )
 
 
@@ -339,5 +348,13 @@ class DealHandoff(Family):
                              match={"id": _not_in(list(target) + [d["id"] for d in closed] + kept)}),
                 _posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=25,
+            solve=solve, variant=variant, max_steps=25, traps=(
+                f"{first_name(leaving['name'])}'s closed deals stay with them for the records",
+                *{"with-exception": (f"one deal goes to {other['name']}, not {successor['name']}",),
+                  "split-by-stage": (f"deals in Proposal or Negotiation go to {other['name']}",),
+                  "keep-one": (f"{first_name(leaving['name'])} keeps the deal that signs on Thursday",),
+                  "successor-changed": (f"the thread reply replaces {successor['name']} with {other['name']}: the "
+                                        "later word wins",),
+                  }.get(variant, ()),
+            ),
         )

@@ -148,7 +148,12 @@ class DealReconcileFromMail(Family):
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["crm_update_deal", "crm_move_deal", "crm_log_activity",
                                                    "mail_reply_message"], distractors=["crm", "mail"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, traps=(
+                *(("the mail changes one field: the others (amount, close date, stage) stay as they are",)
+                  if "stage" not in expect else
+                  ("a closed deal keeps its planned close date, or today's, nothing else",)),
+                *(("the account has other open deals: only the one the mail is about changes",) if others else ()),
+            ),
         )
 
 
@@ -381,7 +386,14 @@ class ChaseOverdueInvoices(Family):
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
                           distractors=["mail", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
-            facts=sheet, difficulty="hard" if hard else None,
+            facts=sheet, difficulty="hard" if hard else None, traps=(
+                "open invoices not yet due, and paid or void ones, are in the ledger: none of them is overdue",
+                *(("the customer's remittance mail says one invoice the CRM shows overdue was paid last week",)
+                  if variant in ("remittance", "hard-ledger") else ()),
+                *(("the account owner put one overdue invoice on hold as disputed: it is not chased",
+                   "each ledger runs past the first result page") if hard else ()),
+                *(("each account's contact sees only its own invoices",) if len(plans) > 1 else ()),
+            ),
         )
 
 
@@ -589,7 +601,18 @@ class PipelineSummaryMail(Family):
             tools=tools,
             gates=gates,
             criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20, facts=sheet,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=(
+                *((f"a deal priced in {foreign} is in scope: it is left out, not converted",)
+                  if variant in ("one-rep-by-stage", "closing-this-quarter", "hard-corrected") else ()),
+                *(("the asker's 08:25 follow-up widens the request from the late stages to all four",
+                   f"'{duplicate['name']}' is entered twice ({duplicate['id']}): the copy is not counted",
+                   "the deals run past the first result pages, and there is no roll-up tool")
+                  if duplicate is not None else ()),
+                *(("deals closing after the quarter's end are out of scope",) if in_quarter else ()),
+                *(("other reps' deals are not in this rep's pipeline",) if variant == "one-rep-by-stage" else ()),
+                *(("Prospecting and Qualification deals are not late-stage",) if variant == "late-stages" else ()),
+                *(("closed deals are not open pipeline",) if variant == "company-by-stage" else ()),
+            ),
         )
 
 
@@ -721,5 +744,15 @@ class LeadToDeal(Family):
                              match={"account_id": account["id"], "name": {"not": deal_name}}),
                 *mail_guards([contact["email"], *([partner["email"]] if partner else [])], keep=requests),
             ],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, traps=(
+                "the account already has deals: the quote is a new deal, not an edit of an old one",
+                *{"discounted-total": ("the 10% first-year discount is built into the amount: not seats times list "
+                                       "price",),
+                  "follow-up-choice": ("the first mail weighs two seat counts; the follow-up picks one: one deal, "
+                                       "that one",),
+                  "two-products": ("one mail asks for two quotes: only the one asked for is opened",),
+                  "forwarded-partner-rate": ("the forward asks for the partner rate, not the list price in the "
+                                             "customer's mail",),
+                  }.get(variant, ()),
+            ),
         )
