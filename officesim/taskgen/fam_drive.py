@@ -361,6 +361,9 @@ class SheetUpdateFromRequest(Family):
         instruction = rng.choice([
             f"{first_name(requester['name'])} mailed me some changes for the {name} sheet. Please apply them.",
             f"Can you make the edits {requester['name']} asked for in the {name} spreadsheet?",
+            f"There's a mail from {first_name(requester['name'])} with changes to the {name} sheet. Could you put "
+            "them in?",
+            f"Please update the {name} sheet the way {requester['name']} asked by mail this morning.",
         ])
 
         def solve(s: Solver) -> None:
@@ -429,6 +432,9 @@ class SheetUpdateFromRequest(Family):
             f"{first_name(requester['name'])} sent me the stock-take changes for the {name} sheet. Could you put "
             "them in?",
             f"Please update the {name} spreadsheet with what {requester['name']} mailed me after the stock take.",
+            f"The stock take is done and {first_name(requester['name'])} mailed me the changes. Can you bring the "
+            f"{name} sheet up to date?",
+            f"Could you apply {requester['name']}'s stock-take updates to the {name} spreadsheet?",
         ])
 
         def solve(s: Solver) -> None:

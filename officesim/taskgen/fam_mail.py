@@ -267,6 +267,15 @@ class InboxTriage(Family):
             "are in the directory or in Drive), archive the newsletters, and leave everything else where it is.",
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
             "newsletters to the archive, and don't touch the rest.",
+            "I'm in workshops until lunch. Can you deal with today's inbox? If a colleague asked me something, answer "
+            "them (you'll find it in the directory or our Drive docs); newsletters go to the archive; anything else "
+            "stays put.",
+            "Could you do a pass over the mail that came in this morning? People who had a question for me need an "
+            "answer, the newsletters can be archived, and please leave the other messages alone.",
+            "Morning inbox, please: reply to my colleagues' questions (look the answers up in the directory or "
+            "Drive), archive the newsletters and leave everything else exactly where it is.",
+            "Can you clear this morning's mail for me? Answer whoever asked me something, file the newsletters in the "
+            "archive and don't move anything else.",
         ])
 
         def solve(s: Solver) -> None:

@@ -168,6 +168,9 @@ class PipelineFromStandup(Family):
                 "Please bring the CRM up to date with this morning's deal updates from #sales-standup.",
                 "Can you apply today's #sales-standup deal updates to the CRM? The channel's busy, so read it all.",
                 "The reps posted their deal updates in #sales-standup this morning; please put them into the CRM.",
+                "Could you get this morning's #sales-standup updates into the CRM for me? There's a lot of noise in "
+                "the channel today.",
+                "#sales-standup had the deal updates this morning. Can you make the CRM match what the reps said?",
             ])
         else:
             instruction = rng.choice([
@@ -176,6 +179,10 @@ class PipelineFromStandup(Family):
                 "Could you go through today's #sales-standup and bring the deals in the CRM up to date? Skip "
                 "anything that isn't decided yet.",
                 "The team posted deal updates in #sales-standup today. Please reflect the firm ones in the CRM.",
+                "Can you take the deal updates from this morning's #sales-standup into the CRM? Only the ones that "
+                "are settled, please.",
+                "The reps shared where their deals stand in #sales-standup. Could you update the CRM to match, "
+                "leaving out anything still up in the air?",
             ])
 
         def solve(s: Solver) -> None:
@@ -316,6 +323,11 @@ class DealHandoff(Family):
             "you reassign the deals in the CRM accordingly?",
             f"Could you hand {leaving['name']}'s deals over in the CRM? The head of sales posted who gets what in "
             "#sales today.",
+            f"The handover plan for {leaving['name']}'s deals went up in #sales this morning. Can you make the CRM "
+            "match it?",
+            f"With {first_name(leaving['name'])} leaving on Friday, their deals need new owners in the CRM. Please "
+            "follow what was posted in #sales today.",
+            f"Please reassign {leaving['name']}'s deals in the CRM the way the head of sales laid it out in #sales.",
         ])
 
         def solve(s: Solver) -> None:

@@ -501,6 +501,8 @@ class PipelineSummaryMail(Family):
                 "and reply by mail.",
                 f"Please put together the pipeline figures {first_name(asker['name'])} asked me for, straight from "
                 "the CRM, and send them over.",
+                f"{asker['name']} mailed me for pipeline totals. Could you add them up from the deals in the CRM and "
+                "answer by mail? Double-check them.",
             ])
         else:
             instruction = rng.choice([
@@ -508,6 +510,10 @@ class PipelineSummaryMail(Family):
                 "from the CRM and mail them back.",
                 f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
                 f"{asker['name']} needs pipeline totals. Please get them from the CRM and reply.",
+                f"Could you send {first_name(asker['name'])} the pipeline figures they asked for? Everything's in "
+                "the CRM; a mail back is fine.",
+                f"There's a pipeline request from {asker['name']} in my inbox. Can you pull the numbers from the CRM "
+                "and reply to them?",
             ])
 
         def solve(s: Solver) -> None:
