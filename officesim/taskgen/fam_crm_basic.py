@@ -482,7 +482,7 @@ class LogCallFromMail(Family):
     difficulty = "easy"
     apps = ("mail", "crm")
     variants = ("colleague-recap", "customer-recap", "two-calls-thread", "corrected-deadline", "sibling-deal")
-    worlds = ("acme", "forge", "lantern")
+    worlds = ("acme", "forge", "lantern", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

@@ -74,7 +74,7 @@ class ShareDocExact(Family):
     difficulty = "easy"
     apps = ("drive",)
     variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link", "department-readers")
-    worlds = ("acme", "forge", "shopline")
+    worlds = ("acme", "forge", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

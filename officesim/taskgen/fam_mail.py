@@ -533,7 +533,7 @@ class ForwardContractToLegal(Family):
     difficulty = "easy"
     apps = ("mail",)
     variants = ("signed-vs-redline", "two-customers", "signed-in-thread", "resent-complete", "link-only")
-    worlds = ("acme", "shopline", "carewell")
+    worlds = ("acme", "shopline", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
