@@ -19,6 +19,7 @@ from officesim.taskgen.common import (
     first_name,
     mail_guards,
     people_in,
+    phrasing,
     stamp,
     toolset,
 )
@@ -249,7 +250,7 @@ class SheetUpdateFromRequest(Family):
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         if variant == "big-inventory":
-            return self._big_inventory(stage, rng)
+            return self._big_inventory(stage, index, rng)
         kind = variant if variant in SHEET_KINDS else list(SHEET_KINDS)[index % len(SHEET_KINDS)]
         name, columns, types = SHEET_KINDS[kind]
         requester_role = {"inventory": "role:it_admin", "vendors": "role:controller",
@@ -358,7 +359,7 @@ class SheetUpdateFromRequest(Family):
             colleague_mail(stage, requester_role, ["user"], f"Re: {subject}",
                            f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"{first_name(requester['name'])} mailed me some changes for the {name} sheet. Please apply them.",
             f"Can you make the edits {requester['name']} asked for in the {name} spreadsheet?",
             f"There's a mail from {first_name(requester['name'])} with changes to the {name} sheet. Could you put "
@@ -381,7 +382,7 @@ class SheetUpdateFromRequest(Family):
         return _sheet_draft(instruction, file_id, sheet_id, expected, intact, len(rows) + 1, requester_role,
                             request["id"], solve, variant, traps=(*traps, _WHOLE_ROW_TRAP))
 
-    def _big_inventory(self, stage: Stage, rng: random.Random) -> Draft:
+    def _big_inventory(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         """Hard: seven changes to a 70-row inventory, one retracted and one corrected by follow-ups."""
         name, columns, types = SHEET_KINDS["inventory"]
         stage.act_as("role:ops_manager")
@@ -428,7 +429,7 @@ class SheetUpdateFromRequest(Family):
         colleague_mail(stage, "role:it_admin", ["user"], f"Re: {subject}",
                        f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"{first_name(requester['name'])} sent me the stock-take changes for the {name} sheet. Could you put "
             "them in?",
             f"Please update the {name} spreadsheet with what {requester['name']} mailed me after the stock take.",

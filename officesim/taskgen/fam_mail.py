@@ -22,6 +22,7 @@ from officesim.taskgen.common import (
     moved_mail,
     outside_mail,
     people_in,
+    phrasing,
     staff,
     stamp,
     toolset,
@@ -262,7 +263,7 @@ class InboxTriage(Family):
                              body="Bumping this one: I need it before my 10:00, if you have a second.\n")
             bump_ids.append(str(bump["id"]))
         stage.clock(stamp(day(1), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             "Could you triage my inbox from this morning? Reply to anything that's a question for me (the answers "
             "are in the directory or in Drive), archive the newsletters, and leave everything else where it is.",
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "

@@ -18,6 +18,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     people_in,
+    phrasing,
     post,
     reply,
     stamp,
@@ -164,7 +165,7 @@ class PipelineFromStandup(Family):
                 threads.append(roots[text])
         stage.clock(stamp(day(0), 9, 0))
         if hard:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 "Please bring the CRM up to date with this morning's deal updates from #sales-standup.",
                 "Can you apply today's #sales-standup deal updates to the CRM? The channel's busy, so read it all.",
                 "The reps posted their deal updates in #sales-standup this morning; please put them into the CRM.",
@@ -173,7 +174,7 @@ class PipelineFromStandup(Family):
                 "#sales-standup had the deal updates this morning. Can you make the CRM match what the reps said?",
             ])
         else:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 "Please update the CRM with the deal changes the reps posted in #sales-standup this morning. Only "
                 "apply what's confirmed.",
                 "Could you go through today's #sales-standup and bring the deals in the CRM up to date? Skip "
@@ -317,7 +318,7 @@ class DealHandoff(Family):
                   "as above.")
             target = {d["id"]: other for d in deals}
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"Please do the CRM side of {leaving['name']}'s handover, as announced in #sales this morning.",
             f"{first_name(leaving['name'])} is leaving; the plan for their deals is in today's post in #sales. Can "
             "you reassign the deals in the CRM accordingly?",

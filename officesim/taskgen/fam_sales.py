@@ -27,6 +27,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     outside_mail,
+    phrasing,
     sales_people,
     stamp,
     toolset,
@@ -494,7 +495,7 @@ class PipelineSummaryMail(Family):
             requests.append(str(follow["id"]))
         stage.clock(stamp(day(0), 9, 0))
         if hard:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 f"{first_name(asker['name'])} wants pipeline numbers from me today. Please work them out from the "
                 "CRM and mail them back; make sure they're right, the board will see them.",
                 f"Can you handle {asker['name']}'s request for pipeline figures? Pull them from the CRM deal by deal "
@@ -505,7 +506,7 @@ class PipelineSummaryMail(Family):
                 "answer by mail? Double-check them.",
             ])
         else:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together "
                 "from the CRM and mail them back.",
                 f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
