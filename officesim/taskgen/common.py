@@ -47,10 +47,11 @@ def toolset(apps: Iterable[str], writes: Iterable[str] = (), distractors: Iterab
 # ---------------------------------------------------------------------------- dates and text
 def phrasing(stage: Stage, index: int, cycle: int, texts: Sequence[str]) -> str:
     """One of ``texts`` for instance ``index`` of a family whose structures repeat every ``cycle``
-    instances: the k-th instance of a structure takes the k-th text (shifted per world), so the
-    instances of one structure read differently and two worlds do not start on the same text."""
+    instances: each structure starts on its own text and its k-th instance takes the k-th after
+    it (shifted per world), so the instances of one structure read differently, the structures
+    of one world too, and two worlds do not start on the same text."""
     shift = zlib.crc32(str(stage.world.meta("company") or "").encode())
-    return texts[(index // cycle + shift) % len(texts)]
+    return texts[(index % cycle + index // cycle + shift) % len(texts)]
 
 
 def day(offset: int) -> date:
