@@ -22,7 +22,7 @@ from officesim import OfficeEnv
 from officesim.cli import main
 from officesim.grading.judge import Judge, JudgeConfig
 from officesim.grading.scoring import Grade, judge_flips
-from officesim.pipeline.selftest import HACK_BOUND, trap_problems, would_pass
+from officesim.pipeline.selftest import HACK_BOUND, selftest, trap_problems, would_pass
 from officesim.task import Task, load_task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.fam_mail import GENERIC_SUBJECTS, LOOKALIKES
@@ -112,11 +112,15 @@ def test_validate_reports_a_hard_task_with_fewer_than_two_traps(tmp_path: Path, 
     task = load_task(folder)
     assert task.difficulty == "hard" and len(task.spec.traps) == 1
     [problem] = trap_problems(task)
+    assert selftest(task).ok  # a file check of validate's, not a self-test failure
     assert f"task {task.id} is hard but declares 1 trap(s) (at least 2 are needed)" in problem
     assert "Draft(traps=...)" in problem  # says how to fix it
     assert main(["tasks", "validate", "--no-selftest", str(folder)]) == 1
     out = capsys.readouterr().out
     assert f"{folder}: task {task.id} is hard but declares 1 trap(s)" in out
+    assert main(["tasks", "validate", str(folder)]) == 1  # with the self-tests too, which pass
+    out = capsys.readouterr().out
+    assert "1 problem(s) in 1 task folder(s)" in out and f"task {task.id} is hard but declares 1 trap(s)" in out
 
 
 def test_a_trap_free_medium_task_is_no_problem(tmp_path: Path, capsys) -> None:

@@ -131,6 +131,9 @@ MIN_HARD_TRAPS = 2
 def trap_problems(task: Task) -> list[str]:
     """What is wrong with the traps ``task`` declares (``traps:`` in ``task.yaml``), for ``tasks validate``.
 
+    A check of the library's files, not of the grader: ``selftest`` (which the sampler and the
+    tests run on single draws) leaves it out, and ``tasks validate`` reports it in both modes.
+
     Only a hard task must declare traps: at least ``MIN_HARD_TRAPS``, each a line the instruction
     does not repeat word for word (a trap the instruction spells out is a requirement, not a trap).
     """
@@ -177,5 +180,4 @@ def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways:
         if published is not None and published != task.tools_json():
             report.problems.append(f"{tools_file} is stale: it differs from the task's tools (regenerate it)")
     report.problems.extend(pin_problems(task))
-    report.problems.extend(trap_problems(task))
     return report
