@@ -181,7 +181,7 @@ def thin_families(tasks: list[Task], reports: list[SelfTestReport]) -> list[str]
 def validate_command(args: argparse.Namespace) -> int:
     from officesim.grading.judge import JudgeConfig
     from officesim.grading.scoring import judge_flips
-    from officesim.pipeline.selftest import selftest
+    from officesim.pipeline.selftest import selftest, trap_problems
     from officesim.pipeline.taskstats import measure
     from officesim.task import find_tasks, load_task
 
@@ -218,6 +218,7 @@ def validate_command(args: argparse.Namespace) -> int:
         flip = judge_flips(task.grader, task.pass_threshold)
         if flip is not None:
             warnings.append(f"{folder}: {flip}")
+        failures += [f"{folder}: {problem}" for problem in trap_problems(task)]  # a file check: both modes
         if args.no_selftest:
             continue
         try:

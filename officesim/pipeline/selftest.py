@@ -123,6 +123,37 @@ def _both_ways(env: OfficeEnv, reference: Reference, report: SelfTestReport) -> 
 HACK_BOUND = 0.25
 
 
+# A hard task must hold more than one thing a quick reading gets wrong (issue 15: "at least 2 traps
+# the instruction does not spell out"); otherwise it is a long easy task.
+MIN_HARD_TRAPS = 2
+
+
+def trap_problems(task: Task) -> list[str]:
+    """What is wrong with the traps ``task`` declares (``traps:`` in ``task.yaml``), for ``tasks validate``.
+
+    A check of the library's files, not of the grader: ``selftest`` (which the sampler and the
+    tests run on single draws) leaves it out, and ``tasks validate`` reports it in both modes.
+
+    Only a hard task must declare traps: at least ``MIN_HARD_TRAPS``, each a line the instruction
+    does not repeat word for word (a trap the instruction spells out is a requirement, not a trap).
+    """
+    if task.difficulty != "hard":
+        return []
+    problems = []
+    traps = [trap.strip() for trap in task.spec.traps]
+    if len(traps) < MIN_HARD_TRAPS:
+        problems.append(
+            f"task {task.id} is hard but declares {len(traps)} trap(s) (at least {MIN_HARD_TRAPS} are needed): "
+            "list what a quick reading gets wrong in its family's Draft(traps=...) (one short line each, each "
+            "caught by the grader), add traps to the scenario, or make the instance medium")
+    instruction = " ".join(task.instruction.lower().split())
+    spelled = [trap for trap in traps if " ".join(trap.lower().split()) in instruction]
+    if spelled:
+        problems.append(f"task {task.id}: the instruction spells out its trap(s) {spelled}: a trap is what the "
+                        "instruction does not say")
+    return problems
+
+
 def selftest(task: Task, *, judge: Judge | JudgeConfig | None = None, both_ways: bool = True) -> SelfTestReport:
     """Run the oracle, the null agent, every probe and (``both_ways``) the generated variants and
     probes of the task's family on ``task``; report what did not hold."""

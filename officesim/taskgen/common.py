@@ -9,6 +9,7 @@ deliver it.
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -44,6 +45,15 @@ def toolset(apps: Iterable[str], writes: Iterable[str] = (), distractors: Iterab
 
 
 # ---------------------------------------------------------------------------- dates and text
+def phrasing(stage: Stage, index: int, cycle: int, texts: Sequence[str]) -> str:
+    """One of ``texts`` for instance ``index`` of a family whose structures repeat every ``cycle``
+    instances: each structure starts on its own text and its k-th instance takes the k-th after
+    it (shifted per world), so the instances of one structure read differently, the structures
+    of one world too, and two worlds do not start on the same text."""
+    shift = zlib.crc32(str(stage.world.meta("company") or "").encode())
+    return texts[(index % cycle + index // cycle + shift) % len(texts)]
+
+
 def day(offset: int) -> date:
     """The date ``offset`` days from the acme 'today' (negative: in the past)."""
     return TODAY + timedelta(days=offset)

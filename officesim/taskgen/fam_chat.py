@@ -178,7 +178,14 @@ class DmAnswerQuestion(Family):
                 allowed_changes("chat_message", READ_MARKS),
             ],
             criteria=[criterion, posted_elsewhere(channel_id)],
-            solve=solve, variant=variant, max_steps=12, facts=sheet if sheet.entities else None,
+            solve=solve, variant=variant, max_steps=12, facts=sheet if sheet.entities else None, traps={
+                "phone-number": ("a reply offering a second number beside the right one is a hedge",),
+                "manager": ("a reply offering another colleague beside the manager is a hedge",),
+                "policy-figure": ("the policy lists a cap per city: another city's figure is a swap",),
+                "launch-date": ("the launch plan also gives the beta's end date: that is not the launch",),
+                "policy-figure-updated": ("a later policy update raised this city's cap: the policy doc's figure is "
+                                          "stale", "the policy lists a cap per city: another city's figure is a swap"),
+            }[variant],
         )
 
 
@@ -324,7 +331,14 @@ class ChannelSummaryPost(Family):
                             description=f"The biggest {noun[:-1]} is named with its own amount."),
                 posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=12, facts=sheet,
+            solve=solve, variant=variant, max_steps=12, facts=sheet, traps={
+                "bookings": ("a summary is a few lines: pasting every row of the sheet is no summary",),
+                "vendor-spend": ("a summary is a few lines: pasting every row of the sheet is no summary",),
+                "bookings-with-cancellations": ("cancelled orders are rows of the same sheet: counting them inflates "
+                                                "the total",),
+                "spend-beside-draft": (f"last week's '{name} (draft)' holds estimates: its figures are stale",),
+                "asked-in-channel": ("the request was asked in the channel: the summary answers it there",),
+            }[variant],
         )
 
 
@@ -488,5 +502,13 @@ class ThreadToDoc(Family):
                 deleted_files(),
                 shared_outside([p["id"] for p in (lead, second, third)]),
             ],
-            solve=solve, variant=variant, max_steps=12, facts=sheet,
+            solve=solve, variant=variant, max_steps=12, facts=sheet, traps=(
+                f"the budget first asked for ({stage.money(budget * 1.2, cents=False)}) was refused: the cap is "
+                f"{stage.money(budget, cents=False)}",
+                *((f"{first_pick} was decided first, then fell through: {final_pick} is the choice",)
+                  if variant == "reversed-decision" else
+                  (f"{first_pick} was suggested and dropped: only as dropped, if at all",)),
+                *((f"{first_owner['name']} was named owner, then handed it to {owner['name']}",)
+                  if first_owner["id"] != owner["id"] else ()),
+            ),
         )

@@ -192,7 +192,14 @@ class InvoiceTotalAnswer(Family):
             criteria=[facts_check("total", 1, "answer", description="The outstanding total, one figure; invoices "
                                   "that do not count named only as left out.", require=[f"{acc}.outstanding"],
                                   subject=acc, exclude=left_out)],
-            solve=solve, variant=variant, max_steps=12, facts=sheet,
+            solve=solve, variant=variant, max_steps=12, facts=sheet, traps={
+                "outstanding-mixed": ("a paid and a void invoice are in the account's list: neither is owed",),
+                "outstanding-all-open": ("the total is every open invoice, due or not yet due",),
+                "past-due-only": ("a paid invoice and an open one not yet due are in the list: neither is past due",),
+                "sister-account": (f"{sister['name'] if sister else ''} is a near-namesake account with its own open "
+                                   "invoices: they do not count", "a paid invoice is in the account's list"),
+                "deal-scoped": ("the account's other deal has open invoices of its own: only the named deal's count",),
+            }[variant],
         )
 
     def _portfolio(self, stage: Stage, index: int, rng: random.Random) -> Draft:
@@ -276,6 +283,9 @@ class InvoiceTotalAnswer(Family):
                                   "one figure; not-yet-due invoices and other reps' accounts left out.",
                                   require=[f"{who}.past_due"], subject=who, exclude=left_out)],
             solve=solve, variant="portfolio-past-due", max_steps=2 * len(book) + 20, facts=sheet, difficulty="hard",
+            traps=(f"{namesake['name']} is a near-namesake account of another rep: its invoices are not in the book",
+                   "open invoices not yet due are in the balance but not past due",
+                   "the three accounts the rep got this quarter are past the first page of five"),
         )
 
 
@@ -416,7 +426,17 @@ class ContactFromSignature(Family):
             criteria=[ChangedCheck(id="created", check="changed", points=1, table="crm_contact",
                                    description="The new person's contact was added or brought up to date.", op=op,
                                    match={"email": email})],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, traps={
+                "intro-dashes": ("the signature holds the title, phone and email: the sender line alone is not "
+                                 "enough",),
+                "intro-pipes": ("the signature packs title, phone and email on one line between pipes",),
+                "handover-forward": (f"the handover mail is from {old_contact['name']}, who is leaving: their details "
+                                     "are not the new contact's",),
+                "new-direct-line": ("a later mail replaces the intro's phone with a new direct line: the later number "
+                                    "wins",),
+                "already-in-crm": ("the person is already in the CRM with an old title and number: update them, "
+                                   "never add a duplicate",),
+            }[variant],
         )
 
 
@@ -462,7 +482,7 @@ class LogCallFromMail(Family):
     difficulty = "easy"
     apps = ("mail", "crm")
     variants = ("colleague-recap", "customer-recap", "two-calls-thread", "corrected-deadline", "sibling-deal")
-    worlds = ("acme", "forge", "lantern")
+    worlds = ("acme", "forge", "lantern", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -555,13 +575,24 @@ class LogCallFromMail(Family):
                 ChangedCheck(id="on_deal", check="changed", points=2, table="crm_activity", op="insert",
                              description="The call is on the right deal.",
                              match={"deal_id": deal["id"], "kind": "call"}),
-                ChangedCheck(id="with_contact", check="changed", points=1, table="crm_activity", op="insert",
+                # weighs more than the judged point: the judge adds quality, it never makes up for a
+                # call logged without its contact (``tasks validate``'s judge-flip check)
+                ChangedCheck(id="with_contact", check="changed", points=2, table="crm_activity", op="insert",
                              description="The call is linked to the contact.",
                              match={"deal_id": deal["id"], "contact_id": contact["id"]}),
                 judge("notes_match_recap", 1, "no_fabrication", ["crm:crm_activity"], ["mail:recap"],
                       "The logged notes carry the recap's points and nothing invented."),
             ],
-            solve=solve, variant=variant, max_steps=15, facts=sheet,
+            solve=solve, variant=variant, max_steps=15, facts=sheet, traps={
+                "colleague-recap": ("the recap names one next step: another call's points or steps are not in it",),
+                "customer-recap": ("the recap comes from the customer, not a colleague: the notes are still theirs "
+                                   "to log",),
+                "two-calls-thread": ("an older kickoff call's notes ('intro only') are not yesterday's call",),
+                "corrected-deadline": (f"this morning's correction moves the follow-up to {due.strftime('%A')}: the "
+                                       "recap's day is stale",),
+                "sibling-deal": (f"'{deal['name']} - Phase 2' is another open deal of the account: the call goes "
+                                 "on the one the recap names",),
+            }[variant],
         )
 
 

@@ -19,6 +19,7 @@ from officesim.taskgen.common import (
     first_name,
     mail_guards,
     people_in,
+    phrasing,
     stamp,
     toolset,
 )
@@ -74,7 +75,7 @@ class ShareDocExact(Family):
     difficulty = "easy"
     apps = ("drive",)
     variants = ("fresh", "fix-roles", "remove-extra", "company-wide-link", "department-readers")
-    worlds = ("acme", "forge", "shopline")
+    worlds = ("acme", "forge", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -177,7 +178,15 @@ class ShareDocExact(Family):
                                    description="The sharing of another file changed although only this doc's "
                                                    "was asked for.",
                                    match={"file_id": {"not": file_id}})],
-            solve=solve, variant=variant, max_steps=20 + 2 * len(team),
+            solve=solve, variant=variant, max_steps=20 + 2 * len(team), traps={
+                "fresh": ("people are named by role ('our controller'): the directory says who holds it",),
+                "fix-roles": ("one of them already has the other access level: it must change, not stay",),
+                "remove-extra": ("someone already on the doc was not named: their access must go",),
+                "company-wide-link": ("the company-wide link stays open unless it is closed: named shares alone "
+                                      "do not restrict the doc",),
+                "department-readers": ("a named editor in the department stays an editor, not a reader",
+                                       "the department's members come from the directory, every one of them"),
+            }[variant],
         )
 
 
@@ -241,7 +250,7 @@ class SheetUpdateFromRequest(Family):
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         if variant == "big-inventory":
-            return self._big_inventory(stage, rng)
+            return self._big_inventory(stage, index, rng)
         kind = variant if variant in SHEET_KINDS else list(SHEET_KINDS)[index % len(SHEET_KINDS)]
         name, columns, types = SHEET_KINDS[kind]
         requester_role = {"inventory": "role:it_admin", "vendors": "role:controller",
@@ -350,9 +359,12 @@ class SheetUpdateFromRequest(Family):
             colleague_mail(stage, requester_role, ["user"], f"Re: {subject}",
                            f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"{first_name(requester['name'])} mailed me some changes for the {name} sheet. Please apply them.",
             f"Can you make the edits {requester['name']} asked for in the {name} spreadsheet?",
+            f"There's a mail from {first_name(requester['name'])} with changes to the {name} sheet. Could you put "
+            "them in?",
+            f"Please update the {name} sheet the way {requester['name']} asked by mail this morning.",
         ])
 
         def solve(s: Solver) -> None:
@@ -364,10 +376,13 @@ class SheetUpdateFromRequest(Family):
                 s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
             s.call("drive_append_rows", file_id=file_id, rows=[new])
 
+        traps = {"retracted-change": ("the 08:40 follow-up calls off the second change: that row stays as it was",),
+                 "corrected-value": ("the 08:40 follow-up corrects the first change's value: the later figure is "
+                                     "the one to write",)}.get(variant, ())
         return _sheet_draft(instruction, file_id, sheet_id, expected, intact, len(rows) + 1, requester_role,
-                            request["id"], solve, variant)
+                            request["id"], solve, variant, traps=(*traps, _WHOLE_ROW_TRAP))
 
-    def _big_inventory(self, stage: Stage, rng: random.Random) -> Draft:
+    def _big_inventory(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         """Hard: seven changes to a 70-row inventory, one retracted and one corrected by follow-ups."""
         name, columns, types = SHEET_KINDS["inventory"]
         stage.act_as("role:ops_manager")
@@ -414,10 +429,13 @@ class SheetUpdateFromRequest(Family):
         colleague_mail(stage, "role:it_admin", ["user"], f"Re: {subject}",
                        f"Hi again,\n\n{follow_up}\n\n{first_name(requester['name'])}\n")
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"{first_name(requester['name'])} sent me the stock-take changes for the {name} sheet. Could you put "
             "them in?",
             f"Please update the {name} spreadsheet with what {requester['name']} mailed me after the stock take.",
+            f"The stock take is done and {first_name(requester['name'])} mailed me the changes. Can you bring the "
+            f"{name} sheet up to date?",
+            f"Could you apply {requester['name']}'s stock-take updates to the {name} spreadsheet?",
         ])
 
         def solve(s: Solver) -> None:
@@ -431,14 +449,21 @@ class SheetUpdateFromRequest(Family):
                 s.call("drive_update_rows", file_id=file_id, row_numbers=[position], values=values)
             s.call("drive_append_rows", file_id=file_id, rows=[new])
 
+        traps = (f"the 08:50 follow-up takes back the {rows[retracted][0]} count in {rows[retracted][1]}: that row "
+                 "stays as it was",
+                 f"the follow-up corrects the {rows[corrected][0]} in {rows[corrected][1]} to {fixed}: the first "
+                 "figure is a typo", _WHOLE_ROW_TRAP)
         return _sheet_draft(instruction, file_id, sheet_id, expected, intact, len(rows) + 1, "role:it_admin",
-                            request["id"], solve, "big-inventory", max_steps=40, difficulty="hard")
+                            request["id"], solve, "big-inventory", max_steps=40, difficulty="hard", traps=traps)
+
+
+_WHOLE_ROW_TRAP = "a change names one cell: rewriting the whole row, or adding the new row over an old one, is wrong"
 
 
 def _sheet_draft(instruction: str, file_id: str, sheet_id: str, expected: list[dict[str, Any]],
                  intact: list[dict[str, Any]], row_count: int, requester: str, request_id: str,
                  solve: Callable[[Solver], None], variant: str, *, max_steps: int = 20,
-                 difficulty: Difficulty | None = None) -> Draft:
+                 difficulty: Difficulty | None = None, traps: tuple[str, ...] = ()) -> Draft:
     """The draft of a sheet-update task: the requested cells hold, every other row is as it was,
     exactly one row was added, and only the requester may get mail."""
     return Draft(
@@ -463,5 +488,5 @@ def _sheet_draft(instruction: str, file_id: str, sheet_id: str, expected: list[d
                          description="The new row was added.", match={"sheet_id": sheet_id}),
             *mail_guards([requester], keep=[request_id]),
         ],
-        solve=solve, variant=variant, max_steps=max_steps, difficulty=difficulty,
+        solve=solve, variant=variant, max_steps=max_steps, difficulty=difficulty, traps=traps,
     )

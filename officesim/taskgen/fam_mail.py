@@ -22,6 +22,7 @@ from officesim.taskgen.common import (
     moved_mail,
     outside_mail,
     people_in,
+    phrasing,
     staff,
     stamp,
     toolset,
@@ -160,6 +161,20 @@ UPDATES = ["the draft is in review and the next checkpoint is on Thursday",
            "the sign-off moved by a week because legal wants another look"]
 
 
+# what a quick reading of each inbox gets wrong (``Draft.traps``); the FYI notes are in every morning
+_TRIAGE_TRAPS = {
+    "directory-questions": ("a reply offering a second colleague or address beside the right one is a hedge",),
+    "policy-question": ("the policy lists an allowance per city: another city's figure is a swap",),
+    "three-questions": ("the policy lists an allowance per city: another city's figure is a swap",),
+    "bumped-question": ("the asker's 08:45 bump is a reminder of their question, not mail to archive",),
+    "team-question": ("the question also went to two teammates: its asker still needs your answer",),
+    "big-morning": ("the first asker's 08:45 bump is a reminder of their question, not mail to archive",
+                    "the morning runs past the first result page: questions on the next page need answers too",
+                    "the policy lists an allowance per city: another city's figure is a swap"),
+}
+_FYI_TRAP = "colleagues' FYI notes need nothing: filing them away with the newsletters is wrong"
+
+
 class InboxTriage(Family):
     """Answer the questions in a morning inbox, archive the newsletters, leave everything else alone.
 
@@ -248,11 +263,20 @@ class InboxTriage(Family):
                              body="Bumping this one: I need it before my 10:00, if you have a second.\n")
             bump_ids.append(str(bump["id"]))
         stage.clock(stamp(day(1), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             "Could you triage my inbox from this morning? Reply to anything that's a question for me (the answers "
             "are in the directory or in Drive), archive the newsletters, and leave everything else where it is.",
             "Please go through this morning's mail for me: answer the colleagues who asked me something, move the "
             "newsletters to the archive, and don't touch the rest.",
+            "I'm in workshops until lunch. Can you deal with today's inbox? If a colleague asked me something, answer "
+            "them (you'll find it in the directory or our Drive docs); newsletters go to the archive; anything else "
+            "stays put.",
+            "Could you do a pass over the mail that came in this morning? People who had a question for me need an "
+            "answer, the newsletters can be archived, and please leave the other messages alone.",
+            "Morning inbox, please: reply to my colleagues' questions (look the answers up in the directory or "
+            "Drive), archive the newsletters and leave everything else exactly where it is.",
+            "Can you clear this morning's mail for me? Answer whoever asked me something, file the newsletters in the "
+            "archive and don't move anything else.",
         ])
 
         def solve(s: Solver) -> None:
@@ -305,7 +329,7 @@ class InboxTriage(Family):
                                                      "mail_mark_message"], distractors=["mail"]),
             gates=[*gates, allowed_changes(*MAIL_TABLES)],
             criteria=criteria, solve=solve, variant=variant, max_steps=60 if hard else 35, facts=sheet,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=(*_TRIAGE_TRAPS[variant], _FYI_TRAP),
         )
 
 
@@ -474,8 +498,25 @@ class MailCleanup(Family):
             tools=toolset(["mail"], writes=["mail_label_message", "mail_move_message"], distractors=["mail"]),
             gates=[*gates, allowed_changes({"mail_entry": ["folder", "labels", "is_read"]})],
             criteria=criteria, solve=solve, variant=variant, max_steps=2 * len(targets) + 20 if hard else 25,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=_cleanup_traps(variant, topic, label, vendor),
         )
+
+
+def _cleanup_traps(variant: str, topic: str, label: str, vendor: str | None) -> tuple[str, ...]:
+    """What a quick reading of the cleanup gets wrong (``Draft.traps``)."""
+    generic = f"some {topic} mail has a generic subject ('Quick question', 'FYI'): only its body names the topic"
+    lookalikes = " and ".join(f"'{s}'" for s in LOOKALIKES[label])
+    return {
+        "label-and-archive": ("labelling is half the job: the topic mail must also leave the inbox for the archive",
+                              "other mail of the same days (lunch, expenses, badges) stays as it is"),
+        "move-to-folder": ("other mail of the same days (lunch, expenses, badges) stays where it is",),
+        "label-only": ("labelled mail stays in the inbox: archiving it moves it, which nobody asked",),
+        "except-sender": (f"the status mails from {vendor} are about {topic} too but stay untouched",),
+        "body-only": (generic,),
+        "big-backlog": (f"{lookalikes} share the topic's word but are about something else: leave them alone",
+                        generic,
+                        "the backlog runs past the first result page: every page's topic mail must be filed"),
+    }[variant]
 
 
 class ForwardContractToLegal(Family):
@@ -493,7 +534,7 @@ class ForwardContractToLegal(Family):
     difficulty = "easy"
     apps = ("mail",)
     variants = ("signed-vs-redline", "two-customers", "signed-in-thread", "resent-complete", "link-only")
-    worlds = ("acme", "shopline", "carewell")
+    worlds = ("acme", "shopline", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -592,5 +633,16 @@ class ForwardContractToLegal(Family):
                   for n, file_id in enumerate(wrong, 1)),
                 *mail_guards(["role:legal_counsel"], keep=[signed_mail["id"]]),
             ],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, traps={
+                "signed-vs-redline": (f"the unsigned '{kind} - redline v2' mail is the same customer's, not the "
+                                      "contract",),
+                "two-customers": (f"{other['name']}'s signed {kind} arrived the same day: only {account['name']}'s "
+                                  "goes", "the unsigned redline v2 is not the contract"),
+                "signed-in-thread": ("the signed copy is a reply in the redline thread: forwarding the thread's "
+                                     "first mail sends the unsigned redline",),
+                "resent-complete": ("the first signed scan lacks the signature page: the later, complete resend is "
+                                    "the contract",),
+                "link-only": ("the mail carries no attachment: the signed file is in Drive and must be attached to "
+                              "a new mail",),
+            }[variant],
         )

@@ -18,6 +18,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     people_in,
+    phrasing,
     post,
     reply,
     stamp,
@@ -164,18 +165,25 @@ class PipelineFromStandup(Family):
                 threads.append(roots[text])
         stage.clock(stamp(day(0), 9, 0))
         if hard:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 "Please bring the CRM up to date with this morning's deal updates from #sales-standup.",
                 "Can you apply today's #sales-standup deal updates to the CRM? The channel's busy, so read it all.",
                 "The reps posted their deal updates in #sales-standup this morning; please put them into the CRM.",
+                "Could you get this morning's #sales-standup updates into the CRM for me? There's a lot of noise in "
+                "the channel today.",
+                "#sales-standup had the deal updates this morning. Can you make the CRM match what the reps said?",
             ])
         else:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 "Please update the CRM with the deal changes the reps posted in #sales-standup this morning. Only "
                 "apply what's confirmed.",
                 "Could you go through today's #sales-standup and bring the deals in the CRM up to date? Skip "
                 "anything that isn't decided yet.",
                 "The team posted deal updates in #sales-standup today. Please reflect the firm ones in the CRM.",
+                "Can you take the deal updates from this morning's #sales-standup into the CRM? Only the ones that "
+                "are settled, please.",
+                "The reps shared where their deals stand in #sales-standup. Could you update the CRM to match, "
+                "leaving out anything still up in the air?",
             ])
 
         def solve(s: Solver) -> None:
@@ -224,7 +232,16 @@ class PipelineFromStandup(Family):
             instruction=instruction,
             tools=toolset(["chat", "crm"], writes=["crm_update_deal", "crm_move_deal"], distractors=["crm", "chat"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=(
+                f"{maybe['name']} only 'might slip': nothing is decided, it stays as it is",
+                *(("a thread reply corrects the first amount posted: the corrected figure is written",)
+                  if corrected is not None else ()),
+                *((f"a thread reply withdraws the {withdrawn[1]['name']} update: that deal stays as it is",)
+                  if withdrawn is not None else ()),
+                *((f"'{twin['name']}' is a near-twin deal of another rep: it is not the deal posted about",)
+                  if twin is not None else ()),
+                *(("the updates sit among more than a page of chatter: every page must be read",) if hard else ()),
+            ),
         )
 
 
@@ -301,12 +318,17 @@ class DealHandoff(Family):
                   "as above.")
             target = {d["id"]: other for d in deals}
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
+        instruction = phrasing(stage, index, len(self.variants), [
             f"Please do the CRM side of {leaving['name']}'s handover, as announced in #sales this morning.",
             f"{first_name(leaving['name'])} is leaving; the plan for their deals is in today's post in #sales. Can "
             "you reassign the deals in the CRM accordingly?",
             f"Could you hand {leaving['name']}'s deals over in the CRM? The head of sales posted who gets what in "
             "#sales today.",
+            f"The handover plan for {leaving['name']}'s deals went up in #sales this morning. Can you make the CRM "
+            "match it?",
+            f"With {first_name(leaving['name'])} leaving on Friday, their deals need new owners in the CRM. Please "
+            "follow what was posted in #sales today.",
+            f"Please reassign {leaving['name']}'s deals in the CRM the way the head of sales laid it out in #sales.",
         ])
 
         def solve(s: Solver) -> None:
@@ -339,5 +361,13 @@ class DealHandoff(Family):
                              match={"id": _not_in(list(target) + [d["id"] for d in closed] + kept)}),
                 _posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=25,
+            solve=solve, variant=variant, max_steps=25, traps=(
+                f"{first_name(leaving['name'])}'s closed deals stay with them for the records",
+                *{"with-exception": (f"one deal goes to {other['name']}, not {successor['name']}",),
+                  "split-by-stage": (f"deals in Proposal or Negotiation go to {other['name']}",),
+                  "keep-one": (f"{first_name(leaving['name'])} keeps the deal that signs on Thursday",),
+                  "successor-changed": (f"the thread reply replaces {successor['name']} with {other['name']}: the "
+                                        "later word wins",),
+                  }.get(variant, ()),
+            ),
         )

@@ -27,6 +27,7 @@ from officesim.taskgen.common import (
     nth,
     open_deals,
     outside_mail,
+    phrasing,
     sales_people,
     stamp,
     toolset,
@@ -148,7 +149,12 @@ class DealReconcileFromMail(Family):
             instruction=instruction,
             tools=toolset(["mail", "crm"], writes=["crm_update_deal", "crm_move_deal", "crm_log_activity",
                                                    "mail_reply_message"], distractors=["crm", "mail"]),
-            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20,
+            gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, traps=(
+                *(("the mail changes one field: the others (amount, close date, stage) stay as they are",)
+                  if "stage" not in expect else
+                  ("a closed deal keeps its planned close date, or today's, nothing else",)),
+                *(("the account has other open deals: only the one the mail is about changes",) if others else ()),
+            ),
         )
 
 
@@ -381,7 +387,14 @@ class ChaseOverdueInvoices(Family):
             tools=toolset(["mail", "crm"], writes=["mail_send_message", "crm_log_activity"],
                           distractors=["mail", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
-            facts=sheet, difficulty="hard" if hard else None,
+            facts=sheet, difficulty="hard" if hard else None, traps=(
+                "open invoices not yet due, and paid or void ones, are in the ledger: none of them is overdue",
+                *(("the customer's remittance mail says one invoice the CRM shows overdue was paid last week",)
+                  if variant in ("remittance", "hard-ledger") else ()),
+                *(("the account owner put one overdue invoice on hold as disputed: it is not chased",
+                   "each ledger runs past the first result page") if hard else ()),
+                *(("each account's contact sees only its own invoices",) if len(plans) > 1 else ()),
+            ),
         )
 
 
@@ -482,20 +495,26 @@ class PipelineSummaryMail(Family):
             requests.append(str(follow["id"]))
         stage.clock(stamp(day(0), 9, 0))
         if hard:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 f"{first_name(asker['name'])} wants pipeline numbers from me today. Please work them out from the "
                 "CRM and mail them back; make sure they're right, the board will see them.",
                 f"Can you handle {asker['name']}'s request for pipeline figures? Pull them from the CRM deal by deal "
                 "and reply by mail.",
                 f"Please put together the pipeline figures {first_name(asker['name'])} asked me for, straight from "
                 "the CRM, and send them over.",
+                f"{asker['name']} mailed me for pipeline totals. Could you add them up from the deals in the CRM and "
+                "answer by mail? Double-check them.",
             ])
         else:
-            instruction = rng.choice([
+            instruction = phrasing(stage, index, len(self.variants), [
                 f"{first_name(asker['name'])} asked me for pipeline numbers this morning. Please put them together "
                 "from the CRM and mail them back.",
                 f"Can you answer {asker['name']}'s mail about the pipeline? The figures are in the CRM.",
                 f"{asker['name']} needs pipeline totals. Please get them from the CRM and reply.",
+                f"Could you send {first_name(asker['name'])} the pipeline figures they asked for? Everything's in "
+                "the CRM; a mail back is fine.",
+                f"There's a pipeline request from {asker['name']} in my inbox. Can you pull the numbers from the CRM "
+                "and reply to them?",
             ])
 
         def solve(s: Solver) -> None:
@@ -589,7 +608,18 @@ class PipelineSummaryMail(Family):
             tools=tools,
             gates=gates,
             criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 20, facts=sheet,
-            difficulty="hard" if hard else None,
+            difficulty="hard" if hard else None, traps=(
+                *((f"a deal priced in {foreign} is in scope: it is left out, not converted",)
+                  if variant in ("one-rep-by-stage", "closing-this-quarter", "hard-corrected") else ()),
+                *(("the asker's 08:25 follow-up widens the request from the late stages to all four",
+                   f"'{duplicate['name']}' is entered twice ({duplicate['id']}): the copy is not counted",
+                   "the deals run past the first result pages, and there is no roll-up tool")
+                  if duplicate is not None else ()),
+                *(("deals closing after the quarter's end are out of scope",) if in_quarter else ()),
+                *(("other reps' deals are not in this rep's pipeline",) if variant == "one-rep-by-stage" else ()),
+                *(("Prospecting and Qualification deals are not late-stage",) if variant == "late-stages" else ()),
+                *(("closed deals are not open pipeline",) if variant == "company-by-stage" else ()),
+            ),
         )
 
 
@@ -721,5 +751,15 @@ class LeadToDeal(Family):
                              match={"account_id": account["id"], "name": {"not": deal_name}}),
                 *mail_guards([contact["email"], *([partner["email"]] if partner else [])], keep=requests),
             ],
-            solve=solve, variant=variant, max_steps=15,
+            solve=solve, variant=variant, max_steps=15, traps=(
+                "the account already has deals: the quote is a new deal, not an edit of an old one",
+                *{"discounted-total": ("the 10% first-year discount is built into the amount: not seats times list "
+                                       "price",),
+                  "follow-up-choice": ("the first mail weighs two seat counts; the follow-up picks one: one deal, "
+                                       "that one",),
+                  "two-products": ("one mail asks for two quotes: only the one asked for is opened",),
+                  "forwarded-partner-rate": ("the forward asks for the partner rate, not the list price in the "
+                                             "customer's mail",),
+                  }.get(variant, ()),
+            ),
         )
