@@ -212,7 +212,15 @@ class QuarterlyReportPack(Family):
                              writes=["drive_create_doc", "drive_update_doc", "drive_share_file", "mail_send_message",
                                      "mail_reply_message"], distractors=["mail", "drive", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=[
+                *(["'Q3 2026 revenue - draft' predates the month-end adjustments: revenue comes from the final "
+                   "sheet"] if draft else []),
+                *([f"'{foreign_deal['name']}' was won in {other_currency}: listed apart, not in the bookings total"]
+                  if foreign_deal else []),
+                *([f"'{late['name']}' closed on 2026-10-01: a Q4 booking"] if late else []),
+                *(["the rules are in the Exec pack template doc, not the mail", f"{len(won)} won deals span more "
+                   "than one page of the CRM"] if hard else []),
+                "the pack is shared with the execs only, as a single new doc"],
         )
 
 

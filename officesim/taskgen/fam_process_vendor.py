@@ -237,5 +237,12 @@ class VendorOnboarding(Family):
                                      "mail_reply_message", "mail_forward_message"],
                              distractors=["mail", "drive", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=[
+                f"'{twin}' is a near-duplicate CRM account: the contact goes on '{vendor}'",
+                *([f"a later mail in the thread changes the terms from Net {first_terms} to Net {terms}"]
+                  if changed else []),
+                *([f"{old_name} has left the vendor: remittances go to {new_name}"] if left else []),
+                *([f"'{vendor}' is already on the register as a prospect: its row is updated, not duplicated",
+                   "the register runs to more than one page"] if listed else []),
+                *([f"{twin} also wrote in, offering Net 15"] if hard else [])],
         )
