@@ -218,9 +218,7 @@ class QuarterlyReportPack(Family):
                 *([f"'{foreign_deal['name']}' was won in {other_currency}: listed apart, not in the bookings total"]
                   if foreign_deal else []),
                 *([f"'{late['name']}' closed on 2026-10-01: a Q4 booking"] if late else []),
-                *(["the rules are in the Exec pack template doc, not the mail", f"{len(won)} won deals span more "
-                   "than one page of the CRM"] if hard else []),
-                "the pack is shared with the execs only, as a single new doc"],
+                *([f"{len(won)} won deals span more than one page of the CRM"] if hard else [])],
         )
 
 
