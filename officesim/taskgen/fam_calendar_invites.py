@@ -96,6 +96,8 @@ class InvitationTriage(Family):
             "rules say.",
             f"Could you answer the invitations waiting on my calendar for {window}? Follow the rules I was sent.",
             f"My invites for {window} need answers. Please handle them according to the calendar rules in my mail.",
+            f"Can you work through the invitations I haven't answered for {window}? {writer} mailed me how to "
+            "answer them.",
             *{"clashes": [f"A few invitations for {window} are still open. Sort them out per {writer}'s rules, "
                           "please."],
               "large-meetings": [f"Lots of invites came in for {window}. Can you answer them by the rules "

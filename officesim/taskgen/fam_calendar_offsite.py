@@ -106,6 +106,10 @@ class OffsitePlanning(Family):
             "out.",
             f"Could you organise the {office} day {first_name(lead['name'])} mailed about? Every session needs a "
             "room.",
+            f"{lead['name']}'s team is having a planning day in {office}. Please get the sessions and rooms booked "
+            "from their mail.",
+            f"I said I'd book the {office} planning day for {first_name(lead['name'])}. Could you do it? The agenda "
+            "is in their mail.",
         ])
         hard = variant == "revised-agenda"
 

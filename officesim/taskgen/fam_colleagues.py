@@ -352,6 +352,8 @@ class DelegatedRequest(Family):
                 f"{kit.hello(head)} left ops a request in #{DESK} yesterday about a customer PO. Please take care of "
                 "it and reply in the thread.",
                 f"There's a PO request for ops somewhere in #{DESK}; can you handle it?",
+                f"Could you pick up {head['name']}'s request in #{DESK} about a purchase-order number and answer "
+                "in its thread?",
             ])
         else:
             stage.clock(stamp(day(0), 8, 30))

@@ -133,6 +133,10 @@ class MonthEndClose(Family):
             f"Please handle {controller['name']}'s request about the September receivables sheet and report back.",
             f"{boss} is waiting on the September AR reconciliation before signing off. Please do it and let "
             f"{boss} know how it came out.",
+            f"The September receivables sheet needs checking against the CRM for {boss}; see their mail. Could you "
+            "handle it?",
+            f"Can you reconcile September's AR for {controller['name']} and reply with the result? It's all in "
+            "the mail.",
         ])
 
         open_after = [p for p in period if p["status"] == "open"]

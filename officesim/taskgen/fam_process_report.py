@@ -132,6 +132,8 @@ class QuarterlyReportPack(Family):
             f"Please prepare the quarterly pack {cfo['name']} wants for the execs.",
             f"Could you do the Q3 exec pack from {boss}'s mail today?",
             f"{boss} needs the Q3 numbers pack for the exec team. Please put it together and share it.",
+            f"The execs want their Q3 pack and {boss} asked me to prepare it. Could you take that on?",
+            f"Please build the Q3 pack for the exec team that {cfo['name']} mailed about, and share it as asked.",
         ])
         total_revenue = sum(revenue)
 

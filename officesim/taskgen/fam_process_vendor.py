@@ -148,6 +148,8 @@ class VendorOnboarding(Family):
             f"Please take care of the vendor onboarding {who} asked for in the mail.",
             f"Could you get {vendor} set up as a new vendor, as {requester['name']} asked?",
             f"{who} mailed me about onboarding {vendor}. Please handle it end to end.",
+            f"We're taking on {vendor} as a supplier ({who}'s mail has the details). Can you do the onboarding?",
+            f"Could you run the onboarding for {vendor}? {requester['name']} asked for it yesterday.",
         ])
 
         def solve(s: Solver) -> None:
