@@ -277,7 +277,7 @@ class ConflictingInstructions(Family):
     difficulty = "medium"
     apps = ("crm", "mail", "chat")
     variants = ("changed-own-mind", "manager-overrides", "manager-decides", "chat-after-mail", "busy-channel")
-    worlds = ("acme", "counsel", "carewell")
+    worlds = ("acme", "counsel", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

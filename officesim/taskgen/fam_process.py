@@ -50,7 +50,7 @@ class MonthEndClose(Family):
     # next-month-duplicate: a long sheet with a duplicate row and an invoice of the next month;
     # full-close: a long sheet with every trap at once.
     variants = ("status-fixes", "void-and-missing", "superseded", "next-month-duplicate", "full-close")
-    worlds = ("acme", "counsel", "forge", "carewell")
+    worlds = ("acme", "counsel", "forge", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)

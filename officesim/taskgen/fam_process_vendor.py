@@ -51,7 +51,7 @@ class VendorOnboarding(Family):
     # long register that lists the vendor as a prospect already, a near-duplicate account; full: all of it,
     # with the steps in a process doc rather than the mail.
     variants = ("new-vendor", "terms-changed", "contact-left", "already-listed", "full")
-    worlds = ("acme", "lantern", "counsel", "shopline")
+    worlds = ("acme", "lantern", "counsel", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
