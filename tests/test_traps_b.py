@@ -95,22 +95,20 @@ def _numbers(node: Any, value: float, other: float) -> Any:
 
 
 # ---------------------------------------------------------------------------------------- the falls
-def log_stopped_purchase(task: Task, steps: list[Step]) -> list[Step]:
-    """The purchase over the limit is logged with the allowed one."""
-    append = calls(steps, "drive_append_rows")[0]
-    row = list(append["arguments"]["rows"][0])
-    row[2], row[4] = entity(task, "stopped_item").name, fact(task, "rule.limit").wrong[0]
-    append["arguments"]["rows"].append(row)
-    return steps
+def log_stopped(item: str, figure: str, reading: int) -> Edit:
+    """A fall that logs the stopped request ``item`` beside the allowed ones, at the amount the
+    ``reading``-th wrong reading of ``figure`` names."""
+    def fall(task: Task, steps: list[Step]) -> list[Step]:
+        append = calls(steps, "drive_append_rows")[0]
+        row = list(append["arguments"]["rows"][0])
+        row[2], row[4] = entity(task, item).name, fact(task, figure).wrong[reading]
+        append["arguments"]["rows"].append(row)
+        return steps
+    return fall
 
 
-def log_over_limit_in_queue(task: Task, steps: list[Step]) -> list[Step]:
-    """The unapproved over-limit request of the queue is logged too."""
-    append = calls(steps, "drive_append_rows")[0]
-    row = list(append["arguments"]["rows"][0])
-    row[2], row[4] = entity(task, "over_item").name, fact(task, "held.total").wrong[3]
-    append["arguments"]["rows"].append(row)
-    return steps
+log_stopped_purchase = log_stopped("stopped_item", "rule.limit", 0)  # over the limit: the wrong reading's amount
+log_over_limit_in_queue = log_stopped("over_item", "held.total", 3)  # the queue's unapproved over-limit request
 
 
 def edit_old_copy(task: Task, steps: list[Step]) -> list[Step]:
