@@ -145,9 +145,9 @@ class OffsitePlanning(Family):
         allowed = sorted({p["email"] for session in sessions for p in session.people})
         criteria += [*calendar_guards(), *mail_guards(allowed, keep=[request["id"]])]
         traps = ["lunch (12:00-13:00) stays free and each room must seat its session's people",
-                 "some rooms or people are already busy that day: every session fits around them"]
+                 "the people already have meetings that day: every session fits around them"]
         if len(sessions) > 1:
-            traps.append("the breakouts come after the kickoff, and no room is booked twice at once")
+            traps.append("the breakouts come after the kickoff")
         if away is not None:
             traps.append(f"{away['name']} is out of office that day and is left off every invite")
         if variant == "revised-agenda":

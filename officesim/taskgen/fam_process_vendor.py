@@ -244,7 +244,7 @@ class VendorOnboarding(Family):
                 *([f"a later mail in the thread changes the terms from Net {first_terms} to Net {terms}"]
                   if changed else []),
                 *([f"{old_name} has left the vendor: remittances go to {new_name}"] if left else []),
-                *([f"'{vendor}' is already on the register as a prospect: its row is updated, not duplicated",
-                   "the register runs to more than one page"] if listed else []),
+                *([f"'{vendor}' is already on the register as a prospect: its row is updated, not duplicated"]
+                  if listed else []),
                 *([f"{twin} also wrote in, offering Net 15"] if hard else [])],
         )
