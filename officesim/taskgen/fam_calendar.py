@@ -172,7 +172,7 @@ class ScheduleMeeting(Family):
                                                description="A room in the requested office that seats everyone."))
         criteria += [*calendar_guards(), *mail_guards(people_refs, keep=[request["id"]])]
         return Draft(
-            instruction=instruction, tools=HARD_TOOLS if hard else SCHEDULE_TOOLS,
+            instruction=instruction, tools=HARD_TOOLS if hard else SCHEDULE_TOOLS, traps=self._traps(variant, plan),
             gates=[CalendarEventCheck(id="meeting_booked", check="calendar_event", attendees=people_refs,
                                       only_attendees=True, exclude=[p["email"] for p in plan.exclude],
                                       told=[requester["email"]], rooms=[r["id"] for r in plan.rooms] if plan.rooms
@@ -182,6 +182,27 @@ class ScheduleMeeting(Family):
                    calendar_and_mail_only()],
             criteria=criteria, solve=solve, variant=variant, max_steps=40 if hard else 25,
             difficulty="hard" if hard else ("easy" if variant == "two-offices" else "medium"))
+
+    @staticmethod
+    def _traps(variant: str, plan: _Plan) -> list[str]:
+        """What this instance's plan hides from a quick reading."""
+        hours = "the slot must sit inside every guest's working hours in their own time zone"
+        if variant == "room-in-office":
+            return ["the room must be in the requester's office and seat everyone", hours]
+        if variant == "out-of-office":
+            return [f"{plan.guests[0]['name']} is out of office part of the week (an all-day event on their "
+                    "calendar)", hours]
+        if variant == "stated-preference":
+            return [f"{plan.guests[-1]['name']} replied to the thread: no early mornings their time, and one day "
+                    "out", hours]
+        if variant == "dst-correction":
+            dropped, twin = plan.exclude
+            return [f"a later mail in the thread makes it an hour and swaps {dropped['name']} for "
+                    f"{plan.guests[-1]['name']}",
+                    f"{twin['name']} shares {first_name(plan.guests[-1]['name'])}'s first name in another "
+                    "department and is not invited",
+                    f"{plan.guests[0]['name']} can only start at 10:00 their time or later"]
+        return [hours]
 
     # ------------------------------------------------------------------ the scenario
     def _plan(self, stage: Stage, variant: str, rng: random.Random) -> _Plan:

@@ -96,6 +96,8 @@ class InvitationTriage(Family):
             "rules say.",
             f"Could you answer the invitations waiting on my calendar for {window}? Follow the rules I was sent.",
             f"My invites for {window} need answers. Please handle them according to the calendar rules in my mail.",
+            f"Can you work through the invitations I haven't answered for {window}? {writer} mailed me how to "
+            "answer them.",
             *{"clashes": [f"A few invitations for {window} are still open. Sort them out per {writer}'s rules, "
                           "please."],
               "large-meetings": [f"Lots of invites came in for {window}. Can you answer them by the rules "
@@ -146,8 +148,21 @@ class InvitationTriage(Family):
                                          table="calendar_attendee", op="update",
                                          match={"person_id": "user", "event_id": {"in": later}},
                                          description="An invitation outside the window was answered."))
+        clashes = sum(i.why.startswith("Sorry, this clashes") for i in invites)
+        traps = [f"{clashes} invitations overlap a meeting the user already accepted or runs: declined, with a reason",
+                 "an invitation just after the window is pending too and is left unanswered"]
+        traps += {
+            "clashes": [],
+            "large-meetings": [f"a big invitation (more than {LARGE} people) that clashes is declined, not tentative"],
+            "other-departments": ["invitations from the user's own department are accepted, the others' tentative"],
+            "out-of-office": ["invitations on the user's all-day 'Out of office' day are declined as out of office"],
+            "policy-update": [
+                "the later rules mail makes the all-hands an accept however big, and 16:00-or-later a tentative",
+                "one invitation overlaps only a meeting the user declined or left tentative: no clash",
+                f"a big invitation (more than {LARGE} people) that clashes is declined, not tentative"],
+        }[variant]
         return Draft(
-            instruction=instruction, tools=TOOLS,
+            instruction=instruction, tools=TOOLS, traps=traps,
             gates=[calendar_and_mail_only([{"calendar_attendee": ["response", "comment", "responded_at"]},
                                            READ_MARKS])],
             criteria=criteria, solve=solve, variant=variant, max_steps=60 if weeks == 2 else 35,

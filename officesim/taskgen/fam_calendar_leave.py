@@ -194,8 +194,16 @@ class OooCoverage(Family):
         allowed = sorted({e for _, emails, _ in work.handed.values() for e in emails}
                          | {deputy["email"], backup["email"], manager["email"]})
         criteria += [*guards, *mail_guards(allowed, keep=[approval])]
+        traps = ["a recurring series someone else runs stays as it is (neither declined nor cut)",
+                 "the user's meeting the day after the leave stays"]
+        if variant == "named-cancellation":
+            traps.append("the meeting the approval mail names is cancelled outright, not handed over")
+        if variant == "deputy-away":
+            traps.append(f"{deputy['name']} is out one day of the leave: {backup['name']} runs that day's meetings")
+        if variant == "two-weeks":
+            traps.append(f"a later mail swaps the deputy: {backup['name']} runs the meetings, not {deputy['name']}")
         return Draft(instruction=instruction, tools=TOOLS, gates=gates, criteria=criteria, solve=solve,
-                     variant=variant, max_steps=70 if hard else 45,
+                     variant=variant, max_steps=70 if hard else 45, traps=traps,
                      difficulty="hard" if hard else ("easy" if variant == "one-day" else "medium"))
 
     # ------------------------------------------------------------------ planting

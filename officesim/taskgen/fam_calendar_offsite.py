@@ -106,6 +106,10 @@ class OffsitePlanning(Family):
             "out.",
             f"Could you organise the {office} day {first_name(lead['name'])} mailed about? Every session needs a "
             "room.",
+            f"{lead['name']}'s team is having a planning day in {office}. Please get the sessions and rooms booked "
+            "from their mail.",
+            f"I said I'd book the {office} planning day for {first_name(lead['name'])}. Could you do it? The agenda "
+            "is in their mail.",
         ])
         hard = variant == "revised-agenda"
 
@@ -140,8 +144,17 @@ class OffsitePlanning(Family):
                             f"allows when they are all free, in a {office} room that seats them."))
         allowed = sorted({p["email"] for session in sessions for p in session.people})
         criteria += [*calendar_guards(), *mail_guards(allowed, keep=[request["id"]])]
+        traps = ["lunch (12:00-13:00) stays free and each room must seat its session's people",
+                 "the people already have meetings that day: every session fits around them"]
+        if len(sessions) > 1:
+            traps.append("the breakouts come after the kickoff")
+        if away is not None:
+            traps.append(f"{away['name']} is out of office that day and is left off every invite")
+        if variant == "revised-agenda":
+            traps.append(f"a later reply shortens '{sessions[2].title}' to {sessions[2].minutes} minutes and moves "
+                         "it to the afternoon")
         return Draft(
-            instruction=instruction, tools=HARD_TOOLS if hard else TOOLS,
+            instruction=instruction, tools=HARD_TOOLS if hard else TOOLS, traps=traps,
             gates=[calendar_and_mail_only(),
                    CalendarEventCheck(id="sessions_booked", check="calendar_event", count=len(sessions),
                                       description="One new event per session of the agenda, nothing more.")],

@@ -224,8 +224,22 @@ class AskBeforeActing(Family):
                                         description="The request's thread gets the new amount."))
         criteria += kit.guards(cast, channels, deal["id"], keep=keep)
         sheet.fact(key, "previous_amount", deal["amount"])  # "up from $27,000" is fine
+        traps = [f"the CRM's {money(deal['amount'])} is the old amount: the deal takes what the colleague answers, "
+                 "after they answer"]
+        if variant == "list-or-net":
+            traps.append(f"{kit.hello(rep)} gives a list price and the net after a {pct}% discount: the deal takes "
+                         "the net")
+        elif variant == "out-of-office":
+            traps += [f"{rep['name']} is away: their auto-reply names {deputy['name']}, who answers",
+                      f"the deal's next step holds a stale {money(stale)}"]
+        elif variant == "two-holders":
+            traps.append(f"the amount comes from {kit.hello(rep)}, the close date from Legal: both go on the deal")
+        elif variant == "find-owner":
+            traps += [f"a colleague's guess of {money(stale)} in the request's thread is stale",
+                      f"the account has a second deal, owned by {other_owner['name']}, who does not know the figure",
+                      f"the request sits in a busy #{DESK}, more than a page back"]
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
-                     variant=variant, max_steps=30, facts=sheet, colleagues=colleagues,
+                     variant=variant, max_steps=30, facts=sheet, colleagues=colleagues, traps=traps,
                      difficulty=kit.tier(variant, "owner-knows", "find-owner"))
 
 
@@ -338,6 +352,8 @@ class DelegatedRequest(Family):
                 f"{kit.hello(head)} left ops a request in #{DESK} yesterday about a customer PO. Please take care of "
                 "it and reply in the thread.",
                 f"There's a PO request for ops somewhere in #{DESK}; can you handle it?",
+                f"Could you pick up {head['name']}'s request in #{DESK} about a purchase-order number and answer "
+                "in its thread?",
             ])
         else:
             stage.clock(stamp(day(0), 8, 30))
@@ -395,6 +411,18 @@ class DelegatedRequest(Family):
         ]
         criteria: list[Any] = [_changed_deal(deal["id"], ["next_step"]),
                                *kit.guards(cast, channels, deal["id"], keep=[] if hard else [told["message"]])]
+        traps = [f"{rep['name']}'s older mail names {old_po}, the PO of a closed order",
+                 f"{kit.hello(chain[0])} does not hold the PO and hands the question on"]
+        if variant == "two-hops":
+            traps.append(f"{kit.hello(hops[1])} hands it on again, to {holder['name']}")
+        elif variant == "delegate-away":
+            traps.append(f"{away_deputy['name']} is away: their auto-reply names {holder['name']}")  # type: ignore[index]
+        elif variant == "asks-back":
+            traps.append(f"the account has two open orders with separate POs: {other_po} is the {other}'s")
+        elif variant == "namesake":
+            traps += [f"{namesake['name']} shares {kit.hello(holder)}'s first name outside Finance and has an "  # type: ignore[index]
+                      "unrelated PO",
+                      f"the request sits in a busy #{DESK}, more than a page back"]
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
-                     variant=variant, max_steps=40, facts=sheet, colleagues=colleagues,
+                     variant=variant, max_steps=40, facts=sheet, colleagues=colleagues, traps=traps,
                      difficulty=kit.tier(variant, "one-hop", "namesake"))

@@ -251,8 +251,20 @@ class LateChange(Family):
                                      match={"id": deal["id"]}, fields=[field], description="The deal was updated.")]
         gates += [core, kit.collateral()]
         criteria += kit.guards(cast, channels, deal["id"])
+        traps = {
+            "mail-correction": [f"the first mail says {money(first)}; a correction before {due} makes it "
+                                f"{money(final)}"],
+            "retracted": [f"a later mail puts the deal on hold: the approved {money(first)} is not applied",
+                          f"{kit.hello(rep)}'s confirmation arrives after the hold and does not lift it"],
+            "dm-update": [f"the first DM's {money(first)} is provisional; the final DM says {money(final)}"],
+            "changed-mind": [f"{kit.hello(cfo)}'s first answer is superseded by a later mail before {due}"],
+            "busy-channel": [f"the thread's opener says {money(first)}; the final reply says {money(final)}",
+                             f"an update for the account's other deal, '{other if hard else ''}', lands just before "
+                             "the final word",
+                             f"the thread sits more than a page back in a busy #{kit.DESK}"],
+        }[variant]
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
-                     variant=variant, max_steps=30, facts=sheet, colleagues=colleagues, events=events,
+                     variant=variant, max_steps=30, facts=sheet, colleagues=colleagues, events=events, traps=traps,
                      difficulty=kit.tier(variant, "mail-correction", "busy-channel"))
 
 
@@ -265,7 +277,7 @@ class ConflictingInstructions(Family):
     difficulty = "medium"
     apps = ("crm", "mail", "chat")
     variants = ("changed-own-mind", "manager-overrides", "manager-decides", "chat-after-mail", "busy-channel")
-    worlds = ("acme", "counsel", "carewell")
+    worlds = ("acme", "counsel", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -451,6 +463,17 @@ class ConflictingInstructions(Family):
                                             op="update", match={"id": deal["id"]}, fields=[field],
                                             description="The deal was updated.")]
         criteria += kit.guards(cast, channels, deal["id"], keep=keep)
+        traps = [f"{say[lose]} was asked first (or by the one who lost) and is superseded by {say[win]}"]
+        traps += {
+            "changed-own-mind": [],
+            "manager-overrides": [f"{head['name']}'s later mail overrides {kit.hello(rep)}'s figure"],
+            "manager-decides": [f"{kit.hello(head)} settles the thread: {kit.hello(peer)}, who lost, is told"],
+            "chat-after-mail": [f"{kit.hello(rep)}'s later DM overrides their mail"],
+            "busy-channel": [f"{head['name']} corrects the request in its thread, below the opener",
+                             f"the account's other deal, '{other if hard else ''}', has its own request in the "
+                             "channel and is left alone",
+                             f"the request sits more than a page back in a busy #{kit.DESK}"],
+        }[variant]
         return Draft(instruction=instruction, tools=kit.tools(hard), gates=gates, criteria=criteria, solve=solve,
-                     variant=variant, max_steps=30, facts=sheet,
+                     variant=variant, max_steps=30, facts=sheet, traps=traps,
                      difficulty=kit.tier(variant, "changed-own-mind", "busy-channel"))

@@ -50,7 +50,7 @@ class MonthEndClose(Family):
     # next-month-duplicate: a long sheet with a duplicate row and an invoice of the next month;
     # full-close: a long sheet with every trap at once.
     variants = ("status-fixes", "void-and-missing", "superseded", "next-month-duplicate", "full-close")
-    worlds = ("acme", "counsel", "forge", "carewell")
+    worlds = ("acme", "counsel", "forge", "carewell", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -133,6 +133,10 @@ class MonthEndClose(Family):
             f"Please handle {controller['name']}'s request about the September receivables sheet and report back.",
             f"{boss} is waiting on the September AR reconciliation before signing off. Please do it and let "
             f"{boss} know how it came out.",
+            f"The September receivables sheet needs checking against the CRM for {boss}; see their mail. Could you "
+            "handle it?",
+            f"Can you reconcile September's AR for {controller['name']} and reply with the result? It's all in "
+            "the mail.",
         ])
 
         open_after = [p for p in period if p["status"] == "open"]
@@ -244,6 +248,26 @@ class MonthEndClose(Family):
                                                                      "mail_reply_message"],
                              distractors=["mail", "drive", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=self._traps(paid_late, reopened, missing, voided,
+                                                                       duplicated, october, old_id),
         )
+
+    @staticmethod
+    def _traps(paid_late: list[dict[str, Any]], reopened: dict[str, Any], missing: list[dict[str, Any]],
+               voided: dict[str, Any] | None, duplicated: dict[str, Any] | None, october: dict[str, Any] | None,
+               old_id: str | None) -> list[str]:
+        """What this close hides: the rows the sheet has wrong and what does not belong in the total."""
+        traps = [f"{len(paid_late)} invoices the sheet shows open were paid in the CRM",
+                 f"{reopened['number']} shows paid on the sheet but is open again in the CRM (a bounced payment)"]
+        if missing:
+            traps.append(f"{', '.join(p['number'] for p in missing)}: billed in September, missing from the sheet")
+        if voided is not None:
+            traps.append(f"{voided['number']} was voided in the CRM: it is not outstanding")
+        if duplicated is not None:
+            traps.append(f"{duplicated['number']} is listed twice on the sheet and counts once")
+        if october is not None:
+            traps.append(f"{october['number']} on the sheet was issued in October: not in September's total")
+        if old_id is not None:
+            traps.append("an earlier 'September 2026 AR close' sheet is superseded by v2")
+        return traps
 

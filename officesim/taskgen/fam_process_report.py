@@ -132,6 +132,8 @@ class QuarterlyReportPack(Family):
             f"Please prepare the quarterly pack {cfo['name']} wants for the execs.",
             f"Could you do the Q3 exec pack from {boss}'s mail today?",
             f"{boss} needs the Q3 numbers pack for the exec team. Please put it together and share it.",
+            f"The execs want their Q3 pack and {boss} asked me to prepare it. Could you take that on?",
+            f"Please build the Q3 pack for the exec team that {cfo['name']} mailed about, and share it as asked.",
         ])
         total_revenue = sum(revenue)
 
@@ -212,7 +214,13 @@ class QuarterlyReportPack(Family):
                              writes=["drive_create_doc", "drive_update_doc", "drive_share_file", "mail_send_message",
                                      "mail_reply_message"], distractors=["mail", "drive", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=[
+                *(["'Q3 2026 revenue - draft' predates the month-end adjustments: revenue comes from the final "
+                   "sheet"] if draft else []),
+                *([f"'{foreign_deal['name']}' was won in {other_currency}: listed apart, not in the bookings total"]
+                  if foreign_deal else []),
+                *([f"'{late['name']}' closed on 2026-10-01: a Q4 booking"] if late else []),
+                *([f"{len(won)} won deals span more than one page of the CRM"] if hard else [])],
         )
 
 

@@ -51,7 +51,7 @@ class VendorOnboarding(Family):
     # long register that lists the vendor as a prospect already, a near-duplicate account; full: all of it,
     # with the steps in a process doc rather than the mail.
     variants = ("new-vendor", "terms-changed", "contact-left", "already-listed", "full")
-    worlds = ("acme", "lantern", "counsel", "shopline")
+    worlds = ("acme", "lantern", "counsel", "shopline", "tiny")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
@@ -148,6 +148,8 @@ class VendorOnboarding(Family):
             f"Please take care of the vendor onboarding {who} asked for in the mail.",
             f"Could you get {vendor} set up as a new vendor, as {requester['name']} asked?",
             f"{who} mailed me about onboarding {vendor}. Please handle it end to end.",
+            f"We're taking on {vendor} as a supplier ({who}'s mail has the details). Can you do the onboarding?",
+            f"Could you run the onboarding for {vendor}? {requester['name']} asked for it yesterday.",
         ])
 
         def solve(s: Solver) -> None:
@@ -237,5 +239,12 @@ class VendorOnboarding(Family):
                                      "mail_reply_message", "mail_forward_message"],
                              distractors=["mail", "drive", "crm"]),
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=40, facts=sheet,
-            difficulty="hard" if hard else "medium",
+            difficulty="hard" if hard else "medium", traps=[
+                f"'{twin}' is a near-duplicate CRM account: the contact goes on '{vendor}'",
+                *([f"a later mail in the thread changes the terms from Net {first_terms} to Net {terms}"]
+                  if changed else []),
+                *([f"{old_name} has left the vendor: remittances go to {new_name}"] if left else []),
+                *([f"'{vendor}' is already on the register as a prospect: its row is updated, not duplicated"]
+                  if listed else []),
+                *([f"{twin} also wrote in, offering Net 15"] if hard else [])],
         )
