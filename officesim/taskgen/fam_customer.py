@@ -256,7 +256,7 @@ class CustomerBrief(Family):
                                       "due_on": i["due"].isoformat(), "status": i["status"],
                                       "paid_on": i["due"].isoformat() if i["status"] == "paid" else None}
                                      for i in invoices])
-        sister_invoice = None
+        sister_invoice: dict[str, Any] | None = None
         if sister is not None:
             sister_invoice = {"number": numbers[-1], "amount": _amount(stage, rng, 3_000, 40_000, 50),
                               "due": day(rng.randint(3, 30))}
