@@ -10,7 +10,18 @@ from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.industries import locale as locale_profile
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
-from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
+from officesim.taskgen.common import (
+    READ_MARKS,
+    allowed_changes,
+    colleague_mail,
+    day,
+    nth,
+    shared_doc,
+    shared_sheet,
+    short_date,
+    stamp,
+    toolset,
+)
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
 
@@ -359,6 +370,8 @@ def _department_sheets(stage: Stage, rng: random.Random) -> Draft:
                         "Q1 and Q2 sheets of the same departments beside the Q3 ones"))
 
 
+# a comparison with a city or two is an answer; the policy's every city pasted in is not
+POLICY_OTHERS = 2
 POLICY_CITIES = ["New York", "London", "San Francisco", "Chicago", "Toronto", "Berlin", "Singapore", "Austin"]
 
 
@@ -370,12 +383,15 @@ class ExpensePolicyAnswer(Family):
     category = "policy-lookup"
     difficulty = "easy"
     apps = ("drive",)
-    variants = ("hotel-cap", "meal-per-diem", "trip-maximum")
+    variants = ("hotel-cap", "meal-per-diem", "trip-maximum", "policy-update", "mail-exception")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:sales_rep_1", "role:marketing_lead", "role:it_admin"]))
+        user = rng.choice(["role:ops_manager", "role:sales_rep_1", "role:marketing_lead", "role:it_admin"])
+        stage.act_as(user)
+        if variant in ("policy-update", "mail-exception"):
+            return _policy_override(stage, rng, variant, user)
         cities = rng.sample(POLICY_CITIES, 5)
         hotel = {c: rng.randrange(160, 420, 5) for c in cities}
         meals = {c: rng.randrange(55, 110, 5) for c in cities}
@@ -412,6 +428,8 @@ class ExpensePolicyAnswer(Family):
             instruction = f"What's the daily meal allowance for a trip to {city} in our current travel policy?"
         else:
             value, attribute = float(nights * hotel[city] + (nights + 1) * meals[city]), "trip_maximum"
+            sheet.figure(hotel[city], meals[city], nights, nights + 1, nights * hotel[city],
+                         (nights + 1) * meals[city])
             instruction = (f"I'm going to {city} for {nights} nights ({nights + 1} days, counting the days I fly out "
                            "and back). Under the current travel policy, what's the most I can claim for hotel plus "
                            "meals in total?")
@@ -428,9 +446,113 @@ class ExpensePolicyAnswer(Family):
             gates=[_read_only_gate()],
             criteria=[facts_check("amount", 1, "answer", description="The current policy's figure, and only it.",
                                   require=[f"{keys[city]}.{attribute}"], subject=keys[city],
-                                  candidates=keys.values())],
+                                  candidates=keys.values(), others_at_most=POLICY_OTHERS,
+                                  # a total: its working may show, the policy pasted whole may not
+                                  trace_to="facts" if variant == "trip-maximum" else "sources")],
             solve=solve, variant=variant, max_steps=10, facts=sheet,
+            traps=(OLD_POLICY_TRAP, "meals count for every day of the trip, one more than the nights")
+            if variant == "trip-maximum" else (OLD_POLICY_TRAP,),
         )
+
+
+OLD_POLICY_TRAP = "last year's policy, superseded, still shared company-wide with lower figures"
+
+
+def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) -> Draft:
+    """The policy doc's hotel cap for a city is not the answer: a newer update memo raised it
+    (policy-update), or the CFO approved a higher rate for the user's trip in mail (mail-exception)."""
+    cities = rng.sample(POLICY_CITIES, 5)
+    city, other = cities[0], cities[1]
+    hotel = {c: rng.randrange(160, 420, 5) for c in cities}
+    meals = {c: rng.randrange(55, 110, 5) for c in cities}
+    stage.clock(stamp(day(-60), 10, 0))
+    old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
+                     policy_text("2025", {c: v - 20 for c, v in hotel.items()},
+                                 {c: v - 10 for c, v in meals.items()}, 0.62), share_with=[])
+    stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
+    stage.clock(stamp(day(-30), 10, 0))
+    current = set_travel_policy(stage, hotel, meals, round(rng.uniform(0.6, 0.72), 2))
+    raised = hotel[city] + rng.randrange(30, 95, 5)
+    sources = [f"doc:{POLICY_NAME}"]
+    wrong: list[float] = [hotel[city], hotel[city] - 20]
+    if variant == "policy-update":
+        memo_name = "Travel Policy Update (October 2026)"
+        meal_city = other
+        stage.clock(stamp(day(-6), 14, 0))
+        memo = shared_doc(stage, "role:travel_coordinator", memo_name,
+                          f"# {memo_name}\n\nEffective {short_date(day(-6))}, these changes to the {POLICY_NAME} "
+                          "apply. Everything not listed here is unchanged.\n\n"
+                          f"- Hotels, {city}: the nightly cap rises from ${hotel[city]} to ${raised} per night "
+                          "(taxes included), after this year's rate survey.\n"
+                          f"- Meals, {meal_city}: the daily allowance rises from ${meals[meal_city]} to "
+                          f"${meals[meal_city] + 10} per day.\n", share_with=[])
+        stage.act("role:travel_coordinator", "drive_share_file", file_id=memo, domain=True, role="viewer")
+        sources.append(f"doc:{memo_name}")
+        instruction = rng.choice([
+            f"What's the most I can expense per night for a hotel in {city} under our travel policy right now?",
+            f"I'm booking a hotel in {city}: what's the current nightly cap I can claim?",
+            f"Under the travel rules as they stand today, how much per night can I spend on a hotel in {city}?",
+        ]) + " Just give me the number."
+        traps = (f"the {POLICY_NAME} doc's {city} cap, raised by a newer update memo",
+                 OLD_POLICY_TRAP)
+
+        def reads(s: Solver) -> None:
+            s.call("drive_search_files", query="travel policy")
+            s.call("drive_get_doc", file_id=current)
+            s.call("drive_get_doc", file_id=memo)
+    else:
+        cfo = stage.person("role:cfo")
+        subject = f"Hotel for the {city} trip"
+        earlier = f"Hotel for the {other} trip"
+        stage.clock(stamp(day(-40), 10, 0))
+        ask = colleague_mail(stage, user, [cfo["email"]], earlier,
+                             f"Hi,\n\nThe only hotel near the {other} venue is above the cap. Could I go up to "
+                             f"${hotel[other] + 60} a night?\n\nThanks")
+        stage.clock(stamp(day(-40), 15, 0))
+        stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
+                  body=f"Approved for the {other} trip only: up to ${hotel[other] + 60} a night.")
+        stage.clock(stamp(day(-3), 10, 0))
+        ask = colleague_mail(stage, user, [cfo["email"]], subject,
+                             f"Hi,\n\nFor next week's {city} trip the conference hotel is ${raised} a night, above "
+                             f"the policy cap of ${hotel[city]}. Is that OK to book?\n\nThanks")
+        stage.clock(stamp(day(-3), 16, 30))
+        stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
+                  body=f"Approved as an exception for this trip: book the conference hotel, up to ${raised} a "
+                       "night. Anything above that is on you.")
+        sources += [f"mail:{subject}", f"mail:{earlier}"]
+        wrong.append(hotel[other] + 60)
+        instruction = rng.choice([
+            f"For my {city} trip next week, what's the most I can expense per night for the hotel?",
+            f"How much per night am I allowed to claim for the hotel on next week's {city} trip?",
+            f"Booking my {city} hotel for next week: what nightly rate can I expense at most?",
+        ]) + " Just the number, please."
+        traps = (f"the policy's {city} cap, overridden for this trip by the CFO's approval in mail",
+                 f"an older approval in mail for a {other} trip, at another rate")
+
+        def reads(s: Solver) -> None:
+            s.call("drive_search_files", query="travel policy")
+            s.call("drive_get_doc", file_id=current)
+            found = s.call("mail_search_messages", query=city)
+            s.call("mail_get_thread", thread_id=found["messages"][0]["thread_id"])
+    stage.clock(stamp(day(0), 9, 0))
+    sheet = FactSheet(sources=sources)
+    keys = {c: sheet.entity(c, kind="city") for c in cities}
+    for c in cities:
+        sheet.fact(keys[c], "hotel_cap", raised if c == city else hotel[c],
+                   wrong=wrong if c == city else (), tolerance=0.001)
+
+    def solve(s: Solver) -> None:
+        reads(s)
+        s.submit(stage.money(raised))
+
+    apps = ["drive", "mail"] if variant == "mail-exception" else ["drive"]
+    return Draft(instruction=instruction, tools=toolset(apps, distractors=["drive"]), gates=[_read_only_gate()],
+                 criteria=[facts_check("amount", 1, "answer", description="The nightly cap in force for this "
+                                       "trip, and only it.", require=[f"{keys[city]}.hotel_cap"], subject=keys[city],
+                                       candidates=keys.values(), others_at_most=POLICY_OTHERS,
+                                  # a total: its working may show, the policy pasted whole may not
+                                  trace_to="facts" if variant == "trip-maximum" else "sources")],
+                 solve=solve, variant=variant, max_steps=12, facts=sheet, traps=traps)
 
 
 class HeadcountAnswer(Family):
