@@ -382,7 +382,7 @@ class ExpensePolicyAnswer(Family):
     skills = ("fact_lookup", "policy_application")
     category = "policy-lookup"
     difficulty = "easy"
-    apps = ("drive",)
+    apps = ("drive", "mail")
     variants = ("hotel-cap", "meal-per-diem", "trip-maximum", "policy-update", "mail-exception")
     worlds = ("acme", "shopline", "counsel")
 
@@ -667,5 +667,16 @@ class HeadcountAnswer(Family):
             gates=[_read_only_gate()],
             criteria=[facts_check("count", 1, "answer", description="The right count, and only it.",
                                   require=[f"{key}.count"], subject=key)],
-            solve=solve, variant=variant, max_steps=10, facts=sheet,
+            solve=solve, variant=variant, max_steps=10, facts=sheet, traps=HEADCOUNT_TRAPS[variant],
         )
+
+
+JOINERS = "this week's new joiners are in the directory and count"
+# each one a wrong count the grader fails (the count is exact)
+HEADCOUNT_TRAPS = {
+    "department-office": (JOINERS, "the department's headcount across every office is not this office's"),
+    "department-total": (JOINERS,),
+    "office-total": (JOINERS, "one department's people in the office are not the office's headcount"),
+    "manager-reports": ("this week's new joiners report to this manager too",),
+    "two-departments": (JOINERS,),
+}
