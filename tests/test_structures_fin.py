@@ -178,3 +178,32 @@ def test_mail_exception_needs_the_mail_and_declares_its_traps() -> None:
     assert len(task.spec.traps) == 2
     # the approval for another city's trip, at its rate: a wrong reading of this cap
     assert fails(answered(task, f"{usd(float(cap(task).wrong[-1]))} a night, as the CFO approved"))
+
+
+def last_quarter_top(task: Task) -> tuple[str, float]:
+    """The department furthest over in the Q2 sheets planted beside the Q3 ones, and its overrun."""
+    over: dict[str, float] = {}
+    for step in task.spec.setup:
+        arguments = getattr(step, "arguments", None) or {}
+        if getattr(step, "call", None) != "drive_create_sheet" or not arguments["name"].startswith("Q2 2026"):
+            continue
+        for row in arguments["rows"]:
+            if "total" in str(row[0]).lower():
+                continue
+            dept = row[0] if len(row) == 3 else arguments["name"].rsplit(" - ", 1)[-1]
+            over[dept] = over.get(dept, 0.0) + float(row[-1]) - float(row[-2])
+    assert over, "the structure plants last quarter's sheets"
+    top = max(over, key=over.__getitem__)
+    return top, round(over[top], 2)
+
+
+@pytest.mark.parametrize("variant", ["revised-sheet", "department-sheets"])
+def test_budget_last_quarters_sheets_answer_fails(variant: str) -> None:
+    """Reading Q2's sheet for Q3: its top department with its Q2 overrun, or the Q3 top with a Q2
+    figure, fails (Q2's figures are not the Q3 sources')."""
+    task = built(BV, variant)
+    name, fact = winner(task)
+    q2_top, q2_over = last_quarter_top(task)
+    assert abs(q2_over - float(fact.value)) > 1, "Q2's top overrun happens to be Q3's"
+    assert fails(answered(task, f"{q2_top}, over by {usd(q2_over)}"))
+    assert fails(answered(task, f"{name}, over by {usd(q2_over)}"))
