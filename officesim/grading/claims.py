@@ -312,8 +312,11 @@ def _read(segment: Segment, day_first: bool, year: int) -> Segment:
 
 
 # ----------------------------------------------------------------------------- markers
+# "not sure" is a hedge (HEDGE below), never a mark of something left out: read as one, "$250 or
+# $335, not sure which applies" passed, the wrong figure taken as named to be excluded.
 EXCLUSION = re.compile(
-    r"\b(?:not|no|none|never|without|except|excluding|excludes?|excluded|exclusion|outside|beyond|"
+    r"\b(?:not(?!\s+(?:sure|certain)\b)|no|none|never|without|except|excluding|excludes?|excluded|exclusion|"
+    r"outside|beyond|"
     r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|declined|decided\s+against|instead\s+of|"
     r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
     r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"

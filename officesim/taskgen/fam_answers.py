@@ -9,8 +9,19 @@ from officesim.apps.directory.generate import _email_local as email_local
 from officesim.grading.record_checks import AllowedChangesCheck
 from officesim.industries import locale as locale_profile
 from officesim.seeding import faker_for
-from officesim.taskgen.base import Draft, Family, Solver, Stage
-from officesim.taskgen.common import READ_MARKS, allowed_changes, day, nth, shared_doc, shared_sheet, stamp, toolset
+from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
+from officesim.taskgen.common import (
+    READ_MARKS,
+    allowed_changes,
+    colleague_mail,
+    day,
+    nth,
+    shared_doc,
+    shared_sheet,
+    short_date,
+    stamp,
+    toolset,
+)
 from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
 
@@ -35,12 +46,20 @@ class BudgetVarianceAnswer(Family):
     category = "finance-analysis"
     difficulty = "medium"
     apps = ("drive",)
-    variants = ("monthly-rows", "department-totals", "percent-over")
+    # the hard tier last: the other worlds' five instances hold the five medium structures
+    variants = ("monthly-rows", "department-totals", "percent-over", "revised-sheet", "one-month",
+                "department-sheets")
     worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
         stage.act_as(rng.choice(["role:cfo", "role:ops_manager", "role:ceo"]))
+        if variant == "revised-sheet":
+            return _revised_sheet(stage, rng)
+        if variant == "one-month":
+            return _one_month(stage, rng)
+        if variant == "department-sheets":
+            return _department_sheets(stage, rng)
         departments = [d["name"] for d in stage.rows("SELECT name FROM directory_department ORDER BY id")]
         chosen = rng.sample(departments, 6)
         budgets = {d: float(rng.randrange(60_000, 400_000, 1_000)) for d in chosen}
@@ -125,8 +144,20 @@ class BudgetVarianceAnswer(Family):
             criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
                                   "its overrun stated with it; every figure traceable.", name=[keys[winner]],
                                   candidates=keys.values(), require=[f"{keys[winner]}.{attribute}"])],
-            solve=solve, variant=variant, max_steps=10, facts=sheet,
+            solve=solve, variant=variant, max_steps=10, facts=sheet, traps=_classic_traps(variant),
         )
+
+
+def _classic_traps(variant: str) -> tuple[str, ...]:
+    """What a quick reading of the first three structures gets wrong (each a wrong reading or another
+    candidate the grader fails)."""
+    q2 = "last quarter's 'Q2 2026 Budget vs Actual' sheet beside the Q3 one, with other actuals"
+    if variant == "monthly-rows":
+        return (q2, "one month's overrun of the top department is not its quarter's")
+    if variant == "percent-over":
+        return (q2, "the largest overrun in dollars is another department than the largest in percent",
+                "a percentage of the actual instead of the budget")
+    return (q2,)
 
 
 def _split(rng: random.Random, total: float) -> list[float]:
@@ -135,6 +166,212 @@ def _split(rng: random.Random, total: float) -> list[float]:
     return [first, second, round(total - first - second, 2)]
 
 
+def _winner_criterion(keys: dict[str, str], winner: str, attribute: str) -> list[Any]:
+    """The one criterion of every structure: the right department, only it, with its figure."""
+    return [facts_check("answer", 2, "answer", description="The right department and only that one, with its "
+                        "figure stated with it; every figure traceable.", name=[keys[winner]],
+                        candidates=keys.values(), require=[f"{keys[winner]}.{attribute}"])]
+
+
+def _budget_people(stage: Stage, rng: random.Random, n: int) -> list[str]:
+    departments = [d["name"] for d in stage.rows("SELECT name FROM directory_department ORDER BY id")]
+    return rng.sample(departments, n)
+
+
+def _revised_sheet(stage: Stage, rng: random.Random) -> Draft:
+    """The controller shared the Q3 sheet, then a revised copy (late credits and accruals): the
+    revision moves the biggest overspend to another department."""
+    chosen = _budget_people(stage, rng, 6)
+    first_top, top = rng.sample(chosen, 2)
+    budgets = {d: float(rng.randrange(80_000, 400_000, 1_000)) for d in chosen}
+    budgets[first_top] = budgets[top] = float(rng.randrange(250_000, 400_000, 1_000))
+    first = {d: round(budgets[d] * rng.uniform(0.88, 1.04), -2) for d in chosen}
+    first[first_top] = round(budgets[first_top] * rng.uniform(1.12, 1.15), -2)
+    first[top] = round(budgets[top] * rng.uniform(1.06, 1.08), -2)
+    revised = dict(first)
+    revised[first_top] = round(budgets[first_top] * rng.uniform(0.97, 1.01), -2)  # a vendor credit posted late
+    revised[top] = round(budgets[top] * rng.uniform(1.09, 1.11), -2)  # an accrual booked after close
+    columns, types = ["Department", "Q3 Budget", "Q3 Actual"], ["text", "number", "number"]
+    name, newer = "Q3 2026 Budget vs Actual", "Q3 2026 Budget vs Actual (revised)"
+    stage.clock(stamp(day(-8), 11, 0))
+    shared_sheet(stage, "role:controller", name, columns, types, [[d, budgets[d], first[d]] for d in chosen])
+    shared_sheet(stage, "role:controller", "Q2 2026 Budget vs Actual", ["Department", "Q2 Budget", "Q2 Actual"],
+                 types, [[d, budgets[d], round(first[d] * rng.uniform(0.9, 0.98), -2)] for d in chosen])
+    stage.clock(stamp(day(-2), 16, 0))
+    file_id = shared_sheet(stage, "role:controller", newer, columns, types,
+                           [[d, budgets[d], revised[d]] for d in chosen])
+    stage.clock(stamp(day(0), 9, 0))
+    sheet = FactSheet(sources=[f"sheet:{newer}", f"sheet:{name}"])
+    keys = {d: sheet.entity(d, kind="department") for d in chosen}
+    for d in chosen:
+        sheet.figure(budgets[d], revised[d])
+        sheet.fact(keys[d], "overrun", revised[d] - budgets[d],
+                   wrong=[first[d] - budgets[d]] if d in (top, first_top) else (),
+                   contrary=UNDER_BUDGET if d == top else None)
+    over = revised[top] - budgets[top]
+    instruction = rng.choice([
+        "Which department ended Q3 furthest over budget, and by how many dollars? The controller's budget vs "
+        "actual numbers are in Drive. Give me the department and the overrun.",
+        "Quick one for the board deck: who overspent their Q3 budget the most, and by how much? Use the latest "
+        "budget vs actual figures from the controller.",
+        "From the controller's Q3 budget vs actual, which department is the most over budget in dollars, and "
+        "what's the overrun?",
+    ])
+
+    def solve(s: Solver) -> None:
+        s.call("drive_search_files", query="Q3 Budget vs Actual")
+        s.call("drive_read_sheet", file_id=file_id)
+        s.submit(f"{top}, over by {stage.money(over)}")
+
+    return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
+                 gates=[_read_only_gate()], criteria=_winner_criterion(keys, top, "overrun"), solve=solve,
+                 variant="revised-sheet", max_steps=10, facts=sheet,
+                 traps=("the first Q3 sheet, superseded by its revised copy, puts another department on top",
+                        "last quarter's sheet beside the Q3 ones"))
+
+
+def _one_month(stage: Stage, rng: random.Random) -> Draft:
+    """Monthly rows; the question is about September alone, whose biggest overspend is not the quarter's."""
+    chosen = _budget_people(stage, rng, 6)
+    quarter_top, top = rng.sample(chosen, 2)
+    budgets = {d: float(rng.randrange(60_000, 400_000, 1_000)) for d in chosen}
+    budgets[quarter_top] = float(rng.randrange(300_000, 400_000, 1_000))
+    budgets[top] = float(rng.randrange(100_000, 200_000, 1_000))
+    rows: list[list[Any]] = []
+    actual: dict[tuple[str, str], float] = {}
+    planned: dict[tuple[str, str], float] = {}
+    for d in chosen:
+        for (_, label), b in zip(MONTHS, _split(rng, budgets[d]), strict=True):
+            ratio = rng.uniform(0.9, 1.05)
+            if d == quarter_top:
+                ratio = 1.0 if label == "September" else rng.uniform(1.18, 1.2)
+            elif d == top and label == "September":
+                ratio = rng.uniform(1.3, 1.33)
+            planned[(d, label)], actual[(d, label)] = b, round(b * ratio, -2)
+            rows.append([label, d, b, actual[(d, label)]])
+    rows.sort(key=lambda r: ([m[1] for m in MONTHS].index(r[0]), r[1]))
+    name = "Q3 2026 Budget vs Actual"
+    stage.clock(stamp(day(-4), 11, 0))
+    file_id = shared_sheet(stage, "role:controller", name, ["Month", "Department", "Budget", "Actual"],
+                           ["text", "text", "number", "number"], rows)
+    stage.clock(stamp(day(0), 9, 0))
+    sep = {d: actual[(d, "September")] - planned[(d, "September")] for d in chosen}
+    quarter = {d: sum(actual[(d, m)] - planned[(d, m)] for _, m in MONTHS) for d in chosen}
+    if max(sep, key=sep.__getitem__) != top or max(quarter, key=quarter.__getitem__) == top:
+        raise GenerationError("budget_variance_answer one-month: September's top is the quarter's")
+    sheet = FactSheet(sources=[f"sheet:{name}"])
+    keys = {d: sheet.entity(d, kind="department") for d in chosen}
+    for d in chosen:
+        sheet.fact(keys[d], "september_overrun", sep[d], wrong=[quarter[d], actual[(d, "August")] -
+                                                                planned[(d, "August")]] if d == top else (),
+                   contrary=UNDER_BUDGET if d == top else None)
+    instruction = rng.choice([
+        "Which department overspent its budget the most in September alone, and by how much? The monthly "
+        f"numbers are in the '{name}' sheet.",
+        f"Looking only at September in the '{name}' sheet: which department was furthest over budget that "
+        "month, in dollars?",
+        "I want the September picture, not the quarter: which department blew through its monthly budget by "
+        f"the most, and by how many dollars? Use '{name}'.",
+    ])
+
+    def solve(s: Solver) -> None:
+        s.call("drive_search_files", query=name)
+        s.call("drive_read_sheet", file_id=file_id)
+        s.submit(f"{top}, over by {stage.money(sep[top])} in September")
+
+    return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
+                 gates=[_read_only_gate()], criteria=_winner_criterion(keys, top, "september_overrun"),
+                 solve=solve, variant="one-month", max_steps=10, facts=sheet,
+                 traps=("the department furthest over for the quarter is another one than September's",
+                        "the top department's quarter overrun is not its September one"))
+
+
+COST_LINES = ["Salaries", "Contractors", "Software", "Travel", "Events"]
+
+
+def _department_sheets(stage: Stage, rng: random.Random) -> Draft:
+    """Hard tier: one budget-vs-actual sheet per department (line items by month, a total row),
+    last quarter's and the quarter before beside them, and one department's sheet revised after a
+    first version that put it on top.  No summary anywhere: every department's sheet is read."""
+    n = 9
+    departments = [d["name"] for d in stage.rows("SELECT name FROM directory_department ORDER BY id")]
+    if len(departments) < n:
+        raise WorldLacks(f"budget_variance_answer department-sheets needs {n} departments")
+    chosen = rng.sample(departments, n)
+    stale, top = rng.sample(chosen, 2)
+    ratio = {d: rng.uniform(0.9, 1.04) for d in chosen}
+    ratio[top] = rng.uniform(1.08, 1.1)
+    budgets = {d: {(m, line): float(rng.randrange(6_000, 30_000, 500)) for _, m in MONTHS for line in COST_LINES}
+               for d in chosen}
+    for d in (stale, top):  # two big departments: the stale figure must outrank the true top
+        budgets[d] = {k: v + 12_000.0 for k, v in budgets[d].items()}
+
+    def actuals(d: str, r: float) -> dict[tuple[str, str], float]:
+        return {k: round(v * r * rng.uniform(0.97, 1.03), -2) for k, v in budgets[d].items()}
+
+    spent = {d: actuals(d, ratio[d]) for d in chosen}
+    first_stale = actuals(stale, rng.uniform(1.16, 1.2))
+    names = {d: f"Q3 2026 Budget vs Actual - {d}" for d in chosen}
+
+    def rows_of(d: str, got: dict[tuple[str, str], float]) -> list[list[Any]]:
+        out: list[list[Any]] = [[m, line, budgets[d][(m, line)], got[(m, line)]] for _, m in MONTHS
+                                for line in COST_LINES]
+        out.append(["Q3 total", "All lines", sum(budgets[d].values()), round(sum(got.values()), 2)])
+        return out
+
+    columns, types = ["Month", "Cost line", "Budget", "Actual"], ["text", "text", "number", "number"]
+    stage.clock(stamp(day(-12), 10, 0))
+    for quarter, months in (("Q1", ["January", "February", "March"]), ("Q2", Q2_MONTHS)):
+        for d in chosen:
+            back = actuals(d, rng.uniform(0.9, 1.2))
+            relabel = dict(zip([m for _, m in MONTHS], months, strict=True))
+            shared_sheet(stage, "role:controller", f"{quarter} 2026 Budget vs Actual - {d}", columns, types,
+                         [[relabel.get(r[0], f"{quarter} total"), *r[1:]] for r in rows_of(d, back)])
+    stage.clock(stamp(day(-9), 10, 0))
+    ids = {d: shared_sheet(stage, "role:controller", names[d], columns, types,
+                           rows_of(d, first_stale if d == stale else spent[d])) for d in chosen}
+    stage.clock(stamp(day(-3), 15, 0))
+    revised_name = f"{names[stale]} (revised)"
+    revised_id = shared_sheet(stage, "role:controller", revised_name, columns, types, rows_of(stale, spent[stale]))
+    stage.clock(stamp(day(0), 9, 0))
+    over = {d: round(sum(spent[d].values()) - sum(budgets[d].values()), 2) for d in chosen}
+    stale_over = round(sum(first_stale.values()) - sum(budgets[stale].values()), 2)
+    if max(over, key=over.__getitem__) != top or stale_over <= over[top]:
+        raise GenerationError("budget_variance_answer department-sheets: the planted top is not the top")
+    sheet = FactSheet(sources=[f"sheet:{names[d]}" for d in chosen] + [f"sheet:{revised_name}"])
+    keys = {d: sheet.entity(d, kind="department") for d in chosen}
+    for d in chosen:
+        sheet.figure(sum(budgets[d].values()), round(sum(spent[d].values()), 2))
+        wrong = [2 * over[d]] if d == top else [stale_over] if d == stale else []
+        sheet.fact(keys[d], "overrun", over[d], wrong=wrong, contrary=UNDER_BUDGET if d == top else None)
+    instruction = rng.choice([
+        "Which department is furthest over its Q3 budget, and by how many dollars? The controller keeps a "
+        "budget vs actual sheet per department in Drive.",
+        "For the Q3 close: every department has its own budget vs actual sheet from the controller. Which one "
+        "overspent the most in dollars, and by how much?",
+        "I need the single biggest Q3 overspend across departments (the per-department budget vs actual "
+        "sheets in Drive) and the amount.",
+    ])
+
+    def solve(s: Solver) -> None:
+        page = s.call("drive_search_files", query="Budget vs Actual")
+        while page.get("next_cursor"):
+            page = s.call("drive_search_files", query="Budget vs Actual", cursor=page["next_cursor"])
+        for d in chosen:
+            s.call("drive_read_sheet", file_id=ids[d])
+        s.call("drive_read_sheet", file_id=revised_id)
+        s.submit(f"{top}, over by {stage.money(over[top])}")
+
+    return Draft(instruction=instruction, tools=toolset(["drive"]), gates=[_read_only_gate()],
+                 criteria=_winner_criterion(keys, top, "overrun"), solve=solve, variant="department-sheets",
+                 max_steps=40, facts=sheet, difficulty="hard",
+                 traps=("one department's first sheet is superseded by a revised copy that takes it off the top",
+                        "each sheet ends in a total row: summing every row counts the quarter twice",
+                        "Q1 and Q2 sheets of the same departments beside the Q3 ones"))
+
+
+# a comparison with a city or two is an answer; the policy's every city pasted in is not
+POLICY_OTHERS = 2
 POLICY_CITIES = ["New York", "London", "San Francisco", "Chicago", "Toronto", "Berlin", "Singapore", "Austin"]
 
 
@@ -145,13 +382,16 @@ class ExpensePolicyAnswer(Family):
     skills = ("fact_lookup", "policy_application")
     category = "policy-lookup"
     difficulty = "easy"
-    apps = ("drive",)
-    variants = ("hotel-cap", "meal-per-diem", "trip-maximum")
+    apps = ("drive", "mail")
+    variants = ("hotel-cap", "meal-per-diem", "trip-maximum", "policy-update", "mail-exception")
     worlds = ("acme", "shopline", "counsel")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        stage.act_as(rng.choice(["role:ops_manager", "role:sales_rep_1", "role:marketing_lead", "role:it_admin"]))
+        user = rng.choice(["role:ops_manager", "role:sales_rep_1", "role:marketing_lead", "role:it_admin"])
+        stage.act_as(user)
+        if variant in ("policy-update", "mail-exception"):
+            return _policy_override(stage, rng, variant, user)
         cities = rng.sample(POLICY_CITIES, 5)
         hotel = {c: rng.randrange(160, 420, 5) for c in cities}
         meals = {c: rng.randrange(55, 110, 5) for c in cities}
@@ -188,6 +428,8 @@ class ExpensePolicyAnswer(Family):
             instruction = f"What's the daily meal allowance for a trip to {city} in our current travel policy?"
         else:
             value, attribute = float(nights * hotel[city] + (nights + 1) * meals[city]), "trip_maximum"
+            sheet.figure(hotel[city], meals[city], nights, nights + 1, nights * hotel[city],
+                         (nights + 1) * meals[city])
             instruction = (f"I'm going to {city} for {nights} nights ({nights + 1} days, counting the days I fly out "
                            "and back). Under the current travel policy, what's the most I can claim for hotel plus "
                            "meals in total?")
@@ -204,9 +446,113 @@ class ExpensePolicyAnswer(Family):
             gates=[_read_only_gate()],
             criteria=[facts_check("amount", 1, "answer", description="The current policy's figure, and only it.",
                                   require=[f"{keys[city]}.{attribute}"], subject=keys[city],
-                                  candidates=keys.values())],
+                                  candidates=keys.values(), others_at_most=POLICY_OTHERS,
+                                  # a total: its working may show, the policy pasted whole may not
+                                  trace_to="facts" if variant == "trip-maximum" else "sources")],
             solve=solve, variant=variant, max_steps=10, facts=sheet,
+            traps=(OLD_POLICY_TRAP, "meals count for every day of the trip, one more than the nights")
+            if variant == "trip-maximum" else (OLD_POLICY_TRAP,),
         )
+
+
+OLD_POLICY_TRAP = "last year's policy, superseded, still shared company-wide with lower figures"
+
+
+def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) -> Draft:
+    """The policy doc's hotel cap for a city is not the answer: a newer update memo raised it
+    (policy-update), or the CFO approved a higher rate for the user's trip in mail (mail-exception)."""
+    cities = rng.sample(POLICY_CITIES, 5)
+    city, other = cities[0], cities[1]
+    hotel = {c: rng.randrange(160, 420, 5) for c in cities}
+    meals = {c: rng.randrange(55, 110, 5) for c in cities}
+    stage.clock(stamp(day(-60), 10, 0))
+    old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
+                     policy_text("2025", {c: v - 20 for c, v in hotel.items()},
+                                 {c: v - 10 for c, v in meals.items()}, 0.62), share_with=[])
+    stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
+    stage.clock(stamp(day(-30), 10, 0))
+    current = set_travel_policy(stage, hotel, meals, round(rng.uniform(0.6, 0.72), 2))
+    raised = hotel[city] + rng.randrange(30, 95, 5)
+    sources = [f"doc:{POLICY_NAME}"]
+    wrong: list[float] = [hotel[city], hotel[city] - 20]
+    if variant == "policy-update":
+        memo_name = "Travel Policy Update (October 2026)"
+        meal_city = other
+        stage.clock(stamp(day(-6), 14, 0))
+        memo = shared_doc(stage, "role:travel_coordinator", memo_name,
+                          f"# {memo_name}\n\nEffective {short_date(day(-6))}, these changes to the {POLICY_NAME} "
+                          "apply. Everything not listed here is unchanged.\n\n"
+                          f"- Hotels, {city}: the nightly cap rises from ${hotel[city]} to ${raised} per night "
+                          "(taxes included), after this year's rate survey.\n"
+                          f"- Meals, {meal_city}: the daily allowance rises from ${meals[meal_city]} to "
+                          f"${meals[meal_city] + 10} per day.\n", share_with=[])
+        stage.act("role:travel_coordinator", "drive_share_file", file_id=memo, domain=True, role="viewer")
+        sources.append(f"doc:{memo_name}")
+        instruction = rng.choice([
+            f"What's the most I can expense per night for a hotel in {city} under our travel policy right now?",
+            f"I'm booking a hotel in {city}: what's the current nightly cap I can claim?",
+            f"Under the travel rules as they stand today, how much per night can I spend on a hotel in {city}?",
+        ]) + " Just give me the number."
+        traps = (f"the {POLICY_NAME} doc's {city} cap, raised by a newer update memo",
+                 OLD_POLICY_TRAP)
+
+        def reads(s: Solver) -> None:
+            s.call("drive_search_files", query="travel policy")
+            s.call("drive_get_doc", file_id=current)
+            s.call("drive_get_doc", file_id=memo)
+    else:
+        cfo = stage.person("role:cfo")
+        subject = f"Hotel for the {city} trip"
+        earlier = f"Hotel for the {other} trip"
+        stage.clock(stamp(day(-40), 10, 0))
+        ask = colleague_mail(stage, user, [cfo["email"]], earlier,
+                             f"Hi,\n\nThe only hotel near the {other} venue is above the cap. Could I go up to "
+                             f"${hotel[other] + 60} a night?\n\nThanks")
+        stage.clock(stamp(day(-40), 15, 0))
+        stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
+                  body=f"Approved for the {other} trip only: up to ${hotel[other] + 60} a night.")
+        stage.clock(stamp(day(-3), 10, 0))
+        ask = colleague_mail(stage, user, [cfo["email"]], subject,
+                             f"Hi,\n\nFor next week's {city} trip the conference hotel is ${raised} a night, above "
+                             f"the policy cap of ${hotel[city]}. Is that OK to book?\n\nThanks")
+        stage.clock(stamp(day(-3), 16, 30))
+        stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
+                  body=f"Approved as an exception for this trip: book the conference hotel, up to ${raised} a "
+                       "night. Anything above that is on you.")
+        sources += [f"mail:{subject}", f"mail:{earlier}"]
+        wrong.append(hotel[other] + 60)
+        instruction = rng.choice([
+            f"For my {city} trip next week, what's the most I can expense per night for the hotel?",
+            f"How much per night am I allowed to claim for the hotel on next week's {city} trip?",
+            f"Booking my {city} hotel for next week: what nightly rate can I expense at most?",
+        ]) + " Just the number, please."
+        traps = (f"the policy's {city} cap, overridden for this trip by the CFO's approval in mail",
+                 f"an older approval in mail for a {other} trip, at another rate")
+
+        def reads(s: Solver) -> None:
+            s.call("drive_search_files", query="travel policy")
+            s.call("drive_get_doc", file_id=current)
+            found = s.call("mail_search_messages", query=city)
+            s.call("mail_get_thread", thread_id=found["messages"][0]["thread_id"])
+    stage.clock(stamp(day(0), 9, 0))
+    sheet = FactSheet(sources=sources)
+    keys = {c: sheet.entity(c, kind="city") for c in cities}
+    for c in cities:
+        sheet.fact(keys[c], "hotel_cap", raised if c == city else hotel[c],
+                   wrong=wrong if c == city else (), tolerance=0.001)
+
+    def solve(s: Solver) -> None:
+        reads(s)
+        s.submit(stage.money(raised))
+
+    apps = ["drive", "mail"] if variant == "mail-exception" else ["drive"]
+    return Draft(instruction=instruction, tools=toolset(apps, distractors=["drive"]), gates=[_read_only_gate()],
+                 criteria=[facts_check("amount", 1, "answer", description="The nightly cap in force for this "
+                                       "trip, and only it.", require=[f"{keys[city]}.hotel_cap"], subject=keys[city],
+                                       candidates=keys.values(), others_at_most=POLICY_OTHERS,
+                                  # a total: its working may show, the policy pasted whole may not
+                                  trace_to="facts" if variant == "trip-maximum" else "sources")],
+                 solve=solve, variant=variant, max_steps=12, facts=sheet, traps=traps)
 
 
 class HeadcountAnswer(Family):
@@ -321,5 +667,16 @@ class HeadcountAnswer(Family):
             gates=[_read_only_gate()],
             criteria=[facts_check("count", 1, "answer", description="The right count, and only it.",
                                   require=[f"{key}.count"], subject=key)],
-            solve=solve, variant=variant, max_steps=10, facts=sheet,
+            solve=solve, variant=variant, max_steps=10, facts=sheet, traps=HEADCOUNT_TRAPS[variant],
         )
+
+
+JOINERS = "this week's new joiners are in the directory and count"
+# each one a wrong count the grader fails (the count is exact)
+HEADCOUNT_TRAPS = {
+    "department-office": (JOINERS, "the department's headcount across every office is not this office's"),
+    "department-total": (JOINERS,),
+    "office-total": (JOINERS, "one department's people in the office are not the office's headcount"),
+    "manager-reports": ("this week's new joiners report to this manager too",),
+    "two-departments": (JOINERS,),
+}
