@@ -341,67 +341,126 @@ def _expense_texts(variant: str, sheet: str, boss: str, limit: str) -> list[str]
     return base if variant == "policy-caps" else extra + base if variant == "mail-exception" else extra
 
 
+RENEWAL_STRUCTURES = ("next-n-days", "churned-account", "signed-in-mail", "one-region", "hard-book")
+# the roles of the planted accounts, per structure: q qualifies, late renews after the window, paid has paid
+# its invoice, notdue owes an invoice not yet due, churned lost its renewal, signed signed it by mail, away
+# qualifies but lies outside the region asked for, quiet has a renewal and no invoice at all
+RENEWAL_ROLES = {
+    "next-n-days": ["q", "q", "q", "late", "paid", "notdue"],
+    "churned-account": ["q", "q", "q", "churned", "notdue", "paid"],
+    "signed-in-mail": ["q", "q", "q", "signed", "notdue", "late"],
+    "one-region": ["q", "q", "q", "away", "late", "paid"],
+    "hard-book": ["q", "q", "q", "signed", "churned", "notdue", "notdue", "paid", "late"],
+}
+
+
 class RenewalRiskDigest(Family):
-    """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts."""
+    """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts.
+
+    Five structures: renewals in the next N days (near misses: a renewal just after the window, a
+    paid invoice, one not yet due); an account that churned (its renewal lost) with an overdue
+    invoice; a renewal its owner says by mail was signed (the CRM still shows it open); a digest for
+    one region's manager with a qualifying account elsewhere; and a hard book without the invoice
+    search, over more than a page of renewals, where the signed, churned and not-yet-due traps go
+    unsaid.
+    """
 
     name = "renewal_risk_digest"
     skills = ("cross_app_join", "aggregation", "communication")
     category = "account-management"
-    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
+    difficulty = "medium"  # 3-6 reference calls; the hard-book tier is hard (>= 12 calls, paging, no filters)
     apps = ("crm", "mail")
-    variants = ("sixty-days", "this-quarter", "ninety-days")
+    variants = RENEWAL_STRUCTURES
     worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        horizon = {"sixty-days": 60, "this-quarter": (day(0).replace(month=12, day=31) - day(0)).days,
-                   "ninety-days": 90}[variant]
-        window = {"sixty-days": "in the next 60 days", "this-quarter": "by the end of this quarter (December 31)",
-                  "ninety-days": "in the next 90 days"}[variant]
+        hard = variant == "hard-book"
+        if variant == "churned-account":
+            horizon = (day(0).replace(month=12, day=31) - day(0)).days
+            window = "by the end of this quarter (December 31)"
+        else:
+            horizon = 60 if hard else rng.choice([45, 60, 90])
+            window = f"in the next {horizon} days"
         stage.act_as(rng.choice(["role:cs_lead", "role:controller"]))
         recipient_role = rng.choice(["role:cfo", "role:head_of_sales", "role:ceo"])
         recipient = stage.person(recipient_role)
         stage.clock(stamp(day(-1), 17, 0))
         fresh = accounts(stage, "id NOT IN (SELECT account_id FROM crm_invoice) AND id NOT IN (SELECT account_id "
                                 "FROM crm_deal WHERE name LIKE '%renewal%')")
-        planted = rng.sample(fresh, 6)
-        numbers = iter(invoice_numbers(rng, 12))
-        for position, account in enumerate(planted):
-            # 0-2 qualify; 3: renewal too late; 4: invoice paid; 5: invoice open but not yet due
-            close = day(rng.randint(10, horizon - 5)) if position != 3 else day(horizon + rng.randint(10, 40))
-            stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
-                                       "stage": rng.choice(["proposal", "negotiation"]),
-                                       "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
-                                       "close_date": close.isoformat(), "owner_id": account["owner_id"],
-                                       "next_step": "Send renewal quote", "updated_by": account["owner_id"]}])
+        roles = list(RENEWAL_ROLES[variant])
+        region: str | None = None
+        if variant == "one-region":
+            region = str(stage.one("SELECT country FROM crm_account GROUP BY country ORDER BY count(*) DESC, "
+                                   "country LIMIT 1")["country"])
+            home = [a for a in fresh if a["country"] == region]
+            abroad = [a for a in fresh if a["country"] != region]
+            if len(home) < 5 or not abroad:
+                raise WorldLacks(f"{self.name}: too few accounts without invoices in {region} and elsewhere")
+            picked = rng.sample(home, 5)
+            planted = [*picked[:3], rng.choice(abroad), *picked[3:]]
+        else:
+            if hard:  # enough open renewals that one page of deals does not hold them all
+                existing = len(stage.rows("SELECT id FROM crm_deal WHERE name LIKE '%renewal%' AND stage NOT IN "
+                                          "('closed_won', 'closed_lost')"))
+                roles += ["quiet"] * max(0, 22 - existing - len(roles))
+            if len(fresh) < len(roles):
+                raise WorldLacks(f"{self.name}: {len(fresh)} accounts without invoices, {len(roles)} needed")
+            planted = rng.sample(fresh, len(roles))
+        numbers = iter(invoice_numbers(rng, 2 * len(roles)))
+        notes: list[str] = []
+        senders: list[str] = []
+        by_role: dict[str, list[dict[str, Any]]] = {}
+        for account, role in zip(planted, roles, strict=True):
+            by_role.setdefault(role, []).append(account)
+            close = day(rng.randint(10, horizon - 5)) if role != "late" else day(horizon + rng.randint(10, 40))
+            stage.insert("crm_deal", [{
+                "account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
+                "stage": "closed_lost" if role == "churned" else rng.choice(["proposal", "negotiation"]),
+                "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
+                "close_date": close.isoformat(), "owner_id": account["owner_id"],
+                "next_step": "Customer gave notice: not renewing" if role == "churned" else "Send renewal quote",
+                "updated_by": account["owner_id"]}])
+            if role == "quiet":
+                continue
             status, due = "open", day(-rng.randint(5, 45))
-            if position == 4:
+            if role == "paid":
                 status = "paid"
-            elif position == 5:
+            elif role == "notdue":
                 due = day(rng.randint(5, 25))
             stage.insert("crm_invoice", [{"number": next(numbers), "account_id": account["id"],
                                           "amount": float(rng.randrange(4_000, 60_000, 50)), "currency": "USD",
                                           "issued_on": day(-80).isoformat(), "due_on": due.isoformat(),
                                           "status": status, "paid_on": due.isoformat() if status == "paid" else None}])
+        for account in by_role.get("signed", []):
+            owner = stage.person(account["owner_id"])
+            if owner["id"] == stage.world.user["id"]:
+                raise WorldLacks(f"{self.name}: the acting user owns {account['name']}")
+            stage.clock(stamp(day(-1), 16, 5))
+            sent = colleague_mail(stage, owner["id"], ["user"], f"{account['name']} renewal signed",
+                                  f"Hi,\n\nGood news: {account['name']} signed their renewal yesterday (the "
+                                  "countersigned order form is in the deal folder). I'll move the deal to Closed Won "
+                                  f"in the CRM this week.\n\n{first_name(owner['name'])}\n")
+            notes.append(str(sent["id"]))
+            senders.append(owner["email"])
         today, last = day(0).isoformat(), day(horizon).isoformat()
         qualifying = stage.rows(
-            "SELECT a.id, a.name, (SELECT sum(amount) FROM crm_invoice i WHERE i.account_id = a.id AND i.status = "
-            "'open' AND i.due_on < ?) AS overdue FROM crm_account a WHERE EXISTS (SELECT 1 FROM crm_invoice i WHERE "
-            "i.account_id = a.id AND i.status = 'open' AND i.due_on < ?) AND EXISTS (SELECT 1 FROM crm_deal d WHERE "
-            "d.account_id = a.id AND d.name LIKE '%renewal%' AND d.stage NOT IN ('closed_won', 'closed_lost') AND "
-            "d.close_date BETWEEN ? AND ?) ORDER BY a.name", today, today, today, last)
+            "SELECT a.id, a.name, a.country, (SELECT sum(amount) FROM crm_invoice i WHERE i.account_id = a.id AND "
+            "i.status = 'open' AND i.due_on < ?) AS overdue FROM crm_account a WHERE EXISTS (SELECT 1 FROM "
+            "crm_invoice i WHERE i.account_id = a.id AND i.status = 'open' AND i.due_on < ?) AND EXISTS (SELECT 1 "
+            "FROM crm_deal d WHERE d.account_id = a.id AND d.name LIKE '%renewal%' AND d.stage NOT IN "
+            "('closed_won', 'closed_lost') AND d.close_date BETWEEN ? AND ?) ORDER BY a.name", today, today, today,
+            last)
+        signed_ids = {a["id"] for a in by_role.get("signed", [])}
+        qualifying = [r for r in qualifying if r["id"] not in signed_ids and (region is None or r["country"] == region)]
         for row in qualifying:
             row["renewals"] = stage.rows(
                 "SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%' AND stage NOT IN "
                 "('closed_won', 'closed_lost') AND close_date BETWEEN ? AND ?", row["id"], today, last)
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"Please send {recipient['name']} a list of the customers that have an overdue invoice and also an open "
-            f"renewal deal closing {window}. For each one give the total overdue amount and the renewal's value.",
-            f"{first_name(recipient['name'])} wants to know which accounts are at risk: an overdue invoice plus an "
-            f"open renewal closing {window}. Mail {first_name(recipient['name'])} the list with the overdue total and "
-            "the renewal amount for each.",
-        ])
+        name = recipient["name"]
+        instruction = rng.choice(_renewal_texts(variant, name, first_name(name), window, region))
+        traps = _renewal_traps(by_role, region)
 
         sheet = FactSheet()
         keys: list[str] = []
@@ -411,8 +470,8 @@ class RenewalRiskDigest(Family):
             for i, deal in enumerate(row["renewals"], start=1):
                 sheet.fact(keys[-1], f"renewal_{i}", deal["amount"], label=RENEWAL_LABEL)
         miss_keys: list[str] = []
-        for account in planted[3:]:
-            if account["name"] in {r["name"] for r in qualifying}:
+        for account in planted:
+            if account["name"] in {r["name"] for r in qualifying} or account in by_role.get("quiet", []):
                 continue
             miss_keys.append(sheet.entity(account["name"], key=f"near_miss_{len(miss_keys) + 1}", kind="account"))
             for row in stage.rows("SELECT amount FROM crm_invoice WHERE account_id = ?", account["id"]):
@@ -426,9 +485,25 @@ class RenewalRiskDigest(Family):
                         for i in range(1, len(r["renewals"]) + 1)]
 
         def solve(s: Solver) -> None:
-            s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
-            s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
-                   limit=100)
+            if hard:  # no invoice search: every open renewal in the window, then each account's open invoices
+                deals, cursor = [], None
+                while True:
+                    page = s.call("crm_search_deals", query="renewal", stage="open",
+                                  **({"cursor": cursor} if cursor else {}))
+                    deals += page["deals"]
+                    cursor = page.get("next_cursor")
+                    if not cursor:
+                        break
+                for account_id in dict.fromkeys(d["account_id"] for d in deals if today <= d["close_date"] <= last):
+                    s.call("crm_get_account", account_id=account_id)
+            else:
+                s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
+                s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
+                       limit=100)
+            if notes or hard:
+                s.call("mail_search_messages", query="renewal")
+                for note in notes:
+                    s.call("mail_get_message", message_id=note)
             lines = "\n".join(f"- {r['name']}: overdue {stage.money(r['overdue'])}, renewal "
                               f"{', '.join(stage.money(d['amount'], cents=False) for d in r['renewals'])}"
                               for r in qualifying)
@@ -436,9 +511,12 @@ class RenewalRiskDigest(Family):
                    body=f"Hi {first_name(recipient['name'])},\n\nAccounts with an overdue invoice and a renewal "
                         f"closing {window}:\n{lines}\n\nBest")
 
+        tools = toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"])
+        if hard:  # the invoice search and its overdue_only filter do the analysis: the hard tier reads accounts
+            tools = [t for t in tools if t != "crm_search_invoices"]
         return Draft(
             instruction=instruction,
-            tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
+            tools=tools,
             gates=[
                 facts_check("list_sent", None, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Every at-risk account is named with its overdue total and renewal value "
@@ -454,7 +532,50 @@ class RenewalRiskDigest(Family):
                 facts_check("renewal_values", 1, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's renewal value, stated with it.",
                             require=renewal_keys),
-                *mail_guards([recipient_role]),
+                *mail_guards([recipient_role, *senders], keep=notes),
             ],
-            solve=solve, variant=variant, max_steps=25, facts=sheet,
+            solve=solve, variant=variant, max_steps=60 if hard else 25, facts=sheet, traps=traps,
+            difficulty="hard" if hard else None,
         )
+
+
+def _renewal_traps(by_role: dict[str, list[dict[str, Any]]], region: str | None) -> list[str]:
+    """The planted near misses, one line each, as a reviewer reads them."""
+    lines = {"late": "{}'s renewal closes just after the window",
+             "paid": "{}'s invoice is already paid",
+             "notdue": "{}'s invoice is open but not yet due",
+             "churned": "{} has an overdue invoice but churned: its renewal is closed lost",
+             "signed": "{}'s renewal was signed per its owner's mail, though the CRM still shows it open",
+             "away": "{} qualifies but is outside " + (region or "the region")}
+    return [lines[role].format(a["name"]) for role, group in by_role.items() if role in lines for a in group]
+
+
+def _renewal_texts(variant: str, name: str, first: str, window: str, region: str | None) -> list[str]:
+    """How a colleague asks for this structure's digest (the hard book leaves its traps unsaid)."""
+    if variant == "hard-book":
+        return [
+            f"{first} wants the renewal-risk list before the forecast call: every customer that owes us money past "
+            f"its due date and has a renewal coming up {window}. Mail {first} each one with the overdue total and "
+            "the renewal value.",
+            f"Could you send {name} our at-risk renewals? That's any account with an overdue invoice whose renewal "
+            f"is due {window}. Overdue total and renewal amount per account, please.",
+            f"Please go through the renewals {window} and mail {first} the accounts that are also behind on "
+            "payments, with what they owe and what the renewal is worth.",
+        ]
+    where = f" in {region}" if region else ""
+    texts = [
+        f"Please send {name} a list of the customers{where} that have an overdue invoice and also an open renewal "
+        f"deal closing {window}. For each one give the total overdue amount and the renewal's value.",
+        f"{first} wants to know which accounts{where} are at risk: an overdue invoice plus an open renewal closing "
+        f"{window}. Mail {first} the list with the overdue total and the renewal amount for each.",
+        f"Renewal-risk digest for {first}, please: the accounts{where} behind on an invoice whose renewal is still "
+        f"open and closes {window}, each with the overdue total and the renewal value.",
+    ]
+    if variant == "one-region":
+        texts.append(f"{first} looks after {region}. Could you mail {first} the {region} accounts that have an "
+                     f"overdue invoice and an open renewal closing {window}, with the overdue total and renewal "
+                     f"value for each? Only {region}, please.")
+    if variant == "signed-in-mail":
+        texts.append(f"Please mail {first} the accounts still at risk at renewal: overdue invoice, renewal closing "
+                     f"{window} and not yet signed. Overdue total and renewal value for each.")
+    return texts
