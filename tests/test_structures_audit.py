@@ -98,13 +98,18 @@ def with_rule(task: Task, rule: str) -> str:
     return facts.entities[key].name
 
 
-def as_table(text: str) -> str:
-    """The reference's list lines as a Markdown table (ID | reason)."""
-    rows = [re.match(r"- (\S+) \(([^)]*)\): (.*)", line) for line in text.splitlines()]
-    table = "| Claim | Employee | Issue |\n|---|---|---|\n" + "\n".join(
-        f"| {m.group(1)} | {m.group(2)} | {m.group(3)} |" for m in rows if m)
-    kept = [line for line, m in zip(text.splitlines(), rows, strict=True) if not m]
-    return "\n".join(kept).replace("\n\nBest", f"\n{table}\n\nBest", 1)
+def tabled(line: str, header: str) -> Callable[[str], str]:
+    """The reference's list lines (those ``line`` matches, three groups) as a Markdown table."""
+    def edit(text: str) -> str:
+        rows = [re.match(line, row) for row in text.splitlines()]
+        table = f"| {header} |\n|---|---|---|\n" + "\n".join(
+            f"| {m.group(1)} | {m.group(2)} | {m.group(3)} |" for m in rows if m)
+        kept = [row for row, m in zip(text.splitlines(), rows, strict=True) if not m]
+        return "\n".join(kept).replace("\n\nBest", f"\n{table}\n\nBest", 1)
+    return edit
+
+
+as_table = tabled(r"- (\S+) \(([^)]*)\): (.*)", "Claim | Employee | Issue")
 
 
 # ------------------------------------------------------------------------------ expense_audit
@@ -187,16 +192,7 @@ def test_leaver_claim_passes_reworded_and_with_the_earlier_claim_cleared() -> No
 
 
 # ------------------------------------------------------------------------------ renewal_risk_digest
-def account_line(task: Task, name: str) -> str:
-    return line_of(task, f"- {name}:")
-
-
-def renewal_table(text: str) -> str:
-    rows = [re.match(r"- (.+): overdue (\S+), renewal (\S+)$", line) for line in text.splitlines()]
-    table = "| Account | Overdue | Renewal |\n|---|---|---|\n" + "\n".join(
-        f"| {m.group(1)} | {m.group(2)} | {m.group(3)} |" for m in rows if m)
-    kept = [line for line, m in zip(text.splitlines(), rows, strict=True) if not m]
-    return "\n".join(kept).replace("\n\nBest", f"\n{table}\n\nBest", 1)
+renewal_table = tabled(r"- (.+): overdue (\S+), renewal (\S+)$", "Account | Overdue | Renewal")
 
 
 TRAP_OF = {"churned-account": "churned", "signed-in-mail": "signed per", "one-region": "outside",
@@ -204,8 +200,9 @@ TRAP_OF = {"churned-account": "churned", "signed-in-mail": "signed per", "one-re
 
 
 def figures_of(task: Task, name: str) -> str:
-    """A made-up line for a near miss with plausible figures (the qualifying line's shape)."""
-    return f"- {name}: overdue $12,000.00, renewal $80,000"
+    """A near miss listed as at risk, with its own figures from the task's facts (traceable)."""
+    amounts = task.grader.facts.figures
+    return f"- {name}: overdue ${amounts[0]:,.2f}, renewal ${amounts[1]:,.0f}"
 
 
 @pytest.mark.parametrize("variant", list(TRAP_OF))
