@@ -4,16 +4,20 @@ invoice meets an imminent renewal."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
-from officesim.taskgen.base import Draft, Family, Solver, Stage
+from officesim.taskgen.audit_texts import expense_texts, renewal_texts, renewal_traps
+from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
 from officesim.taskgen.common import (
     MAIL_TABLES,
     accounts,
     allowed_changes,
+    colleague_mail,
     day,
     first_name,
     invoice_numbers,
+    long_date,
     mail_guards,
     shared_sheet,
     stamp,
@@ -39,126 +43,241 @@ COMPLIANT = (r"(?<!non-)(?<!non)(?<!not\s)\bcompliant\b|\bwithin (?:the )?(?:pol
              r"\bnear[\s-]?miss")
 
 
+# the structures of an audit: which way a claim can fail besides the policy's three caps
+EXPENSE_STRUCTURES = ("policy-caps", "duplicate-claims", "own-report-approval", "mail-exception", "leaver-claims")
+# an exception that is no policy cap: the words that name it ("EC-1234 duplicates EC-1187")
+EXTRA_RULES = [
+    ("duplicate", "duplicate claim", ["duplicate", "duplicated", "claimed twice", "double claim", "double-claimed",
+                                      "already claimed", "same expense", "resubmitted", "repeat", "copy"]),
+    ("approval", "approval rule", ["own report", "direct report", "reports to", "self-approved",
+                                   "approved by their report", "approver", "approval", "conflict of interest"]),
+    ("leaver", "claimed after leaving", ["left", "leaver", "last day", "after leaving", "departed", "no longer with",
+                                         "after they left", "after her last day", "after his last day"]),
+]
+# what leaves a claim out because someone signed its overrun off by mail ("EC-1234 was approved by Dana")
+WAIVED = (COMPLIANT + r"|\b(?:pre-?)?approved\b|\bwaived\b|\bsigned off\b|\bexception (?:was |has been )?granted\b|"
+          r"\bgranted an exception\b|\bcleared\b|\bok(?:ay)?ed\b")
+
+
+def _claim(rng: random.Random, kind: str, claim_id: str, employee: str, when: str, hotel: dict[str, int],
+           meals: dict[str, int]) -> dict[str, Any]:
+    """One claim row of ``kind``: hotel_over, meals_over, no_receipt or ok (within every rule)."""
+    city = rng.choice(CITIES)
+    # a missing receipt only breaks the policy above the receipt limit: hotels and flights always are
+    choices = ["Hotel", "Airfare"] if kind == "no_receipt" else ["Hotel", "Meals", "Airfare"]
+    category = {"hotel_over": "Hotel", "meals_over": "Meals"}.get(kind, rng.choice(choices))
+    units = rng.randint(1, 4) if category != "Airfare" else 1
+    cap = {"Hotel": hotel[city] * units, "Meals": meals[city] * units}.get(category)
+    over: float | None = None  # how far an over-the-limit claim is over (hotel and meals only)
+    if cap is None:
+        amount = round(rng.uniform(250, 900), 2)
+    elif kind in ("hotel_over", "meals_over"):
+        amount = float(cap + rng.randrange(15, 160, 5))
+        over = round(amount - cap, 2)
+    else:
+        amount = float(cap - rng.randrange(0, 40, 5))
+    return {"id": claim_id, "date": when, "employee": employee, "city": city, "category": category, "units": units,
+            "amount": amount, "receipt": kind != "no_receipt", "kind": kind, "over": over, "rule": None}
+
+
+def _cap_rule(kind: str) -> str:
+    return {"hotel_over": "hotel", "meals_over": "meals", "no_receipt": "receipt"}[kind]
+
+
 class ExpenseAudit(Family):
-    """Check a month of expense claims against the travel policy and mail the exceptions, nothing else."""
+    """Check a month of expense claims against the travel policy and mail the exceptions, nothing else.
+
+    Five structures: the policy's caps and receipt rule alone; a late-submissions sheet that repeats
+    a claim of the month's sheet under a new ID; an approver column where one claim was approved by
+    the claimant's own report; a mail that signs off one over-cap claim (so it is no exception); an
+    HR notice of a leaver whose claims dated after the last day must not be paid.
+    """
 
     name = "expense_audit"
     skills = ("policy_application", "aggregation", "exhaustive_search")
     category = "finance-compliance"
-    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
+    difficulty = "medium"  # 5-9 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
     apps = ("drive", "mail")
-    variants = ("sales-claims", "marketing-claims", "engineering-claims")
+    variants = EXPENSE_STRUCTURES
     worlds = ("acme", "counsel", "carewell")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        department = stage.department({"sales-claims": "Sales", "marketing-claims": "Marketing",
-                                       "engineering-claims": "Engineering"}[variant])
+        department = stage.department(("Sales", "Marketing", "Engineering")[(index // len(self.variants)) % 3])
         stage.act_as(rng.choice(["role:controller", "role:ap_specialist"]))
         recipient_role = rng.choice(["role:cfo", "role:controller"] if stage.acting_user != "role:controller"
                                     else ["role:cfo"])
         recipient = stage.person(recipient_role)
+        boss = first_name(recipient["name"])
         hotel = {c: rng.randrange(180, 400, 5) for c in CITIES}
         meals = {c: rng.randrange(55, 100, 5) for c in CITIES}
         stage.clock(stamp(day(-40), 10, 0))
         set_travel_policy(stage, hotel, meals, 0.67)
-        people = stage.rows("SELECT p.name FROM directory_person p JOIN directory_department d ON "
-                            "d.id = p.department_id WHERE d.name = ? ORDER BY p.id", department)
-        ids = rng.sample(range(1000, 9999), 12)
-        claims: list[dict[str, Any]] = []
+        people = stage.rows("SELECT p.* FROM directory_person p JOIN directory_department d ON "
+                            "d.id = p.department_id WHERE d.name = ? AND p.manager_id IS NOT NULL ORDER BY p.id",
+                            department)
+        heads = [p for p in people if stage.rows("SELECT id FROM directory_person WHERE manager_id = ?", p["id"])]
+        staff_only = [p for p in people if p not in heads] or people
+        ids = iter(f"EC-{n}" for n in rng.sample(range(1000, 9999), 20))
+        breaks = {"policy-caps": 4, "duplicate-claims": 2, "own-report-approval": 2, "mail-exception": 3,
+                  "leaver-claims": 2}[variant]
         kinds = ["hotel_over", "meals_over", "no_receipt", rng.choice(["hotel_over", "meals_over", "no_receipt"])]
+        kinds = rng.sample(kinds[:3], min(breaks, 3)) + kinds[3:breaks]
         kinds += ["ok"] * (12 - len(kinds))
         rng.shuffle(kinds)
-        for n, kind in enumerate(kinds):
-            city = rng.choice(CITIES)
-            # a missing receipt only breaks the policy above the receipt limit: hotels and flights always are
-            choices = ["Hotel", "Airfare"] if kind == "no_receipt" else ["Hotel", "Meals", "Airfare"]
-            category = {"hotel_over": "Hotel", "meals_over": "Meals"}.get(kind, rng.choice(choices))
-            units = rng.randint(1, 4)
-            if category == "Hotel":
-                cap = hotel[city] * units
-            elif category == "Meals":
-                cap = meals[city] * units
-            else:
-                cap = None
-            over: float | None = None  # how far an over-the-limit claim is over (hotel and meals only)
-            if cap is None:
-                amount = round(rng.uniform(250, 900), 2)
-            elif kind in ("hotel_over", "meals_over"):
-                amount = float(cap + rng.randrange(15, 160, 5))
-                over = round(amount - cap, 2)
-            else:
-                amount = float(cap - rng.randrange(0, 40, 5))
-            receipt = kind != "no_receipt"
-            claims.append({"id": f"EC-{ids[n]}", "date": day(-rng.randint(5, 34)).isoformat(),
-                           "employee": rng.choice(people)["name"], "city": city, "category": category,
-                           "units": units if category != "Airfare" else 1, "amount": amount, "receipt": receipt,
-                           "kind": kind, "over": over})
-        claims.sort(key=lambda c: (c["date"], c["id"]))
+        claims = [_claim(rng, kind, next(ids), rng.choice(staff_only)["name"], day(-rng.randint(5, 34)).isoformat(),
+                         hotel, meals) for kind in kinds]
+        for c in claims:
+            c["rule"] = None if c["kind"] == "ok" else _cap_rule(c["kind"])
         sheet = f"{department} expense claims - September 2026"
+        columns = ["Claim ID", "Date", "Employee", "City", "Category", "Nights/Days", "Amount", "Receipt attached"]
+        types = ["text", "date", "text", "text", "text", "number", "number", "bool"]
+        traps: list[str] = []
+        cleared: list[dict[str, Any]] = []  # compliant on a closer reading, and the grader checks they stay out
+        notes: list[str] = []  # mail the structure plants: filing it away is fine
+        senders: list[str] = []  # who wrote it: copying them in is fine
+        late_sheet: str | None = None
+        late_rows: list[dict[str, Any]] = []
+        approvers: dict[str, str] = {}
+        leaver: dict[str, Any] | None = None
+        if variant == "duplicate-claims":
+            original = rng.choice([c for c in claims if c["kind"] == "ok" and c["category"] != "Airfare"])
+            copy = {**original, "id": next(ids), "kind": "duplicate", "rule": "duplicate", "of": original["id"]}
+            late_rows = [copy, *(_claim(rng, "ok", next(ids), rng.choice(staff_only)["name"],
+                                        day(-rng.randint(3, 20)).isoformat(), hotel, meals) for _ in range(2))]
+            late_rows.sort(key=lambda c: c["id"])
+            late_sheet = f"{department} expense claims - September 2026 (late submissions)"
+            traps.append(f"{copy['id']} in the late-submissions sheet repeats {original['id']} from the month's sheet")
+        elif variant == "own-report-approval":
+            if not heads:
+                raise WorldLacks(f"{self.name}: {department} has nobody with a direct report")
+            head = heads[0]
+            report = stage.rows("SELECT * FROM directory_person WHERE manager_id = ? ORDER BY id", head["id"])
+            victim = rng.choice([c for c in claims if c["kind"] == "ok"])
+            victim.update(employee=head["name"], kind="approval", rule="approval")
+            for c in claims:
+                who = next(p for p in people if p["name"] == c["employee"])
+                approvers[c["id"]] = (rng.choice(report)["name"] if c is victim
+                                      else stage.person(who["manager_id"])["name"])
+            columns.append("Approved by")
+            types.append("text")
+            traps.append(f"{victim['id']} was approved by {approvers[victim['id']]}, who reports to the claimant")
+        elif variant == "mail-exception":
+            waived = _claim(rng, rng.choice(["hotel_over", "meals_over"]), next(ids),
+                            rng.choice(staff_only)["name"], day(-rng.randint(8, 30)).isoformat(), hotel, meals)
+            claims.append(waived)
+            cleared.append(waived)
+            stage.clock(stamp(day(-4), 16, 20))
+            sent = colleague_mail(
+                stage, "role:cfo", ["user"],
+                f"Expense exception: {waived['id']}",
+                f"Hi,\n\n{waived['employee']}'s {waived['category'].lower()} claim {waived['id']} ({waived['city']}) "
+                f"is over the {'nightly cap' if waived['category'] == 'Hotel' else 'meal allowance'}: "
+                "I approved it in advance (the client moved the meeting and only the conference rate was left), so "
+                "please treat it as within policy for this month's audit.\n\nThanks\n")
+            notes.append(str(sent["id"]))
+            senders.append("role:cfo")
+            traps.append(f"{waived['id']} is over its cap but the CFO's mail approved it in advance: no exception")
+        elif variant == "leaver-claims":
+            leaver = rng.choice(staff_only)
+            last = day(-rng.randint(14, 20))
+            when = [(last + timedelta(days=d)).isoformat() for d in (-rng.randint(2, 6), rng.randint(2, 8))]
+            before = _claim(rng, "ok", next(ids), leaver["name"], when[0], hotel, meals)
+            after = _claim(rng, "ok", next(ids), leaver["name"], when[1], hotel, meals)
+            after.update(kind="leaver", rule="leaver")
+            claims += [before, after]
+            cleared.append(before)
+            stage.clock(stamp(last, 17, 30))
+            sent = colleague_mail(stage, "role:hr_lead", ["user"], f"Leaver: {leaver['name']}",
+                                  f"Hi,\n\nFor finance's records: {leaver['name']} left the company; their last day "
+                                  f"was {long_date(last)}. Their corporate card is cancelled and nothing they spend "
+                                  "after their last day is reimbursable.\n\nHR\n")
+            notes.append(str(sent["id"]))
+            senders.append("role:hr_lead")
+            traps.append(f"{before['id']} by the leaver is dated before the last day and is fine; {after['id']} is not")
+        claims.sort(key=lambda c: (c["date"], c["id"]))
+
+        def row_of(c: dict[str, Any]) -> list[Any]:
+            row = [c["id"], c["date"], c["employee"], c["city"], c["category"], c["units"], c["amount"], c["receipt"]]
+            return row + ([approvers[c["id"]]] if approvers else [])
+
         stage.clock(stamp(day(-2), 11, 0))
-        file_id = shared_sheet(stage, "role:travel_coordinator", sheet,
-                               ["Claim ID", "Date", "Employee", "City", "Category", "Nights/Days", "Amount",
-                                "Receipt attached"],
-                               ["text", "date", "text", "text", "text", "number", "number", "bool"],
-                               [[c["id"], c["date"], c["employee"], c["city"], c["category"], c["units"], c["amount"],
-                                 c["receipt"]] for c in claims])
+        file_id = shared_sheet(stage, "role:travel_coordinator", sheet, columns, types, [row_of(c) for c in claims])
+        late_id = (shared_sheet(stage, "role:travel_coordinator", late_sheet, columns, types,
+                                [row_of(c) for c in late_rows]) if late_sheet else None)
         stage.clock(stamp(day(0), 9, 0))
-        bad = [c for c in claims if c["kind"] != "ok"]
-        good = [c for c in claims if c["kind"] == "ok"]
-        limit = stage.money(RECEIPT_LIMIT, cents=False)
-        instruction = rng.choice([
-            f"Please audit the claims in '{sheet}' against our {POLICY_NAME} (hotel caps per night, meal allowances "
-            f"per day, receipts above {limit}) and mail {first_name(recipient['name'])} the claims that break "
-            "it: claim ID, the rule broken and, for caps, how much it is over. Don't list the compliant ones.",
-            f"{first_name(recipient['name'])} wants the policy exceptions in '{sheet}'. Check every claim against the "
-            f"{POLICY_NAME} and send {first_name(recipient['name'])} a mail with each exception's claim ID, which "
-            "rule it breaks and by how much (where there's a cap). Only the exceptions.",
-        ])
+        everything = claims + late_rows
+        bad = [c for c in everything if c["rule"] is not None]
+        good = [c for c in everything if c["rule"] is None]
+        near = [c for c in good if c["category"] in ("Hotel", "Meals") and c not in cleared]
+        if near:  # a claim a few dollars under its cap, the usual false positive
+            traps.append(f"{max(near, key=lambda c: c['amount'])['id']} is close to its cap but within it")
+        if any(c["units"] > 1 and c["rule"] in ("hotel", "meals") for c in bad):
+            traps.append("a multi-night or multi-day claim's cap is the nightly or daily cap times the nights/days")
+        instruction = rng.choice(expense_texts(variant, sheet, boss, stage.money(RECEIPT_LIMIT, cents=False)))
 
         def solve(s: Solver) -> None:
             s.call("drive_search_files", query=POLICY_NAME)
             policy = s.call("drive_search_files", query=POLICY_NAME)["files"][0]
             s.call("drive_get_doc", file_id=policy["id"])
+            s.call("drive_search_files", query=f"{department} expense claims")
             s.call("drive_read_sheet", file_id=file_id)
+            if late_id:
+                s.call("drive_read_sheet", file_id=late_id)
+            if approvers:
+                s.call("directory_search_people", query=next(c["employee"] for c in bad if c["rule"] == "approval"))
+            if notes:
+                s.call("mail_search_messages", query="leaver" if leaver else "exception")
+                for note in notes:
+                    s.call("mail_get_message", message_id=note)
             lines = []
             for c in bad:
-                if c["kind"] == "no_receipt":
-                    lines.append(f"- {c['id']} ({c['employee']}): no receipt for {stage.money(c['amount'])}")
+                if c["rule"] == "receipt":
+                    why = f"no receipt for {stage.money(c['amount'])}"
+                elif c["rule"] in ("hotel", "meals"):
+                    why = f"{c['category'].lower()} cap exceeded by {stage.money(c['over'])}"
+                elif c["rule"] == "duplicate":
+                    why = f"duplicate claim: the same expense as {c['of']} in the month's sheet"
+                elif c["rule"] == "approval":
+                    why = f"approval rule: approved by {approvers[c['id']]}, the claimant's own direct report"
                 else:
-                    lines.append(f"- {c['id']} ({c['employee']}): {c['category'].lower()} cap exceeded by "
-                                 f"{stage.money(c['over'])}")
+                    why = "claimed after leaving: dated after their last day"
+                lines.append(f"- {c['id']} ({c['employee']}): {why}")
             s.call("mail_send_message", to=[recipient["email"]], subject=f"Policy exceptions: {sheet}",
-                   body=f"Hi {first_name(recipient['name'])},\n\n{len(bad)} claims break the policy:\n"
-                        + "\n".join(lines) + "\n\nBest")
+                   body=f"Hi {boss},\n\n{len(bad)} claims break the policy:\n" + "\n".join(lines) + "\n\nBest")
 
-        facts = FactSheet(sources=[f"doc:{POLICY_NAME}", f"sheet:{sheet}"])
+        sources = [f"doc:{POLICY_NAME}", f"sheet:{sheet}", *([f"sheet:{late_sheet}"] if late_sheet else [])]
+        facts = FactSheet(sources=sources)
         rules = {kind: facts.entity(name, key=f"rule_{kind}", aliases=aliases, kind="rule")
-                 for kind, name, aliases in RULES}
+                 for kind, name, aliases in [*RULES, *EXTRA_RULES]}
         bad_keys, over_keys, rule_keys = [], [], []
-        for c in claims:
+        for c in everything:
             key = facts.entity(c["id"], key=key_of(c["id"]), kind="claim")
             per_unit = {"Hotel": hotel, "Meals": meals}.get(c["category"], {}).get(c["city"])
             if per_unit is not None:
                 facts.figure(per_unit * c["units"])  # the claim's cap, a careful worker's supporting figure
-            if c["kind"] == "ok":
+            if c["rule"] is None:
                 continue
             bad_keys.append(key)
-            rule = {"hotel_over": "hotel", "meals_over": "meals"}.get(c["kind"], "receipt")
             # "hotel or meal cap" is a hedge; a receipt may be mentioned beside any cap ("receipt attached")
-            other_cap = {"hotel": ["meals"], "meals": ["hotel"]}.get(rule, [])
-            rule_keys.append(facts.fact(key, "rule", rules[rule], wrong=[rules[r] for r in other_cap]))
+            other_cap = {"hotel": ["meals"], "meals": ["hotel"]}.get(c["rule"], [])
+            rule_keys.append(facts.fact(key, "rule", rules[c["rule"]], wrong=[rules[r] for r in other_cap]))
             if c["over"] is not None and per_unit is not None:
                 # the overrun against one night's or one day's cap, whatever the claim's length
                 over_keys.append(facts.fact(key, "over", c["over"], wrong=[round(c["amount"] - per_unit, 2)]))
-        good_keys = [key_of(c["id"]) for c in good]
+        for c in cleared:
+            if c["over"] is not None:
+                facts.figure(c["amount"], c["over"])
+        # "EC-2 repeats EC-1" names the original beside its copy: the original is neither required nor excluded
+        originals = {c.get("of") for c in bad}
+        good_keys = [key_of(c["id"]) for c in good if c["id"] not in originals]
         to = [recipient_role]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),
             gates=[
                 facts_check("exceptions_sent", None, "sent_mail", to=to, name=bad_keys, require=over_keys,
-                            exclude=good_keys, excluded_if=COMPLIANT,
+                            exclude=good_keys, excluded_if=WAIVED if variant == "mail-exception" else COMPLIANT,
                             description="The mail names every exception, each cap exception with how much it is "
                                         "over (stated with its claim); no compliant claim is presented as an "
                                         "exception, no figure is tied to the wrong claim or made up."),
@@ -166,75 +285,134 @@ class ExpenseAudit(Family):
             ],
             criteria=[
                 facts_check("rules_named", 2, "sent_mail", to=to, require=rule_keys, headings=True,
-                            description="Each exception names the rule it breaks (hotel cap, meal allowance, "
-                                        "receipt), stated with its claim."),
-                *mail_guards(to),
+                            description="Each exception names the rule it breaks (a cap, the receipt rule, or why "
+                                        "else it cannot be paid), stated with its claim."),
+                *mail_guards([*to, *senders], keep=notes),
             ],
-            solve=solve, variant=variant, max_steps=20, facts=facts,
+            solve=solve, variant=variant, max_steps=25, facts=facts, traps=traps,
         )
 
 
+RENEWAL_STRUCTURES = ("next-n-days", "churned-account", "signed-in-mail", "one-region", "hard-book")
+# the roles of the planted accounts, per structure: q qualifies, late renews after the window, paid has paid
+# its invoice, notdue owes an invoice not yet due, churned lost its renewal, signed signed it by mail, away
+# qualifies but lies outside the region asked for, quiet has a renewal and no invoice at all
+RENEWAL_ROLES = {
+    "next-n-days": ["q", "q", "q", "late", "paid", "notdue"],
+    "churned-account": ["q", "q", "q", "churned", "notdue", "paid"],
+    "signed-in-mail": ["q", "q", "q", "signed", "notdue", "late"],
+    "one-region": ["q", "q", "q", "away", "late", "paid"],
+    "hard-book": ["q", "q", "q", "signed", "churned", "notdue", "notdue", "paid", "late"],
+}
+
+
 class RenewalRiskDigest(Family):
-    """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts."""
+    """List the accounts where an overdue invoice meets an open renewal closing soon, with the amounts.
+
+    Five structures: renewals in the next N days (near misses: a renewal just after the window, a
+    paid invoice, one not yet due); an account that churned (its renewal lost) with an overdue
+    invoice; a renewal its owner says by mail was signed (the CRM still shows it open); a digest for
+    one region's manager with a qualifying account elsewhere; and a hard book without the invoice
+    search, over more than a page of renewals, where the signed, churned and not-yet-due traps go
+    unsaid.
+    """
 
     name = "renewal_risk_digest"
     skills = ("cross_app_join", "aggregation", "communication")
     category = "account-management"
-    difficulty = "medium"  # 3-7 reference calls: below the hard bar (>= 12 calls, unstated traps, paging)
+    difficulty = "medium"  # 3-6 reference calls; the hard-book tier is hard (>= 12 calls, paging, no filters)
     apps = ("crm", "mail")
-    variants = ("sixty-days", "this-quarter", "ninety-days")
+    variants = RENEWAL_STRUCTURES
     worlds = ("acme", "carewell", "shopline")
 
     def build(self, stage: Stage, index: int, rng: random.Random) -> Draft:
         variant = self.variant_for(index)
-        horizon = {"sixty-days": 60, "this-quarter": (day(0).replace(month=12, day=31) - day(0)).days,
-                   "ninety-days": 90}[variant]
-        window = {"sixty-days": "in the next 60 days", "this-quarter": "by the end of this quarter (December 31)",
-                  "ninety-days": "in the next 90 days"}[variant]
+        hard = variant == "hard-book"
+        if variant == "churned-account":
+            horizon = (day(0).replace(month=12, day=31) - day(0)).days
+            window = "by the end of this quarter (December 31)"
+        else:
+            horizon = 60 if hard else rng.choice([45, 60, 90])
+            window = f"in the next {horizon} days"
         stage.act_as(rng.choice(["role:cs_lead", "role:controller"]))
         recipient_role = rng.choice(["role:cfo", "role:head_of_sales", "role:ceo"])
         recipient = stage.person(recipient_role)
         stage.clock(stamp(day(-1), 17, 0))
         fresh = accounts(stage, "id NOT IN (SELECT account_id FROM crm_invoice) AND id NOT IN (SELECT account_id "
                                 "FROM crm_deal WHERE name LIKE '%renewal%')")
-        planted = rng.sample(fresh, 6)
-        numbers = iter(invoice_numbers(rng, 12))
-        for position, account in enumerate(planted):
-            # 0-2 qualify; 3: renewal too late; 4: invoice paid; 5: invoice open but not yet due
-            close = day(rng.randint(10, horizon - 5)) if position != 3 else day(horizon + rng.randint(10, 40))
-            stage.insert("crm_deal", [{"account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
-                                       "stage": rng.choice(["proposal", "negotiation"]),
-                                       "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
-                                       "close_date": close.isoformat(), "owner_id": account["owner_id"],
-                                       "next_step": "Send renewal quote", "updated_by": account["owner_id"]}])
+        roles = list(RENEWAL_ROLES[variant])
+        region: str | None = None
+        if variant == "one-region":
+            region = str(stage.one("SELECT country FROM crm_account GROUP BY country ORDER BY count(*) DESC, "
+                                   "country LIMIT 1")["country"])
+            home = [a for a in fresh if a["country"] == region]
+            abroad = [a for a in fresh if a["country"] != region]
+            if len(home) < 5 or not abroad:
+                raise WorldLacks(f"{self.name}: too few accounts without invoices in {region} and elsewhere")
+            picked = rng.sample(home, 5)
+            planted = [*picked[:3], rng.choice(abroad), *picked[3:]]
+        else:
+            if hard:  # enough open renewals that one page of deals does not hold them all
+                existing = len(stage.rows("SELECT id FROM crm_deal WHERE name LIKE '%renewal%' AND stage NOT IN "
+                                          "('closed_won', 'closed_lost')"))
+                roles += ["quiet"] * max(0, 22 - existing - len(roles))
+            if len(fresh) < len(roles):
+                raise WorldLacks(f"{self.name}: {len(fresh)} accounts without invoices, {len(roles)} needed")
+            planted = rng.sample(fresh, len(roles))
+        numbers = iter(invoice_numbers(rng, 2 * len(roles)))
+        notes: list[str] = []
+        senders: list[str] = []
+        by_role: dict[str, list[dict[str, Any]]] = {}
+        for account, role in zip(planted, roles, strict=True):
+            by_role.setdefault(role, []).append(account)
+            close = day(rng.randint(10, horizon - 5)) if role != "late" else day(horizon + rng.randint(10, 40))
+            stage.insert("crm_deal", [{
+                "account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
+                "stage": "closed_lost" if role == "churned" else rng.choice(["proposal", "negotiation"]),
+                "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
+                "close_date": close.isoformat(), "owner_id": account["owner_id"],
+                "next_step": "Customer gave notice: not renewing" if role == "churned" else "Send renewal quote",
+                "updated_by": account["owner_id"]}])
+            if role == "quiet":
+                continue
             status, due = "open", day(-rng.randint(5, 45))
-            if position == 4:
+            if role == "paid":
                 status = "paid"
-            elif position == 5:
+            elif role == "notdue":
                 due = day(rng.randint(5, 25))
             stage.insert("crm_invoice", [{"number": next(numbers), "account_id": account["id"],
                                           "amount": float(rng.randrange(4_000, 60_000, 50)), "currency": "USD",
                                           "issued_on": day(-80).isoformat(), "due_on": due.isoformat(),
                                           "status": status, "paid_on": due.isoformat() if status == "paid" else None}])
+        for account in by_role.get("signed", []):
+            owner = stage.person(account["owner_id"])
+            if owner["id"] == stage.world.user["id"]:
+                raise WorldLacks(f"{self.name}: the acting user owns {account['name']}")
+            stage.clock(stamp(day(-1), 16, 5))
+            sent = colleague_mail(stage, owner["id"], ["user"], f"{account['name']} renewal signed",
+                                  f"Hi,\n\nGood news: {account['name']} signed their renewal yesterday (the "
+                                  "countersigned order form is in the deal folder). I'll move the deal to Closed Won "
+                                  f"in the CRM this week.\n\n{first_name(owner['name'])}\n")
+            notes.append(str(sent["id"]))
+            senders.append(owner["email"])
         today, last = day(0).isoformat(), day(horizon).isoformat()
         qualifying = stage.rows(
-            "SELECT a.id, a.name, (SELECT sum(amount) FROM crm_invoice i WHERE i.account_id = a.id AND i.status = "
-            "'open' AND i.due_on < ?) AS overdue FROM crm_account a WHERE EXISTS (SELECT 1 FROM crm_invoice i WHERE "
-            "i.account_id = a.id AND i.status = 'open' AND i.due_on < ?) AND EXISTS (SELECT 1 FROM crm_deal d WHERE "
-            "d.account_id = a.id AND d.name LIKE '%renewal%' AND d.stage NOT IN ('closed_won', 'closed_lost') AND "
-            "d.close_date BETWEEN ? AND ?) ORDER BY a.name", today, today, today, last)
+            "SELECT a.id, a.name, a.country, (SELECT sum(amount) FROM crm_invoice i WHERE i.account_id = a.id AND "
+            "i.status = 'open' AND i.due_on < ?) AS overdue FROM crm_account a WHERE EXISTS (SELECT 1 FROM "
+            "crm_invoice i WHERE i.account_id = a.id AND i.status = 'open' AND i.due_on < ?) AND EXISTS (SELECT 1 "
+            "FROM crm_deal d WHERE d.account_id = a.id AND d.name LIKE '%renewal%' AND d.stage NOT IN "
+            "('closed_won', 'closed_lost') AND d.close_date BETWEEN ? AND ?) ORDER BY a.name", today, today, today,
+            last)
+        signed_ids = {a["id"] for a in by_role.get("signed", [])}
+        qualifying = [r for r in qualifying if r["id"] not in signed_ids and (region is None or r["country"] == region)]
         for row in qualifying:
             row["renewals"] = stage.rows(
                 "SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%' AND stage NOT IN "
                 "('closed_won', 'closed_lost') AND close_date BETWEEN ? AND ?", row["id"], today, last)
         stage.clock(stamp(day(0), 9, 0))
-        instruction = rng.choice([
-            f"Please send {recipient['name']} a list of the customers that have an overdue invoice and also an open "
-            f"renewal deal closing {window}. For each one give the total overdue amount and the renewal's value.",
-            f"{first_name(recipient['name'])} wants to know which accounts are at risk: an overdue invoice plus an "
-            f"open renewal closing {window}. Mail {first_name(recipient['name'])} the list with the overdue total and "
-            "the renewal amount for each.",
-        ])
+        name = recipient["name"]
+        instruction = rng.choice(renewal_texts(variant, name, first_name(name), window, region))
+        traps = renewal_traps(by_role, region)
 
         sheet = FactSheet()
         keys: list[str] = []
@@ -244,8 +422,8 @@ class RenewalRiskDigest(Family):
             for i, deal in enumerate(row["renewals"], start=1):
                 sheet.fact(keys[-1], f"renewal_{i}", deal["amount"], label=RENEWAL_LABEL)
         miss_keys: list[str] = []
-        for account in planted[3:]:
-            if account["name"] in {r["name"] for r in qualifying}:
+        for account in planted:
+            if account["name"] in {r["name"] for r in qualifying} or account in by_role.get("quiet", []):
                 continue
             miss_keys.append(sheet.entity(account["name"], key=f"near_miss_{len(miss_keys) + 1}", kind="account"))
             for row in stage.rows("SELECT amount FROM crm_invoice WHERE account_id = ?", account["id"]):
@@ -259,9 +437,25 @@ class RenewalRiskDigest(Family):
                         for i in range(1, len(r["renewals"]) + 1)]
 
         def solve(s: Solver) -> None:
-            s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
-            s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
-                   limit=100)
+            if hard:  # no invoice search: every open renewal in the window, then each account's open invoices
+                deals, cursor = [], None
+                while True:
+                    page = s.call("crm_search_deals", query="renewal", stage="open",
+                                  **({"cursor": cursor} if cursor else {}))
+                    deals += page["deals"]
+                    cursor = page.get("next_cursor")
+                    if not cursor:
+                        break
+                for account_id in dict.fromkeys(d["account_id"] for d in deals if today <= d["close_date"] <= last):
+                    s.call("crm_get_account", account_id=account_id)
+            else:
+                s.call("crm_search_invoices", status="open", overdue_only=True, limit=100)
+                s.call("crm_search_deals", query="renewal", stage="open", close_after=today, close_before=last,
+                       limit=100)
+            if notes or hard:
+                s.call("mail_search_messages", query="renewal")
+                for note in notes:
+                    s.call("mail_get_message", message_id=note)
             lines = "\n".join(f"- {r['name']}: overdue {stage.money(r['overdue'])}, renewal "
                               f"{', '.join(stage.money(d['amount'], cents=False) for d in r['renewals'])}"
                               for r in qualifying)
@@ -269,9 +463,12 @@ class RenewalRiskDigest(Family):
                    body=f"Hi {first_name(recipient['name'])},\n\nAccounts with an overdue invoice and a renewal "
                         f"closing {window}:\n{lines}\n\nBest")
 
+        tools = toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"])
+        if hard:  # the invoice search and its overdue_only filter do the analysis: the hard tier reads accounts
+            tools = [t for t in tools if t != "crm_search_invoices"]
         return Draft(
             instruction=instruction,
-            tools=toolset(["crm", "mail"], writes=["mail_send_message"], distractors=["mail", "crm"]),
+            tools=tools,
             gates=[
                 facts_check("list_sent", None, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Every at-risk account is named with its overdue total and renewal value "
@@ -287,7 +484,8 @@ class RenewalRiskDigest(Family):
                 facts_check("renewal_values", 1, "sent_mail", to=[recipient_role], trace_to="facts",
                             description="Each account's renewal value, stated with it.",
                             require=renewal_keys),
-                *mail_guards([recipient_role]),
+                *mail_guards([recipient_role, *senders], keep=notes),
             ],
-            solve=solve, variant=variant, max_steps=25, facts=sheet,
+            solve=solve, variant=variant, max_steps=60 if hard else 25, facts=sheet, traps=traps,
+            difficulty="hard" if hard else None,
         )

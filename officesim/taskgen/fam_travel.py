@@ -137,12 +137,23 @@ class TravelExpenseReport(Family):
                        "(the sheet's 'Approved by' column lags behind: managers approve in #travel-approvals). "
                        "One page is plenty.\n\nThanks,\n" + first_name(cfo["name"]) + "\n")
         stage.clock(stamp(day(0), 9, 0))
+        cfo_first = first_name(cfo["name"])
         instruction = rng.choice([
-            f"{first_name(cfo['name'])} asked me for the Q3 travel-expense report (the request is in my inbox). "
-            f"Please prepare it as a Drive doc called '{REPORT}' and mail it to {first_name(cfo['name'])} with the "
-            "doc attached.",
+            f"{cfo_first} asked me for the Q3 travel-expense report (the request is in my inbox). Please prepare it "
+            f"as a Drive doc called '{REPORT}' and mail it to {cfo_first} with the doc attached.",
             f"Please put together the Q3 travel-expense report our CFO asked for this morning. Write it up in a new "
-            f"doc named '{REPORT}' and send it to {first_name(cfo['name'])} with the doc attached.",
+            f"doc named '{REPORT}' and send it to {cfo_first} with the doc attached.",
+            f"Could you handle {cfo_first}'s mail about the Q3 travel report? Everything they want should go in a "
+            f"doc titled '{REPORT}', attached to your reply to {cfo_first}.",
+            f"{cfo_first} is waiting on the quarter's travel numbers (see their mail from this morning). Draft "
+            f"'{REPORT}' in Drive with what they asked for and mail it over as an attachment.",
+            f"Please do the Q3 travel-expense write-up for our CFO: read what {cfo_first} asked for in the mail, "
+            f"build the report as a new doc '{REPORT}' from the expense sheets and chat approvals, and send it to "
+            f"{cfo_first} with the doc attached.",
+            f"Finance needs the Q3 travel-expense report today. {cfo_first}'s request is in my inbox; make a doc "
+            f"called '{REPORT}' that answers it and email {cfo_first} with it attached. Nobody else needs a copy.",
+            f"I owe {cfo_first} the Q3 travel report. Can you pull it together from Drive and #travel-approvals, save "
+            f"it as '{REPORT}' and send {cfo_first} a short mail with the doc attached?",
         ])
         lines_unsigned = [rows[p] for p in sorted(unsigned)]
 
@@ -249,6 +260,9 @@ class TravelExpenseReport(Family):
             # the issue's rubric said -2 for mailing anyone else; with the figures now checked by code
             # (7 points), -2 would leave a report mailed to everyone at 0.71, so it weighs all points
             solve=solve, variant=variant, max_steps=40, facts=facts,
+            traps=(f"receipt {rows[late]['receipt']} is blank under 'Approved by' but was approved in "
+                   "#travel-approvals: not unsigned",
+                   "the total is every Q3 expense, the unsigned ones included"),
         )
 
 
