@@ -10,53 +10,15 @@ from the generated task's own facts, so they follow the task's data.
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
+from playing import answered, built, fails, full_marks, usd
 
-from officesim import OfficeEnv
 from officesim.grading.facts import Fact
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
-from officesim.taskgen import FAMILIES
-from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
 
 BV, EP = "budget_variance_answer", "expense_policy_answer"
-
-
-@cache
-def built(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return render_verified(fam, index)[1]
-
-
-def answered(task: Task, answer: str) -> Grade:
-    """The reference solution's reads, submitted with ``answer``."""
-    env = OfficeEnv(task)
-    env.reset()
-    for step in task.solution.steps:
-        obs, *_ = env.step({"name": step.name, "arguments": dict(step.arguments)})
-        assert "error" not in (obs.get("result") or {}), (step.name, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
-
-
-def usd(amount: float) -> str:
-    return f"${amount:,.2f}"
 
 
 def winner(task: Task) -> tuple[str, Fact]:
@@ -78,9 +40,9 @@ def trapped(task: Task) -> tuple[str, Fact]:
 def test_budget_structures_pass_written_other_ways(variant: str) -> None:
     task = built(BV, variant)
     name, fact = winner(task)
-    assert passes(answered(task, task.solution.answer))
-    assert passes(answered(task, f"{name} is the furthest over: {usd(fact.value)} above budget."))
-    assert passes(answered(task, f"Most over budget: {name} (over by ${fact.value:,.0f})"))
+    assert full_marks(answered(task, task.solution.answer))
+    assert full_marks(answered(task, f"{name} is the furthest over: {usd(fact.value)} above budget."))
+    assert full_marks(answered(task, f"Most over budget: {name} (over by ${fact.value:,.0f})"))
 
 
 @pytest.mark.parametrize("variant", ["revised-sheet", "one-month", "department-sheets"])
@@ -109,7 +71,7 @@ def test_budget_revised_sheet_passes_with_the_budget_and_actual() -> None:
     name, fact = winner(task)
     budget = next(r for r in task.grader.facts.figures if any(
         abs(a - r - float(fact.value)) < 0.01 for a in task.grader.facts.figures))
-    assert passes(answered(task, f"{name}: actual {usd(budget + float(fact.value))} against a budget of "
+    assert full_marks(answered(task, f"{name}: actual {usd(budget + float(fact.value))} against a budget of "
                                  f"{usd(budget)}, so {usd(fact.value)} over."))
 
 
@@ -128,7 +90,7 @@ def test_budget_one_month_fails_the_quarters_top() -> None:
 def test_budget_one_month_passes_as_a_sentence_in_thousands() -> None:
     task = built(BV, "one-month")
     name, fact = winner(task)
-    assert passes(answered(task, f"In September it was {name}, about ${float(fact.value) / 1000:.1f}k over its "
+    assert full_marks(answered(task, f"In September it was {name}, about ${float(fact.value) / 1000:.1f}k over its "
                                  "monthly budget."))
 
 
@@ -154,10 +116,10 @@ def test_policy_overrides_pass_written_other_ways(variant: str) -> None:
     task = built(EP, variant)
     right = float(cap(task).value)
     city = task.grader.facts.entities[cap(task).entity].name
-    assert passes(answered(task, task.solution.answer))
-    assert passes(answered(task, f"{right:g}"))
-    assert passes(answered(task, f"You can claim up to {usd(right)} per night for the {city} hotel."))
-    assert passes(answered(task, f"${right:,.0f}/night, taxes included"))
+    assert full_marks(answered(task, task.solution.answer))
+    assert full_marks(answered(task, f"{right:g}"))
+    assert full_marks(answered(task, f"You can claim up to {usd(right)} per night for the {city} hotel."))
+    assert full_marks(answered(task, f"${right:,.0f}/night, taxes included"))
 
 
 @pytest.mark.parametrize("variant", ["policy-update", "mail-exception"])
