@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from playing import Edit, Step, full_marks, play
 
-from officesim import OfficeEnv, World
+from officesim import World
 from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import selftest, would_pass
+from officesim.pipeline.selftest import selftest
 from officesim.sampler import TaskSampler
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
@@ -26,8 +27,6 @@ from officesim.taskgen.writer import render_verified, world_choice
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
 
-Step = dict[str, Any]
-Edit = Callable[[list[Step]], list[Step]]
 MINE = ("approval_chain", "reschedule_conflict", "rep_offboarding", "infeasible_request")
 
 
@@ -37,22 +36,6 @@ def built(family: str, index: int, world: str = "acme") -> Task:
     fam = FAMILIES[family]
     chosen = world_choice(world)
     return render_verified(fam, index, world=chosen, task_id=fam.task_id(index, chosen.key))[1]
-
-
-def play(task: Task, edit: Edit | None = None) -> Grade:
-    """The reference solution, changed by ``edit``, then submitted with the reference's answer."""
-    env = OfficeEnv(task)
-    env.reset()
-    steps = [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps]
-    for step in edit(steps) if edit else steps:
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": task.solution.answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
 
 
 def texts(edit: Callable[[str], str], name: str) -> Edit:
@@ -82,7 +65,7 @@ def test_planning_blocks_moves_never_stack_the_users_meetings_in_one_slot() -> N
     """carewell-005 once moved all three meetings to Monday 09:30 (each gate only knew its own
     attendees), so one mail to everyone passed; now each move is clear of the others."""
     task = built("reschedule_conflict", 4, "carewell")
-    assert passes(play(task))
+    assert full_marks(play(task))
     moves = [s for s in task.solution.steps if s.name == "calendar_update_event"]
     starts = [s.arguments["start"] for s in moves]
     assert len(set(starts)) == len(starts)
@@ -97,7 +80,7 @@ def test_planning_blocks_moves_never_stack_the_users_meetings_in_one_slot() -> N
         return steps
 
     grade = play(task, stack)
-    assert not passes(grade)
+    assert not full_marks(grade)
     assert failed(grade) & {"moved_2", "sync_this_week"}
     report = selftest(task)
     assert report.ok, report.problems + [r.reason for r in report.runs if not r.ok]
@@ -140,7 +123,7 @@ def test_approval_never_takes_a_deal_with_a_near_namesake() -> None:
     shown = f"{asked[0]:,.0f}".replace(",", " ") + " €"  # as the world writes it: 180 000 €
     hedge = texts(lambda t: f"{t} It could also be {shown}, depending on how you read it.",
                   "chat_reply_message" if drawn.task.difficulty == "hard" else "mail_reply_message")
-    assert asked and not passes(play(drawn.task, hedge))
+    assert asked and not full_marks(play(drawn.task, hedge))
     for one in (task, drawn.task):
         report = selftest(one)
         assert report.ok, report.problems + [r.reason for r in report.runs if not r.ok]
@@ -154,13 +137,13 @@ def test_offboarding_handover_by_first_name_reads_despite_a_namesake() -> None:
     task = built("rep_offboarding", 3, "carewell")
     leaver = facts_of(task)["entities"]["leaver"]["name"]
     successor = facts_of(task)["entities"]["successor"]["name"]
-    assert passes(play(task))
+    assert full_marks(play(task))
     full = texts(lambda t: t.replace(f"from {leaver.split()[0]}.", f"from {leaver}."), "chat_post_message")
-    assert passes(play(task, full))
+    assert full_marks(play(task, full))
     given = leaver.split()[0]
     namesake = next(p["name"] for p in task_people(task) if p["name"].split()[0] == given and p["name"] != leaver)
     wrong = texts(lambda t: t.replace(successor, namesake), "chat_post_message")
-    assert not passes(play(task, wrong))
+    assert not full_marks(play(task, wrong))
 
 
 def task_people(task: Task) -> list[dict[str, Any]]:
@@ -181,7 +164,7 @@ def test_infeasible_sampled_draw_is_not_answered_by_the_other_instances_answers(
     assert missing not in library
     blind = texts(lambda _: "; ".join(sorted(library)) + "; can't find", "mail_reply_message")
     grade = play(drawn.task, blind)
-    assert not passes(grade) and "said_which" in failed(grade)
+    assert not full_marks(grade) and "said_which" in failed(grade)
     report = selftest(drawn.task)
     assert report.ok, report.problems + [r.reason for r in report.runs if not r.ok]
 
