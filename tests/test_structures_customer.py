@@ -13,59 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
-from typing import Any
 
 import pytest
+from playing import Edit, Step, built, check, entity_name, fact, fails, full_marks, play
 
-from officesim import OfficeEnv
 from officesim.grading.facts import Fact
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.fam_customer import CONVENIENT
-from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
-
-Step = dict[str, Any]
-Edit = Callable[[list[Step]], list[Step]]
-
-
-@cache
-def built(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return render_verified(fam, index)[1]
-
-
-def steps_of(task: Task) -> list[Step]:
-    assert task.solution is not None
-    return [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps]
-
-
-def play(task: Task, edit: Edit | None = None, answer: str | None = None) -> Grade:
-    """The reference solution, changed by ``edit``, submitted with ``answer`` (the reference's when None)."""
-    assert task.solution is not None
-    env = OfficeEnv(task)
-    env.reset()
-    steps = steps_of(task)
-    for step in edit(steps) if edit else steps:
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": answer or task.solution.answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
 
 
 def body(change: Callable[[str], str], tool: str = "mail_send_message") -> Edit:
@@ -81,19 +38,8 @@ def body(change: Callable[[str], str], tool: str = "mail_send_message") -> Edit:
 
 
 def usd(value: float) -> str:
+    """``value`` in whole dollars (``$1,235``), as the customer briefs write amounts."""
     return f"${value:,.0f}"
-
-
-def fact(task: Task, key: str) -> Fact:
-    return task.grader.facts.fact(key)
-
-
-def name(task: Task, key: str) -> str:
-    return task.grader.facts.entities[key].name
-
-
-def gate(task: Task, check_id: str) -> Any:
-    return next(c for c in task.grader.gates if c.id == check_id)
 
 
 def revised_deal(task: Task) -> tuple[float, float]:
@@ -101,7 +47,7 @@ def revised_deal(task: Task) -> tuple[float, float]:
     db = task.start_world().db
     for item in task.grader.facts.facts:
         if item.attribute == "amount" and item.entity.startswith("deal_"):
-            row = db.execute("SELECT amount FROM crm_deal WHERE name = ?", (name(task, item.entity),)).fetchone()
+            row = db.execute("SELECT amount FROM crm_deal WHERE name = ?", (entity_name(task, item.entity),)).fetchone()
             if row is not None and abs(float(row[0]) - float(item.value)) > 0.5:
                 return float(item.value), float(row[0])
     raise AssertionError("no renegotiated deal in this instance")
@@ -113,15 +59,15 @@ def pipeline(task: Task) -> Fact:
 
 def left_out(task: Task, prefix: str) -> list[str]:
     """The entity keys ``brief_sent`` keeps out of the brief whose key starts with ``prefix``."""
-    return [k for k in gate(task, "brief_sent").exclude if k.startswith(prefix)]
+    return [k for k in check(task, "brief_sent").exclude if k.startswith(prefix)]
 
 
 def with_deal(task: Task, key: str, text: str) -> str:
     """The brief with deal ``key`` listed as open beside the others and counted in the total."""
     amount = float(fact(task, f"{key}.amount").value)
     total = float(pipeline(task).value)
-    text = text.replace("\nTotal open pipeline", f"\n- {name(task, key)}: {usd(amount)}, Negotiation\n"
-                                                  "Total open pipeline", 1)
+    text = text.replace("\nTotal open pipeline", f"\n- {entity_name(task, key)}: {usd(amount)}, Negotiation\n"
+                                                         "Total open pipeline", 1)
     return text.replace(f"Total open pipeline: {usd(total)}", f"Total open pipeline: {usd(total + amount)}")
 
 
@@ -142,11 +88,11 @@ def test_renegotiated_brief_fails_on_the_crm_amount_and_the_crm_total() -> None:
 def test_renegotiated_brief_passes_with_the_old_figure_named_as_superseded() -> None:
     task = built("customer_brief", "renegotiated")
     new, old = revised_deal(task)
-    assert passes(play(task))
-    assert passes(play(task, body(lambda t: t.replace(f"{usd(new)},", f"{usd(new)} (renegotiated; the "
+    assert full_marks(play(task))
+    assert full_marks(play(task, body(lambda t: t.replace(f"{usd(new)},", f"{usd(new)} (renegotiated; the "
                                                                       f"previous {usd(old)} is superseded),"))))
     total = float(pipeline(task).value)
-    assert passes(play(task, body(lambda t: t.replace(f"Total open pipeline: {usd(total)}",
+    assert full_marks(play(task, body(lambda t: t.replace(f"Total open pipeline: {usd(total)}",
                                                       f"All open deals together: ${total / 1000:g}k"))))
 
 
@@ -156,18 +102,18 @@ def test_sister_account_brief_fails_with_the_near_duplicates_deal_or_invoice() -
     sister_deal = left_out(task, "sister_deal_")[0]
     assert fails(play(task, body(lambda t: with_deal(task, sister_deal, t))))
     invoice = float(fact(task, "sister_invoice.amount").value)
-    assert fails(play(task, body(lambda t: t.replace("\n\nHeads-up", f"\n- {name(task, 'sister_invoice')}: "
+    assert fails(play(task, body(lambda t: t.replace("\n\nHeads-up", f"\n- {entity_name(task, 'sister_invoice')}: "
                                                                     f"${invoice:,.2f}\n\nHeads-up", 1))))
 
 
 def test_sister_account_brief_passes_naming_the_near_duplicate_as_separate() -> None:
     task = built("customer_brief", "sister-account")
-    sister = name(task, "sister_account")
+    sister = entity_name(task, "sister_account")
     sister_deal = left_out(task, "sister_deal_")[0]
     amount = float(fact(task, f"{sister_deal}.amount").value)
-    assert passes(play(task, body(lambda t: t.replace("\n\nLast contact", f"\n(Not included: {sister} is a "
+    assert full_marks(play(task, body(lambda t: t.replace("\n\nLast contact", f"\n(Not included: {sister} is a "
                                                                           "separate account.)\n\nLast contact"))))
-    assert passes(play(task, body(lambda t: t.replace("\n\nLast contact", f"\n{name(task, sister_deal)} "
+    assert full_marks(play(task, body(lambda t: t.replace("\n\nLast contact", f"\n{entity_name(task, sister_deal)} "
                                                                           f"({usd(amount)}) is not included: it "
                                                                           f"belongs to {sister}.\n\nLast contact"))))
 
@@ -200,11 +146,11 @@ def test_account_review_fails_on_each_trap() -> None:
 
 def test_account_review_passes_with_the_lost_deal_named_as_lost() -> None:
     task = built("customer_brief", "account-review")
-    lost = name(task, left_out(task, "deal_")[0])
-    assert passes(play(task))
-    assert passes(play(task, body(lambda t: t.replace("\nTotal open pipeline", f"\n{lost}: lost to a "
+    lost = entity_name(task, left_out(task, "deal_")[0])
+    assert full_marks(play(task))
+    assert full_marks(play(task, body(lambda t: t.replace("\nTotal open pipeline", f"\n{lost}: lost to a "
                                                                                "competitor\nTotal open pipeline"))))
-    assert passes(play(task, body(lambda t: t.replace("\nTotal open pipeline", f"\n({lost} is still open in the "
+    assert full_marks(play(task, body(lambda t: t.replace("\nTotal open pipeline", f"\n({lost} is still open in the "
                                                                                "CRM but closed-lost per the owner's "
                                                                                "note, so not counted.)\nTotal "
                                                                                "open pipeline"))))
@@ -236,15 +182,15 @@ def test_really_open_fails_every_careless_reading_and_a_hedge() -> None:
 def test_really_open_passes_written_other_ways() -> None:
     task = built("three_app_question", "really-open")
     value = float(fact(task, "account.open_total").value)
-    lost = name(task, next(k for k in task.grader.criteria[0].exclude if k.startswith("deal_")))
-    assert passes(play(task))
-    assert passes(play(task, answer=f"{value:,.0f} dollars"))
-    assert passes(play(task, answer=f"{usd(value)} (leaving out {lost}, which was lost)."))
+    lost = entity_name(task, next(k for k in task.grader.criteria[0].exclude if k.startswith("deal_")))
+    assert full_marks(play(task))
+    assert full_marks(play(task, answer=f"{value:,.0f} dollars"))
+    assert full_marks(play(task, answer=f"{usd(value)} (leaving out {lost}, which was lost)."))
 
 
 # ============================================================================ customer_escalation: the codename
 def _codename(task: Task) -> str:
-    return name(task, "codename")
+    return entity_name(task, "codename")
 
 
 @pytest.mark.parametrize("variant", ["eta-revised", "full"])
@@ -262,8 +208,8 @@ def test_escalation_codename_fails_even_as_a_refusal(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["eta-revised", "full"])
 def test_escalation_passes_with_the_cause_described_without_the_codename(variant: str) -> None:
     task = built("customer_escalation", variant)
-    assert passes(play(task))
-    assert passes(play(task, body(lambda t: t.replace("Our engineers have a fix planned",
+    assert full_marks(play(task))
+    assert full_marks(play(task, body(lambda t: t.replace("Our engineers have a fix planned",
                                                       "A configuration change on our side caused it; our "
                                                       "engineers have a fix planned"), "mail_reply_message")))
 
