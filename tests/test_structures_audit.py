@@ -12,59 +12,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
-from typing import Any
 
 import pytest
+from playing import Step, built, fails, full_marks, play, reference_text, steps_of
 
-from officesim import OfficeEnv
 from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import HACK_BOUND, would_pass
 from officesim.task import Task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
 
-Step = dict[str, Any]
 
-
-@cache
-def built(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return render_verified(fam, index)[1]
-
-
-def play(task: Task, edit: Callable[[str], str] | None = None, *, steps: list[Step] | None = None) -> Grade:
+def sent(task: Task, edit: Callable[[str], str] | None = None, *, steps: list[Step] | None = None) -> Grade:
     """The reference solution (or ``steps``) with ``edit`` applied to the body of the mail it sends."""
-    env = OfficeEnv(task)
-    env.reset()
-    plan = steps if steps is not None else [{"name": s.name, "arguments": dict(s.arguments)}
-                                            for s in task.solution.steps]
-    for step in plan:
-        if edit is not None and step["name"] == "mail_send_message":
-            body = edit(step["arguments"]["body"])
-            assert body != step["arguments"]["body"], "the edit changed nothing"
-            step = {**step, "arguments": {**step["arguments"], "body": body}}
-        obs, *_ = env.step(step)
-        assert "error" not in (obs.get("result") or {}), (step, obs["result"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": task.solution.answer}})
-    return info["grade"]
-
-
-def passes(grade: Grade) -> bool:
-    return would_pass(grade) and grade.score >= 1.0 - 1e-9
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade) and grade.score <= HACK_BOUND + 1e-9
+    def change(reference: list[Step]) -> list[Step]:
+        plan = steps if steps is not None else reference
+        for step in plan:
+            if edit is not None and step["name"] == "mail_send_message":
+                text = edit(step["arguments"]["body"])
+                assert text != step["arguments"]["body"], "the edit changed nothing"
+                step["arguments"]["body"] = text
+        return plan
+    return play(task, change)
 
 
 def body(task: Task) -> str:
-    return next(s.arguments["body"] for s in task.solution.steps if s.name == "mail_send_message")
+    """The body of the mail the reference sends."""
+    return reference_text(task, "mail_send_message")
 
 
 def line_of(task: Task, name: str) -> str:
@@ -117,43 +92,43 @@ def test_every_expense_structure_declares_traps_and_passes_its_reference() -> No
     for variant in FAMILIES["expense_audit"].variants:
         task = built("expense_audit", variant)
         assert task.spec.traps, variant
-        assert passes(play(task)), variant
+        assert full_marks(sent(task)), variant
 
 
 def test_duplicate_claim_missed_or_late_sheet_flagged_wholesale_fails() -> None:
     task = built("expense_audit", "duplicate-claims")
     copy = with_rule(task, "duplicate")
-    assert fails(play(task, drop_line(copy)))  # the late-submissions sheet never read
+    assert fails(sent(task, drop_line(copy)))  # the late-submissions sheet never read
     late = next(step for step in task.spec.setup if "late submissions" in str(step))
     clean_late = [c for c in re.findall(r"EC-\d+", str(late)) if c != copy]
     assert clean_late, late
-    assert fails(play(task, add_line(f"- {clean_late[0]}: late submission, duplicate claim")))
+    assert fails(sent(task, add_line(f"- {clean_late[0]}: late submission, duplicate claim")))
 
 
 def test_duplicate_claim_passes_as_a_table_and_in_other_words() -> None:
     task = built("expense_audit", "duplicate-claims")
     copy = with_rule(task, "duplicate")
     original = re.search(r"same expense as (EC-\d+)", line_of(task, copy)).group(1)
-    assert passes(play(task, as_table))
-    assert passes(play(task, lambda t: t.replace(
+    assert full_marks(sent(task, as_table))
+    assert full_marks(sent(task, lambda t: t.replace(
         line_of(task, copy), f"- {copy}: already claimed as {original} in the main sheet (claimed twice)")))
 
 
 def test_own_report_approval_missed_or_blamed_on_another_claim_fails() -> None:
     task = built("expense_audit", "own-report-approval")
     victim = with_rule(task, "approval")
-    assert fails(play(task, drop_line(victim)))
+    assert fails(sent(task, drop_line(victim)))
     clean = next(e.name for k, e in task.grader.facts.entities.items()
                  if e.kind == "claim" and e.name not in body(task))
-    assert fails(play(task, lambda t: t.replace(victim, clean)))
+    assert fails(sent(task, lambda t: t.replace(victim, clean)))
 
 
 def test_own_report_approval_passes_reworded_and_as_a_table() -> None:
     task = built("expense_audit", "own-report-approval")
     victim = with_rule(task, "approval")
     approver = re.search(r"approved by ([^,]+),", line_of(task, victim)).group(1)
-    assert passes(play(task, as_table))
-    assert passes(play(task, lambda t: t.replace(
+    assert full_marks(sent(task, as_table))
+    assert full_marks(sent(task, lambda t: t.replace(
         line_of(task, victim), f"- {victim}: the approver, {approver}, reports to the claimant "
                                "(a conflict of interest), so it is not validly approved")))
 
@@ -161,33 +136,33 @@ def test_own_report_approval_passes_reworded_and_as_a_table() -> None:
 def test_signed_off_overrun_listed_or_a_real_exception_dropped_fails() -> None:
     task = built("expense_audit", "mail-exception")
     waived = trap_subject(task, "approved it in advance")
-    assert fails(play(task, add_line(f"- {waived}: over the cap, exception")))
+    assert fails(sent(task, add_line(f"- {waived}: over the cap, exception")))
     real = next(f.entity for f in task.grader.facts.facts if f.attribute == "over")
-    assert fails(play(task, drop_line(task.grader.facts.entities[real].name)))
+    assert fails(sent(task, drop_line(task.grader.facts.entities[real].name)))
 
 
 def test_signed_off_overrun_named_as_approved_passes_either_way() -> None:
     task = built("expense_audit", "mail-exception")
     waived = trap_subject(task, "approved it in advance")
-    assert passes(play(task, add_line(f"{waived} is over its cap, but the CFO approved it in advance, so it is "
+    assert full_marks(sent(task, add_line(f"{waived} is over its cap, but the CFO approved it in advance, so it is "
                                       "not an exception.")))
-    assert passes(play(task, add_line(f"Not listed: {waived} (pre-approved by the CFO).")))
+    assert full_marks(sent(task, add_line(f"Not listed: {waived} (pre-approved by the CFO).")))
 
 
 def test_leaver_claim_missed_or_both_of_the_leavers_claims_flagged_fails() -> None:
     task = built("expense_audit", "leaver-claims")
     after = with_rule(task, "leaver")
     before = trap_subject(task, "before the last day")
-    assert fails(play(task, drop_line(after)))
-    assert fails(play(task, add_line(f"- {before}: claimed after leaving")))
+    assert fails(sent(task, drop_line(after)))
+    assert fails(sent(task, add_line(f"- {before}: claimed after leaving")))
 
 
 def test_leaver_claim_passes_reworded_and_with_the_earlier_claim_cleared() -> None:
     task = built("expense_audit", "leaver-claims")
     after = with_rule(task, "leaver")
     before = trap_subject(task, "before the last day")
-    assert passes(play(task, add_line(f"{before} by the same person is dated before their last day and is fine.")))
-    assert passes(play(task, lambda t: t.replace(
+    assert full_marks(sent(task, add_line(f"{before} by the same person is dated before their last day and is fine.")))
+    assert full_marks(sent(task, lambda t: t.replace(
         line_of(task, after), f"- {after}: dated after their last day (they have left the company)")))
 
 
@@ -210,17 +185,17 @@ def test_renewal_trap_account_listed_or_a_qualifier_dropped_fails(variant: str) 
     task = built("renewal_risk_digest", variant)
     trap = trap_subject(task, TRAP_OF[variant])
     assert task.spec.traps and trap not in body(task)
-    assert fails(play(task, add_line(figures_of(task, trap))))
+    assert fails(sent(task, add_line(figures_of(task, trap))))
     first = task.grader.facts.entities["account_1"].name
-    assert fails(play(task, drop_line(f"- {first}:")))
+    assert fails(sent(task, drop_line(f"- {first}:")))
 
 
 @pytest.mark.parametrize("variant", list(TRAP_OF))
 def test_renewal_passes_as_a_table_and_with_the_trap_named_as_left_out(variant: str) -> None:
     task = built("renewal_risk_digest", variant)
     trap = trap_subject(task, TRAP_OF[variant])
-    assert passes(play(task, renewal_table))
-    assert passes(play(task, add_line(f"Left out: {trap} does not qualify.")))
+    assert full_marks(sent(task, renewal_table))
+    assert full_marks(sent(task, add_line(f"Left out: {trap} does not qualify.")))
 
 
 def test_the_hard_book_pages_without_the_invoice_search() -> None:
@@ -231,12 +206,11 @@ def test_the_hard_book_pages_without_the_invoice_search() -> None:
     assert len(searches) >= 2 and "cursor" in searches[-1].arguments  # more than one page of renewals
     assert len(task.solution.steps) >= 12
     # one page of 100 instead of two of 20 is as correct
-    steps = [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps
-             if not (s.name == "crm_search_deals" and "cursor" in s.arguments)]
+    steps = [s for s in steps_of(task) if not (s["name"] == "crm_search_deals" and "cursor" in s["arguments"])]
     for step in steps:
         if step["name"] == "crm_search_deals":
             step["arguments"]["limit"] = 100
-    assert passes(play(task, steps=steps))
+    assert full_marks(sent(task, steps=steps))
 
 
 # ------------------------------------------------------------------------------ travel_expense_report
