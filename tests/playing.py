@@ -14,15 +14,16 @@ Getting a task:
 
 Every helper below that takes a task also takes a shipped task's id (``TaskRef``; ``task_of``
 resolves one).  ``Step`` is one tool call as a dict; an ``Edit`` maps the reference's steps to
-the steps to play.
+the steps to play; a ``Then`` works out steps on a live episode.
 
 Playing:
     ``reference(task)``        the reference solution as an editable ``Trajectory`` (a deep copy).
     ``steps_of(task)``         its tool calls as plain, editable dicts.
     ``grade_of(task, trajectory, judge=None)``  replay it as an agent would (``ReplayAgent``).
-    ``play(task, edit=None, answer=None, judge=None)``  replay the reference steps changed by
-                               ``edit``, asserting that every call succeeds (a case must not grade
-                               a call its edit broke by accident).
+    ``play(task, edit=None, answer=None, judge=None, then=None)``  replay the reference steps
+                               changed by ``edit`` (and then the steps ``then`` works out on the
+                               live episode), asserting that every call succeeds (a case must not
+                               grade a call its edit broke by accident).
     ``call(env, name, **arguments)``  one call on a live ``OfficeEnv``, which must succeed.
     ``answered(task, answer)`` the reference with another final answer.
     ``rewritten(task, edit, tools=())``  the reference with ``edit`` applied to its write texts.
@@ -61,7 +62,7 @@ from officesim.taskgen import FAMILIES
 from officesim.taskgen.writer import render_verified
 
 __all__ = [
-    "TASKS", "Edit", "Step", "TaskRef", "answered", "built", "call", "calls", "check", "correct_full_marks",
+    "TASKS", "Edit", "Step", "TaskRef", "Then", "answered", "built", "call", "calls", "check", "correct_full_marks",
     "correct_passes", "entity_name", "fact", "fails", "full_marks", "grade_of", "hack_fails", "play",
     "reference", "reference_text", "rewritten", "shipped", "steps_of", "task_of", "usd", "without",
 ]
@@ -71,6 +72,7 @@ TOLERANCE = 1e-9  # a score is a sum of weighted floats: "1.0" and "at most the 
 
 Step = dict[str, Any]
 Edit = Callable[[list[Step]], list[Step]]
+Then = Callable[[OfficeEnv], list[Step]]  # steps worked out on the live episode (``play``'s ``then``)
 TaskRef = Task | str  # a task, or the id of a shipped task in ``tasks/``
 
 
@@ -132,11 +134,14 @@ def grade_of(task: TaskRef, trajectory: Trajectory, judge: Judge | None = None) 
     return play_episode(OfficeEnv(task_of(task), judge=judge), ReplayAgent("case", trajectory))
 
 
-def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None, judge: Judge | None = None) -> Grade:
+def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None, judge: Judge | None = None, *,
+         then: Then | None = None) -> Grade:
     """The reference steps changed by ``edit``, submitted with ``answer`` (the reference's when None).
 
-    Every call must succeed: a case whose edit broke a call by accident (a stale id, a missing
-    argument) stops here with the call and its error, instead of grading some other trajectory.
+    ``then`` works out more steps on the live episode once those are played (a case whose extra
+    call needs an id or a row number it must look up first).  Every call must succeed: a case
+    whose edit broke a call by accident (a stale id, a missing argument) stops here with the call
+    and its error, instead of grading some other trajectory.
     """
     t = task_of(task)
     assert t.solution is not None, "the task has no reference solution to start from"
@@ -144,6 +149,8 @@ def play(task: TaskRef, edit: Edit | None = None, answer: str | None = None, jud
     env.reset()
     steps = steps_of(t)
     for step in edit(steps) if edit else steps:
+        call(env, step["name"], **step["arguments"])
+    for step in then(env) if then else []:  # worked out only now, on the episode the steps made
         call(env, step["name"], **step["arguments"])
     *_, info = env.step({"name": "submit", "arguments": {"answer": answer or t.solution.answer}})
     grade: Grade = info["grade"]

@@ -10,19 +10,17 @@ must never decide ``passed`` where a code-checked part is missing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
+from playing import Step, built, call, check, fails, play, steps_of
 
 from officesim import OfficeEnv
 from officesim.cli import main
 from officesim.grading.judge import Judge, JudgeConfig
-from officesim.grading.scoring import Grade, judge_flips
-from officesim.pipeline.selftest import HACK_BOUND, selftest, trap_problems, would_pass
+from officesim.grading.scoring import judge_flips
+from officesim.pipeline.selftest import selftest, trap_problems, would_pass
 from officesim.task import Task, load_task
 from officesim.taskgen import FAMILIES
 from officesim.taskgen.fam_mail import GENERIC_SUBJECTS, LOOKALIKES
@@ -31,53 +29,11 @@ from officesim.testing import Text
 
 pytestmark = pytest.mark.slow  # every case generates its instance first
 
-Step = dict[str, Any]
-Extra = Callable[[OfficeEnv], list[Step]]
-
 # the hard tiers of this helper's families: (family, structure)
 HARD = [("inbox_triage", "big-morning"), ("mail_cleanup", "big-backlog"),
         ("sheet_update_from_request", "big-inventory"), ("invoice_total_answer", "portfolio-past-due"),
         ("chase_overdue_invoices", "hard-ledger"), ("pipeline_summary_mail", "hard-corrected"),
         ("pipeline_from_standup", "hard-busy-channel")]
-
-
-@cache
-def built(family: str, variant: str) -> Task:
-    """The first acme instance of ``family`` whose structure is ``variant``."""
-    fam = FAMILIES[family]
-    index = fam.variants.index(variant)
-    assert fam.variant_for(index) == variant
-    return render_verified(fam, index)[1]
-
-
-def steps_of(task: Task) -> list[Step]:
-    return [{"name": s.name, "arguments": dict(s.arguments)} for s in task.solution.steps]
-
-
-def call(env: OfficeEnv, name: str, **arguments: Any) -> Any:
-    obs, *_ = env.step({"name": name, "arguments": arguments})
-    assert "error" not in (obs.get("result") or {}), (name, obs["result"])
-    return obs["result"]
-
-
-def play(task: Task, steps: list[Step], extra: Extra | None = None, judge: Judge | None = None) -> Grade:
-    """Play ``steps``, then the steps ``extra`` works out on the live episode, and submit."""
-    env = OfficeEnv(task, judge=judge)
-    env.reset()
-    for step in steps:
-        call(env, step["name"], **step["arguments"])
-    for step in extra(env) if extra else []:
-        call(env, step["name"], **step["arguments"])
-    *_, info = env.step({"name": "submit", "arguments": {"answer": task.solution.answer}})
-    return info["grade"]
-
-
-def fails(grade: Grade) -> bool:
-    return not would_pass(grade)
-
-
-def check(task: Task, check_id: str) -> Any:
-    return next(c for c in [*task.grader.gates, *task.grader.criteria] if c.id == check_id)
 
 
 def matched_ids(task: Task, check_id: str) -> list[str]:
@@ -141,9 +97,9 @@ def test_triage_archiving_the_bump_or_a_note_fails() -> None:
     [bump] = matched_ids(task, "moved_bump")
     note = matched_ids(task, "moved_fyi")[0]
     for message_id in (bump, note):
-        grade = play(task, [*steps, {"name": "mail_move_message",
-                                     "arguments": {"message_id": message_id, "folder": "archive"}}])
-        assert fails(grade), grade.summary()
+        archived = [*steps, {"name": "mail_move_message", "arguments": {"message_id": message_id, "folder": "archive"}}]
+        grade = play(task, lambda _, archived=archived: archived)
+        assert not would_pass(grade), grade.summary()
 
 
 def test_triage_leaving_a_question_unanswered_fails() -> None:
@@ -153,8 +109,9 @@ def test_triage_leaving_a_question_unanswered_fails() -> None:
     replies = [s for s in steps if s["name"] == "mail_reply_message"]
     assert len(replies) == 4
     for skipped in replies:
-        grade = play(task, [s for s in steps if s is not skipped])
-        assert fails(grade) and any(g.status == "fail" for g in grade.gates), grade.summary()
+        kept = [s for s in steps if s is not skipped]
+        grade = play(task, lambda _, kept=kept: kept)
+        assert not would_pass(grade) and any(g.status == "fail" for g in grade.gates), grade.summary()
 
 
 # ------------------------------------------------------------------------------- mail_cleanup
@@ -174,8 +131,8 @@ def test_cleanup_filing_a_lookalike_fails() -> None:
         return [{"name": "mail_label_message", "arguments": {"message_id": message["id"], "add": [_label(task)]}},
                 {"name": "mail_move_message", "arguments": {"message_id": message["id"], "folder": "archive"}}]
 
-    grade = play(task, steps_of(task), lookalike)
-    assert fails(grade), grade.summary()
+    grade = play(task, then=lookalike)
+    assert not would_pass(grade), grade.summary()
 
 
 def test_cleanup_missing_a_generic_subject_fails() -> None:
@@ -185,8 +142,8 @@ def test_cleanup_missing_a_generic_subject_fails() -> None:
     env.reset()
     targets = [check(task, c.id).match["message_id"] for c in task.grader.gates if c.id.startswith("filed_")]
     generic = next(t for t in targets if call(env, "mail_get_message", message_id=t)["subject"] in GENERIC_SUBJECTS)
-    grade = play(task, [s for s in steps_of(task) if s["arguments"].get("message_id") != generic])
-    assert fails(grade) and grade.score <= HACK_BOUND + 1e-9, grade.summary()
+    grade = play(task, lambda steps: [s for s in steps if s["arguments"].get("message_id") != generic])
+    assert fails(grade), grade.summary()
 
 
 # ------------------------------------------------------------------------ sheet_update_from_request
@@ -217,8 +174,8 @@ def test_sheet_applying_the_retracted_change_fails() -> None:
         return [{"name": "drive_update_rows", "arguments": {"file_id": file_id, "row_numbers": [row["row"]],
                                                             "values": [{"column": "Quantity", "value": asked}]}}]
 
-    grade = play(task, steps_of(task), retracted)
-    assert fails(grade), grade.summary()
+    grade = play(task, then=retracted)
+    assert not would_pass(grade), grade.summary()
 
 
 def test_sheet_writing_the_typo_fails() -> None:
@@ -229,8 +186,8 @@ def test_sheet_writing_the_typo_fails() -> None:
         values = step["arguments"].get("values")
         if step["name"] == "drive_update_rows" and values[0]["value"] == fixed:
             values[0]["value"] = fixed - 1  # the figure of the first mail
-    grade = play(task, steps)
-    assert fails(grade), grade.summary()
+    grade = play(task, lambda _: steps)
+    assert not would_pass(grade), grade.summary()
 
 
 # --------------------------------------------------------------------------- pipeline_from_standup
@@ -240,9 +197,9 @@ def test_sheet_writing_the_typo_fails() -> None:
 def test_standup_touching_a_trap_deal_fails(check_id: str) -> None:
     task = built("pipeline_from_standup", "hard-busy-channel")
     [deal_id] = matched_ids(task, check_id)
-    grade = play(task, [*steps_of(task), {"name": "crm_update_deal",
-                                          "arguments": {"deal_id": deal_id, "amount": 12_345.0}}])
-    assert fails(grade), grade.summary()
+    grade = play(task, lambda steps: [*steps, {"name": "crm_update_deal",
+                                               "arguments": {"deal_id": deal_id, "amount": 12_345.0}}])
+    assert not would_pass(grade), grade.summary()
 
 
 def test_standup_traps_name_the_planted_deals() -> None:
@@ -276,10 +233,10 @@ def test_a_call_without_its_contact_fails_though_the_judge_approves(openai_serve
         if step["name"] == "crm_log_activity":
             del step["arguments"]["contact_id"]
     openai_server.push(PASS)
-    grade = play(task, steps, judge=_judge(openai_server, tmp_path))
+    grade = play(task, lambda _: steps, judge=_judge(openai_server, tmp_path))
     assert next(c for c in grade.criteria if c.check == "judge").status == "pass"
     assert not grade.passed, grade.summary()
-    assert not play(task, steps).passed  # and without a judge, the same
+    assert not play(task, lambda _: steps).passed  # and without a judge, the same
 
 
 def test_a_decline_without_the_owner_heads_up_fails_though_the_judge_approves(openai_server,
@@ -287,7 +244,7 @@ def test_a_decline_without_the_owner_heads_up_fails_though_the_judge_approves(op
     task = built("confidential_request", "pricing")
     steps = [s for s in steps_of(task) if s["name"] != "mail_forward_message"]
     openai_server.push(PASS, PASS)
-    grade = play(task, steps, judge=_judge(openai_server, tmp_path))
+    grade = play(task, lambda _: steps, judge=_judge(openai_server, tmp_path))
     assert all(c.status == "pass" for c in grade.criteria if c.check == "judge"), grade.summary()
     assert not grade.passed, grade.summary()
-    assert not play(task, steps).passed
+    assert not play(task, lambda _: steps).passed
