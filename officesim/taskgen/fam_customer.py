@@ -561,13 +561,7 @@ class ThreeAppQuestion(Family):
         topic, distractor_topic = rng.sample(TOPICS if _issues(stage) is ISSUES else GENERAL_TOPICS, 2)
         contact = rng.choice(contacts_of(stage, account["id"]))
         other_contact = rng.choice(contacts_of(stage, other["id"]))
-        outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
-                     subject="Question", body=f"Hi,\n\nCould we talk about {distractor_topic}?\n\n"
-                                              f"{other_contact['name']}\n", at=stamp(day(-6), 10, 5))
-        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
-                     subject="Quick question", body=f"Hello,\n\nWe'd like to discuss {topic} before we go further. "
-                                                    f"Do you have time this week?\n\nBest,\n{contact['name']}\n",
-                     at=stamp(day(-5), 14, 40))
+        _topic_mails(stage, contact, other_contact, topic, distractor_topic)
         stage.clock(stamp(day(-2), 16, 0))
         desk = ensure_channel(stage, "deal-desk", ["role:head_of_sales", "user"])
         dead = rng.choice(deals)
@@ -673,13 +667,7 @@ class ThreeAppQuestion(Family):
         outside_mail(stage, sender=f"{local}@{sister['domain']}", sender_name=contact["name"], to=["user"],
                      subject="Thanks", body=f"Hi,\n\nThanks for last week's training session, very useful.\n\n"
                                             f"{contact['name']}\n{sister['name']}\n", at=stamp(day(-7), 11, 15))
-        outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
-                     subject="Question", body=f"Hi,\n\nCould we talk about {distractor_topic}?\n\n"
-                                              f"{other_contact['name']}\n", at=stamp(day(-6), 10, 5))
-        outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
-                     subject="Quick question", body=f"Hello,\n\nWe'd like to discuss {topic} before we go further. "
-                                                    f"Do you have time this week?\n\nBest,\n{contact['name']}\n",
-                     at=stamp(day(-5), 14, 40))
+        _topic_mails(stage, contact, other_contact, topic, distractor_topic)
         desk = ensure_channel(stage, "deal-desk", ["role:head_of_sales", "user"])
         amounts = {d["id"]: float(d["amount"]) for d in deals}
 
@@ -743,3 +731,17 @@ class ThreeAppQuestion(Family):
                    f"{lost['name']} looks open in the CRM; the owner's note on it says it is lost",
                    f"{renegotiated['name']} was renegotiated in a busy #deal-desk; the CRM amount is superseded"),
         )
+
+
+def _topic_mails(stage: Stage, contact: dict[str, Any], other_contact: dict[str, Any], topic: str,
+                 distractor: str) -> None:
+    """The question's two mails: another account's contact asking about ``distractor``, then the
+    contact asking about ``topic``; the agent must find the customer by the topic, not take
+    whoever wrote."""
+    outside_mail(stage, sender=other_contact["email"], sender_name=other_contact["name"], to=["user"],
+                 subject="Question", body=f"Hi,\n\nCould we talk about {distractor}?\n\n"
+                                          f"{other_contact['name']}\n", at=stamp(day(-6), 10, 5))
+    outside_mail(stage, sender=contact["email"], sender_name=contact["name"], to=["user"],
+                 subject="Quick question", body=f"Hello,\n\nWe'd like to discuss {topic} before we go further. "
+                                                f"Do you have time this week?\n\nBest,\n{contact['name']}\n",
+                 at=stamp(day(-5), 14, 40))
