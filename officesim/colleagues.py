@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from officesim.clock import format_ts, parse_ts
 from officesim.person_refs import person_id
+from officesim.schema_sql import CHANGES_TABLE
 from officesim.task_setup import SetupStep, apply_setup
 
 if TYPE_CHECKING:
@@ -66,7 +67,8 @@ class TimedEvent(_Strict):
 class Office:
     """The colleagues and timed events of one episode: what is due, what was said."""
 
-    def __init__(self, colleagues: list[Colleague], events: list[TimedEvent], world: World) -> None:
+    def __init__(self, colleagues: list[Colleague], events: list[TimedEvent], world: World, *,
+                 history: frozenset[str] | None = None) -> None:
         self.colleagues = colleagues
         self.events = sorted(events, key=lambda e: e.after_minutes)
         self.start = world.now()
@@ -76,8 +78,9 @@ class Office:
         self.pending: list[dict[str, Any]] = []  # replies on their way: due, colleague, how to answer
         self.fired = 0  # timed events that ran
         # the agent's messages already looked at: what the user sent before the episode (in setup or
-        # the generated world) is history, not a question to answer
-        self.seen: set[str] = {key for key, *_ in self._messages(world)}
+        # the generated world) is history, not a question to answer.  It depends on the start state
+        # alone, so an env passes the ``history`` it worked out for the task's first episode.
+        self.seen: set[str] = set(self.history(world) if history is None else history)
         self.log: list[dict[str, Any]] = []
 
     @property
@@ -118,29 +121,43 @@ class Office:
             self.pending.remove(reply)
             self._deliver(world, reply)
 
+    def history(self, world: World) -> frozenset[str]:
+        """The keys of every message the user has sent to a scripted colleague in ``world`` so far."""
+        return frozenset(key for key, *_ in self._messages(world))
+
     def _notice(self, world: World) -> None:
-        """Schedule answers to the agent's messages to scripted colleagues not looked at yet."""
-        for key, channel, text, target in self._messages(world):
+        """Schedule answers to the agent's messages to scripted colleagues not looked at yet.
+
+        Only messages the change log touched since the episode began are read: one it did not
+        touch is as it was at the start, so it is already in ``seen`` when it counts at all (the
+        log is cleared at the start state, which is where ``seen`` was taken).
+        """
+        for key, channel, text, target in self._messages(world, changed_only=True):
             if key in self.seen:
                 continue
             self.seen.add(key)
             index = int(key.rsplit(":", 1)[1])
             self._heard(world, index, channel, text, target)
 
-    def _messages(self, world: World) -> list[tuple[str, str, str, str]]:
-        """The user's sent mail and DMs to scripted colleagues: (key, channel, text, reply target)."""
+    def _messages(self, world: World, *, changed_only: bool = False) -> list[tuple[str, str, str, str]]:
+        """The user's sent mail and DMs to scripted colleagues: (key, channel, text, reply target).
+
+        ``changed_only``: only rows in the world's change log (inserted or updated since it was cleared).
+        """
         me = world.user_id
         mine = world.user["email"]
+        mail_changed = f" AND id IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = 'mail_message')" if changed_only else ""
+        chat_changed = f" AND m.id IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = 'chat_message')" if changed_only else ""
         found: list[tuple[str, str, str, str]] = []  # (key, channel, text, reply target)
         for row in world.db.execute(
-                "SELECT id, \"to\", cc, subject, body FROM mail_message WHERE sender = ? AND status = 'sent' "
-                "ORDER BY sent_at, id", (mine,)):
+                "SELECT id, \"to\", cc, subject, body FROM mail_message WHERE sender = ? AND status = 'sent'"
+                f"{mail_changed} ORDER BY sent_at, id", (mine,)):
             for index, email in enumerate(self.emails):
                 if email in json.loads(row["to"]) + json.loads(row["cc"]):
                     found.append((f"mail:{row['id']}:{index}", "mail", f"{row['subject']}\n{row['body']}", row["id"]))
         for row in world.db.execute(
                 "SELECT m.id, m.text, c.name FROM chat_message m JOIN chat_channel c ON c.id = m.channel_id "
-                "WHERE m.author_id = ? AND c.kind = 'dm' ORDER BY m.posted_at, m.id", (me,)):
+                f"WHERE m.author_id = ? AND c.kind = 'dm'{chat_changed} ORDER BY m.posted_at, m.id", (me,)):
             for index, person in enumerate(self.people):
                 if person in row["name"].split("-")[1:] and person != me:
                     found.append((f"dm:{row['id']}:{index}", "dm", row["text"], person))

@@ -156,6 +156,8 @@ class OfficeEnv:
         self.revision_discount = 1.0
         self.attempts: list[Grade] = []  # the grade of every submit in revision mode, the last one included
         self.office: Office | None = None  # the task's colleagues and timed events, when it has any
+        # per task version: the messages its start state already holds (what colleagues ignore)
+        self._office_history: dict[str, frozenset[str]] = {}
 
     # ------------------------------------------------------------------------ episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -193,8 +195,11 @@ class OfficeEnv:
             self.world.reset(self.task.start_snapshot())
         self.transcript = [{"role": "user", "content": self.task.instruction}]
         spec = self.task.spec
-        self.office = Office(list(spec.colleagues), list(spec.events), self.world) if (
-            spec.colleagues or spec.events) else None
+        self.office = None
+        if spec.colleagues or spec.events:
+            self.office = Office(list(spec.colleagues), list(spec.events), self.world,
+                                 history=self._office_history.get(self.task.task_hash))
+            self._office_history.setdefault(self.task.task_hash, frozenset(self.office.seen))
         self.grade = None
         self.answer = None
         self.steps = 0

@@ -84,7 +84,14 @@ def bounded(out: dict[str, Any], key: str, rows: list[Any], cap: int, hint: str)
 
 
 def like(text: str) -> str:
-    """A LIKE pattern matching ``text`` anywhere, with SQL wildcards in it escaped (use ESCAPE '\\')."""
+    """A LIKE pattern matching ``text`` anywhere, with SQL wildcards in it escaped (use ESCAPE '\\').
+
+    Bind it as ``LIKE +?``, never ``LIKE ?``: SQLite marks a statement whose LIKE pattern is a bare
+    parameter for re-preparing on every new binding (to try its prefix optimisation, which a
+    ``%...%`` pattern never allows), so each call of a search would parse and plan its whole
+    statement again (3x the time of drive_search_files).  ``+?`` is the same text, and the
+    prepared statement stays cached.
+    """
     escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     pattern = f"%{escaped}%"
     if len(pattern.encode("utf-8", "surrogatepass")) > MAX_LIKE_BYTES:

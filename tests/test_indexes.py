@@ -110,3 +110,36 @@ def test_mail_get_thread_reads_the_thread_not_the_mailbox(tiny: World) -> None:
     assert result["thread_id"] == thread and result["messages"]
     query = next(s for s in statements if "thread_id =" in s)
     assert "SEARCH m USING INDEX ix_mail_message_thread_id" in plan(tiny, query, ())
+
+
+# (a tool whose SQL matches text with LIKE, the arguments of three calls that differ only in their words)
+SEARCHES = [
+    ("drive_search_files", [{"query": word} for word in ("budget", "policy", "notes")]),
+    ("mail_search_messages", [{"query": word} for word in ("invoice", "meeting", "update")]),
+    ("mail_search_messages", [{"sender": word} for word in ("a", "b", "c")]),
+    ("crm_search_accounts", [{"query": word} for word in ("a", "b", "c")]),
+    ("crm_search_contacts", [{"query": word} for word in ("a", "b", "c")]),
+    ("crm_search_deals", [{"query": word} for word in ("a", "b", "c")]),
+    ("directory_search_people", [{"query": word} for word in ("a", "b", "c")]),
+]
+
+
+@pytest.mark.parametrize(("tool", "calls"), SEARCHES, ids=[f"{t}-{sorted(c[0])[0]}" for t, c in SEARCHES])
+def test_a_search_reuses_its_prepared_statements_when_only_its_words_change(tiny: World, tool: str,
+                                                                            calls: list[dict]) -> None:
+    """A ``LIKE ?`` pattern would make SQLite re-prepare the statement for every binding (``LIKE +?`` does not):
+    SQLite asks the authorizer only while preparing, so the third call must not ask it at all."""
+    asked: list[int] = []
+    guard = tiny.db._authorize
+
+    def counting(*args: object) -> int:
+        asked.append(1)
+        return guard(*args)  # type: ignore[arg-type]
+
+    tiny.db.set_authorizer(counting)
+    for arguments in calls[:2]:
+        assert "error" not in tiny.call(tool, arguments)
+    asked.clear()
+    result = tiny.call(tool, calls[2])
+    assert "error" not in result, result
+    assert not asked, f"{tool} re-prepared its statements for new words ({len(asked)} authorizer calls)"

@@ -56,7 +56,7 @@ def contains_sql(column: str) -> str:
     are searched with ``instr`` over ``lower()``, which stays linear in practice; short ones keep
     LIKE, the faster of the two on ordinary text.
     """
-    return (f"(CASE WHEN length({column}) <= {LONG_TEXT} THEN {column} LIKE ? ESCAPE '\\' "
+    return (f"(CASE WHEN length({column}) <= {LONG_TEXT} THEN {column} LIKE +? ESCAPE '\\' "
             f"ELSE instr(lower({column}), lower(?)) > 0 END)")
 
 

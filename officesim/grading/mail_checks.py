@@ -102,7 +102,7 @@ def _reply_targets(ctx: GradeContext, ref: str) -> tuple[set[str], set[str]]:
     wanted = _REPLY_PREFIX.sub("", normalize_text(ref))
     ids, threads = set(), set()
     for row in ctx.start.db.execute(
-        "SELECT id, thread_id, subject FROM mail_message WHERE id = ? OR subject LIKE ? ESCAPE '\\'",
+        "SELECT id, thread_id, subject FROM mail_message WHERE id = ? OR subject LIKE +? ESCAPE '\\'",
         (ref, like(wanted)),
     ):
         if row["id"] == ref or _REPLY_PREFIX.sub("", normalize_text(row["subject"])) == wanted:

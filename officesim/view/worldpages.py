@@ -38,7 +38,7 @@ def overview(world: World, prefix: str) -> str:
 def mail(world: World, prefix: str, query: str | None, folder: str | None) -> str:
     sql = ("SELECT m.id, m.thread_id, m.subject, m.sender, m.sent_at, e.folder, e.labels, e.is_read "
            "FROM mail_entry e JOIN mail_message m ON m.id = e.message_id WHERE e.owner_id = ? "
-           "AND (m.subject LIKE ? OR m.body LIKE ? OR m.sender LIKE ?)" + (" AND e.folder = ?" if folder else "")
+           "AND (m.subject LIKE +? OR m.body LIKE +? OR m.sender LIKE +?)" + (" AND e.folder = ?" if folder else "")
            + " ORDER BY m.sent_at DESC")
     params: list[Any] = [world.user_id, _like(query), _like(query), _like(query)]
     if folder:
@@ -70,8 +70,8 @@ def thread(world: World, thread_id: str) -> str:
 
 def drive(world: World, prefix: str, query: str | None, parent: str | None) -> str:
     if query:
-        found = _rows(world, "SELECT id, name, kind, owner_id, modified_at, trashed FROM drive_file WHERE name LIKE ? "
-                             "OR content LIKE ? ORDER BY name", _like(query), _like(query))
+        found = _rows(world, "SELECT id, name, kind, owner_id, modified_at, trashed FROM drive_file WHERE name LIKE +? "
+                             "OR content LIKE +? ORDER BY name", _like(query), _like(query))
     else:
         found = _rows(world, "SELECT id, name, kind, owner_id, modified_at, trashed FROM drive_file WHERE "
                              + ("parent_id = ?" if parent else "parent_id IS NULL") + " ORDER BY kind DESC, name",
@@ -105,7 +105,7 @@ def drive_file(world: World, file_id: str) -> str:
 
 def chat(world: World, prefix: str, query: str | None) -> str:
     if query:
-        found = _rows(world, "SELECT id, channel_id, author_id, text, posted_at FROM chat_message WHERE text LIKE ? "
+        found = _rows(world, "SELECT id, channel_id, author_id, text, posted_at FROM chat_message WHERE text LIKE +? "
                              "ORDER BY posted_at DESC", _like(query))
         rows = [(esc(r["posted_at"]), link(f"{prefix}/chat/{r['channel_id']}", r["channel_id"]), esc(r["author_id"]),
                  esc(r["text"])) for r in found[:PAGE_LIMIT]]
@@ -132,14 +132,14 @@ def channel(world: World, channel_id: str) -> str:
 
 def crm(world: World, prefix: str, query: str | None) -> str:
     like = _like(query)
-    accounts = _rows(world, "SELECT id, name, domain, tier, owner_id FROM crm_account WHERE name LIKE ? OR domain "
-                            "LIKE ? ORDER BY name", like, like)
+    accounts = _rows(world, "SELECT id, name, domain, tier, owner_id FROM crm_account WHERE name LIKE +? OR domain "
+                            "LIKE +? ORDER BY name", like, like)
     deals = _rows(world, "SELECT d.id, d.name, a.name AS account, d.stage, d.amount, d.currency, d.close_date, "
                          "d.owner_id FROM crm_deal d LEFT JOIN crm_account a ON a.id = d.account_id "
-                         "WHERE d.name LIKE ? OR a.name LIKE ? ORDER BY d.id", like, like)
+                         "WHERE d.name LIKE +? OR a.name LIKE +? ORDER BY d.id", like, like)
     invoices = _rows(world, "SELECT i.id, i.number, a.name AS account, i.amount, i.currency, i.due_on, i.status "
-                            "FROM crm_invoice i LEFT JOIN crm_account a ON a.id = i.account_id WHERE i.number LIKE ? "
-                            "OR a.name LIKE ? ORDER BY i.id", like, like)
+                            "FROM crm_invoice i LEFT JOIN crm_account a ON a.id = i.account_id WHERE i.number LIKE +? "
+                            "OR a.name LIKE +? ORDER BY i.id", like, like)
 
     def cells(rows: list[dict[str, Any]]) -> list[list[str]]:
         return [[esc(v) for v in r.values()] for r in rows[:PAGE_LIMIT]]
@@ -156,7 +156,7 @@ def crm(world: World, prefix: str, query: str | None) -> str:
 def people(world: World, prefix: str, query: str | None) -> str:
     like = _like(query)
     found = _rows(world, "SELECT id, name, email, title, department_id, location FROM directory_person WHERE name "
-                         "LIKE ? OR email LIKE ? OR title LIKE ? ORDER BY name", like, like, like)
+                         "LIKE +? OR email LIKE +? OR title LIKE +? ORDER BY name", like, like, like)
     return search_form(f"{prefix}/people", query, "search people") + table(
         ["id", "name", "email", "title", "department", "location"], [[esc(v) for v in r.values()] for r in found],
         sortable=True, total=len(found))

@@ -83,7 +83,7 @@ def _name_rank(query: str | None) -> tuple[str, list[str]]:
     if not name:
         return "", []
     prefix = like(name)[1:]  # 'name%': starts with it, wildcards in it escaped
-    return ("CASE WHEN lower(a.name) = lower(?) THEN 0 WHEN a.name LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END, ",
+    return ("CASE WHEN lower(a.name) = lower(?) THEN 0 WHEN a.name LIKE +? ESCAPE '\\' THEN 1 ELSE 2 END, ",
             [name, prefix])
 
 

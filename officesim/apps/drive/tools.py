@@ -68,7 +68,7 @@ _GRANTS_HINT = ("direct grants come first, then those inherited from folders; ch
 _OWNER_JOIN = "LEFT JOIN directory_person o ON o.id = f.owner_id"
 # One query word: in the name, a document's text, or a spreadsheet's headers or cells.
 _TERM_SQL = (
-    f"(f.name LIKE ? ESCAPE '\\' OR (f.kind = 'doc' AND {contains_sql('f.content')}) "
+    f"(f.name LIKE +? ESCAPE '\\' OR (f.kind = 'doc' AND {contains_sql('f.content')}) "
     "OR (f.kind = 'sheet' AND EXISTS (SELECT 1 FROM drive_sheet s WHERE s.file_id = f.id AND "
     f"({contains_sql('s.columns')} OR EXISTS (SELECT 1 FROM drive_row r WHERE r.sheet_id = s.id "
     f"AND {contains_sql('r.cells')})))))"
@@ -115,7 +115,7 @@ def drive_search_files(
     params.append(like(" ".join(terms)))
     sql = (
         f"{cte} SELECT {LIST_COLUMNS}, v.rank, f.content FROM drive_file f JOIN visible v ON v.id = f.id "
-        f"{_OWNER_JOIN}{where} ORDER BY (f.name LIKE ? ESCAPE '\\') DESC, f.modified_at DESC, f.id"
+        f"{_OWNER_JOIN}{where} ORDER BY (f.name LIKE +? ESCAPE '\\') DESC, f.modified_at DESC, f.id"
     )
     folded = [t.casefold() for t in terms]
 

@@ -29,7 +29,7 @@ def _suggest(w: World, text: str) -> str:
     words = [part for part in re.split(r"[\s.@_]+", text) if len(part) >= 2][:3]
     if not words:
         return ""
-    clause = " AND ".join("(name LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')" for _ in words)
+    clause = " AND ".join("(name LIKE +? ESCAPE '\\' OR email LIKE +? ESCAPE '\\')" for _ in words)
     params = [p for word in words for p in (like(word), like(word))]
     rows = w.db.execute(
         f"SELECT name, email FROM directory_person WHERE {clause} ORDER BY name LIMIT 3", params

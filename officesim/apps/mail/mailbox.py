@@ -107,7 +107,7 @@ def _spellings(w: World, owner_id: str, texts: list[str]) -> list[str]:
     """
     if not all(t.isascii() and t.isprintable() for t in texts):
         return list(label_counts(w, owner_id, include_trash=True))
-    likes = " OR ".join("labels LIKE ? ESCAPE '!'" for _ in texts)
+    likes = " OR ".join("labels LIKE +? ESCAPE '!'" for _ in texts)
     patterns = ["%" + json.dumps(t)[:-1].replace("!", "!!").replace("%", "!%").replace("_", "!_") + '"%' for t in texts]
     sql = (f"SELECT labels FROM mail_entry WHERE owner_id = ? AND labels != '[]' AND ({likes} "
            "OR labels GLOB '*[^ -~]*' OR instr(labels, '\\') > 0)")

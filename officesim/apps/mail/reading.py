@@ -33,7 +33,7 @@ def received_with_subject(w: World, person_id: str, subject: str) -> list[dict[s
     """
     rows = w.db.execute(
         "SELECT DISTINCT m.* FROM mail_message m JOIN mail_entry e ON e.message_id = m.id "
-        "WHERE e.owner_id = ? AND m.status = 'sent' AND m.subject LIKE ? ESCAPE '\\' ORDER BY m.sent_at, m.id",
+        "WHERE e.owner_id = ? AND m.status = 'sent' AND m.subject LIKE +? ESCAPE '\\' ORDER BY m.sent_at, m.id",
         (person_id, like(subject)),
     ).fetchall()
     return [dict(r) for r in rows]

@@ -54,12 +54,12 @@ def search(
     params += word_params
     if sender is not None and sender.strip():
         who = _who(w, sender, "sender")
-        clauses.append("(m.sender LIKE ? ESCAPE '\\' OR m.sender_name LIKE ? ESCAPE '\\')")
+        clauses.append("(m.sender LIKE +? ESCAPE '\\' OR m.sender_name LIKE +? ESCAPE '\\')")
         params += [like(who)] * 2
     if recipient is not None and recipient.strip():
         who = _who(w, recipient, "recipient")
-        clauses.append("(m.\"to\" LIKE ? ESCAPE '\\' OR m.cc LIKE ? ESCAPE '\\' "
-                       "OR (m.sender = ? AND m.bcc LIKE ? ESCAPE '\\'))")
+        clauses.append("(m.\"to\" LIKE +? ESCAPE '\\' OR m.cc LIKE +? ESCAPE '\\' "
+                       "OR (m.sender = ? AND m.bcc LIKE +? ESCAPE '\\'))")
         params += [like(who), like(who), w.person(w.user_id)["email"], like(who)]
     if label is not None:
         clauses.append("json_list_has(e.labels, ?)")
