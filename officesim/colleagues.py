@@ -146,8 +146,9 @@ class Office:
         """
         me = world.user_id
         mine = world.user["email"]
-        mail_changed = f" AND id IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = 'mail_message')" if changed_only else ""
-        chat_changed = f" AND m.id IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = 'chat_message')" if changed_only else ""
+        changed = f"IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = '{{}}')"
+        mail_changed = f" AND id {changed.format('mail_message')}" if changed_only else ""
+        chat_changed = f" AND m.id {changed.format('chat_message')}" if changed_only else ""
         found: list[tuple[str, str, str, str]] = []  # (key, channel, text, reply target)
         for row in world.db.execute(
                 "SELECT id, \"to\", cc, subject, body FROM mail_message WHERE sender = ? AND status = 'sent'"

@@ -76,3 +76,22 @@ def test_episodes_with_colleagues_replay_and_fork_exactly() -> None:
     again, _ = replay(OfficeEnv(task), tool_calls(env.transcript))
     assert env.grade is not None and again.score == env.grade.score == 1.0
     assert again.notes == env.grade.notes  # the colleague said the same thing at the same moment
+
+
+def test_a_draft_sent_later_is_heard_and_every_episode_of_one_env_hears_anew() -> None:
+    """Colleagues read only the messages changed in the episode: a draft written first and sent
+    later counts when it is sent, and a second episode of the same env starts from the start
+    state's history, not from what the first episode sent."""
+    env = OfficeEnv(officesim.load_task(TASK))
+    env.reset()
+    env.world.call("mail_create_draft", {"to": [CFO], "subject": "Budget", "body": "Which code for the offsite?"})
+    draft = env.world.db.execute("SELECT id FROM mail_message WHERE status = 'draft' AND subject = 'Budget'"
+                                 ).fetchone()[0]
+    assert call(env, "wait", minutes=30)["new_messages"] == 0  # a draft is not a message yet
+    assert env.world.call("mail_send_draft", {"draft_id": draft})["status"] == "sent"
+    assert call(env, "wait", minutes=30)["new_messages"] == 1
+    for _ in range(2):
+        env.reset()
+        call(env, "chat_send_dm", person=CFO, text="Which budget code is the offsite on?")
+        assert call(env, "wait", minutes=30)["new_messages"] == 1
+        assert dm_texts(env)[0] == "Book the offsite against OFS-7731, please."  # the first answer, each episode
