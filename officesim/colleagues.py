@@ -146,19 +146,25 @@ class Office:
         """
         me = world.user_id
         mine = world.user["email"]
-        changed = f"IN (SELECT id FROM {CHANGES_TABLE} WHERE tbl = '{{}}')"
-        mail_changed = f" AND id {changed.format('mail_message')}" if changed_only else ""
-        chat_changed = f" AND m.id {changed.format('chat_message')}" if changed_only else ""
+        # With ``changed_only`` the change log drives the query (CROSS JOIN keeps it first): a
+        # handful of rows, instead of every message the user ever sent.
+        log = f"{CHANGES_TABLE} x CROSS JOIN " if changed_only else ""
+
+        def touched(table: str) -> str:
+            return f"x.tbl = '{table}' AND " if changed_only else ""
+
         found: list[tuple[str, str, str, str]] = []  # (key, channel, text, reply target)
         for row in world.db.execute(
-                "SELECT id, \"to\", cc, subject, body FROM mail_message WHERE sender = ? AND status = 'sent'"
-                f"{mail_changed} ORDER BY sent_at, id", (mine,)):
+                f"SELECT m.id, m.\"to\", m.cc, m.subject, m.body FROM {log}mail_message m"
+                f"{' ON m.id = x.id' if changed_only else ''} WHERE {touched('mail_message')}m.sender = ? "
+                "AND m.status = 'sent' ORDER BY m.sent_at, m.id", (mine,)):
             for index, email in enumerate(self.emails):
                 if email in json.loads(row["to"]) + json.loads(row["cc"]):
                     found.append((f"mail:{row['id']}:{index}", "mail", f"{row['subject']}\n{row['body']}", row["id"]))
         for row in world.db.execute(
-                "SELECT m.id, m.text, c.name FROM chat_message m JOIN chat_channel c ON c.id = m.channel_id "
-                f"WHERE m.author_id = ? AND c.kind = 'dm'{chat_changed} ORDER BY m.posted_at, m.id", (me,)):
+                f"SELECT m.id, m.text, c.name FROM {log}chat_message m{' ON m.id = x.id' if changed_only else ''} "
+                f"JOIN chat_channel c ON c.id = m.channel_id WHERE {touched('chat_message')}m.author_id = ? "
+                "AND c.kind = 'dm' ORDER BY m.posted_at, m.id", (me,)):
             for index, person in enumerate(self.people):
                 if person in row["name"].split("-")[1:] and person != me:
                     found.append((f"dm:{row['id']}:{index}", "dm", row["text"], person))
