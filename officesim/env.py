@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 RewardMode = Literal["score", "binary"]
 
 
+# The transcript's JSON, by one encoder: ``json.dumps`` with options builds a new encoder on every
+# call, which costs as much as encoding a short result.
+_TO_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
+
 def parse_action(action: Any) -> tuple[str, Any, str | None]:
     """(name, arguments, call id) from ``{"name", "arguments"}`` or an OpenAI tool call (dict or object).
 
@@ -388,8 +393,7 @@ class OfficeEnv:
 
     def _record(self, call_id: str, name: str, arguments: Any, result: dict[str, Any], *,
                 harness: bool = False) -> None:
-        text = arguments if isinstance(arguments, str) else json.dumps(arguments or {}, ensure_ascii=False,
-                                                                         default=str)
+        text = arguments if isinstance(arguments, str) else _TO_JSON(arguments or {})
         if not _encodable(text):  # lone surrogates (rejected by the tool) must not make the transcript unwritable
             text = (arguments.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(arguments, str)
                     else json.dumps(arguments, default=str))
@@ -399,7 +403,7 @@ class OfficeEnv:
             "role": "assistant", "content": None,
             "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
         answer: dict[str, Any] = {"role": "tool", "tool_call_id": call_id,
-                                  "content": json.dumps(result, ensure_ascii=False, default=str)}
+                                  "content": _TO_JSON(result)}
         if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
             call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
         self.transcript += [call, answer]
