@@ -129,7 +129,7 @@ def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
                 facts.names.append(_entity_name(entities, value) or value)
             facts.wrong_values += [float(w) for w in fact.get("wrong") or [] if isinstance(w, int | float)]
             facts.wrong_names += [_entity_name(entities, w) or w for w in fact.get("wrong") or [] if isinstance(w, str)]
-        named = set(check.get("name") or [])
+        named = list(dict.fromkeys(check.get("name") or []))  # in the grader's order: a set's would vary by process
         facts.names += [n for n in (_entity_name(entities, k) for k in named) if n]
         others = [k for k in check.get("candidates") or [] if k not in named] + list(check.get("exclude") or [])
         facts.wrong_names += [n for n in (_entity_name(entities, k) for k in others) if n]
