@@ -351,3 +351,20 @@ def test_every_family_declaration_names_real_kinds_and_every_shipped_family_runs
         assert all(why.strip() for why in [*kinds.skip.values(), *kinds.extra.values()]), family
     default = kinds_for("any_new_family")
     assert len(default.variants()) >= 6 and default.probes() == list(KIND_PROBES)
+
+
+@pytest.mark.slow  # three fresh interpreters
+def test_the_probes_facts_are_the_same_in_every_process() -> None:
+    """What the probes write comes from the grader's facts: in the grader's order, never a set's
+    (string hashes change with PYTHONHASHSEED, and so would validate's evidence from run to run)."""
+    import os
+    import subprocess
+    import sys
+
+    task = Path(__file__).resolve().parent.parent / "tasks" / "decline-against-policy-counsel-005"
+    code = ("import sys; from officesim import load_task; from officesim.probes.facts import facts_for, family_facts; "
+            "t = load_task(sys.argv[1]); print([(f.names, f.wrong_names) for f in [facts_for(t), *family_facts(t)]])")
+    seen = {subprocess.run([sys.executable, "-c", code, str(task)], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(3)}
+    assert len(seen) == 1, seen
+    assert "Brightline Software" in next(iter(seen))
