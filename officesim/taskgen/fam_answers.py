@@ -399,7 +399,8 @@ class ExpensePolicyAnswer(Family):
         stage.clock(stamp(day(-60), 10, 0))
         old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
                          policy_text("2025", {c: v - 20 for c, v in hotel.items()},
-                                     {c: v - 10 for c, v in meals.items()}, mileage - 0.03), share_with=[])
+                                     {c: v - 10 for c, v in meals.items()}, mileage - 0.03, stage.money),
+                         share_with=[])
         stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
         stage.clock(stamp(day(-30), 10, 0))
         current = set_travel_policy(stage, hotel, meals, mileage)
@@ -468,13 +469,17 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
     stage.clock(stamp(day(-60), 10, 0))
     old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
                      policy_text("2025", {c: v - 20 for c, v in hotel.items()},
-                                 {c: v - 10 for c, v in meals.items()}, 0.62), share_with=[])
+                                 {c: v - 10 for c, v in meals.items()}, 0.62, stage.money), share_with=[])
     stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
     stage.clock(stamp(day(-30), 10, 0))
     current = set_travel_policy(stage, hotel, meals, round(rng.uniform(0.6, 0.72), 2))
     raised = hotel[city] + rng.randrange(30, 95, 5)
     sources = [f"doc:{POLICY_NAME}"]
     wrong: list[float] = [hotel[city], hotel[city] - 20]
+
+    def cap(amount: float) -> str:
+        return stage.money(amount, cents=False)
+
     if variant == "policy-update":
         memo_name = "Travel Policy Update (October 2026)"
         meal_city = other
@@ -482,10 +487,10 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
         memo = shared_doc(stage, "role:travel_coordinator", memo_name,
                           f"# {memo_name}\n\nEffective {short_date(day(-6))}, these changes to the {POLICY_NAME} "
                           "apply. Everything not listed here is unchanged.\n\n"
-                          f"- Hotels, {city}: the nightly cap rises from ${hotel[city]} to ${raised} per night "
+                          f"- Hotels, {city}: the nightly cap rises from {cap(hotel[city])} to {cap(raised)} per night "
                           "(taxes included), after this year's rate survey.\n"
-                          f"- Meals, {meal_city}: the daily allowance rises from ${meals[meal_city]} to "
-                          f"${meals[meal_city] + 10} per day.\n", share_with=[])
+                          f"- Meals, {meal_city}: the daily allowance rises from {cap(meals[meal_city])} to "
+                          f"{cap(meals[meal_city] + 10)} per day.\n", share_with=[])
         stage.act("role:travel_coordinator", "drive_share_file", file_id=memo, domain=True, role="viewer")
         sources.append(f"doc:{memo_name}")
         instruction = rng.choice([
@@ -507,17 +512,17 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
         stage.clock(stamp(day(-40), 10, 0))
         ask = colleague_mail(stage, user, [cfo["email"]], earlier,
                              f"Hi,\n\nThe only hotel near the {other} venue is above the cap. Could I go up to "
-                             f"${hotel[other] + 60} a night?\n\nThanks")
+                             f"{cap(hotel[other] + 60)} a night?\n\nThanks")
         stage.clock(stamp(day(-40), 15, 0))
         stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
-                  body=f"Approved for the {other} trip only: up to ${hotel[other] + 60} a night.")
+                  body=f"Approved for the {other} trip only: up to {cap(hotel[other] + 60)} a night.")
         stage.clock(stamp(day(-3), 10, 0))
         ask = colleague_mail(stage, user, [cfo["email"]], subject,
-                             f"Hi,\n\nFor next week's {city} trip the conference hotel is ${raised} a night, above "
-                             f"the policy cap of ${hotel[city]}. Is that OK to book?\n\nThanks")
+                             f"Hi,\n\nFor next week's {city} trip the conference hotel is {cap(raised)} a night, above "
+                             f"the policy cap of {cap(hotel[city])}. Is that OK to book?\n\nThanks")
         stage.clock(stamp(day(-3), 16, 30))
         stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
-                  body=f"Approved as an exception for this trip: book the conference hotel, up to ${raised} a "
+                  body=f"Approved as an exception for this trip: book the conference hotel, up to {cap(raised)} a "
                        "night. Anything above that is on you.")
         sources += [f"mail:{subject}", f"mail:{earlier}"]
         wrong.append(hotel[other] + 60)
