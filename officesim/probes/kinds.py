@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from officesim.probes import wording
 from officesim.probes.facts import Facts
 from officesim.probes.trajectory import Reference, Trajectory
 from officesim.task import Task
@@ -34,6 +35,16 @@ class Context:
     @cached_property
     def tools(self) -> set[str]:
         return set(self.task.tools)
+
+    @cached_property
+    def _currency(self) -> tuple[str, str]:
+        spec = self.task.world_spec()
+        return spec.currency, spec.locale
+
+    def money(self, value: float) -> str:
+        """An amount in the task world's currency and locale, as a probe or variant writes it into an
+        answer or message (``$26,300``; ``26.300 €`` on a de_DE world in EUR)."""
+        return wording.money(value, *self._currency)
 
     @cached_property
     def people(self) -> list[dict[str, Any]]:

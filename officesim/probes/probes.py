@@ -26,9 +26,9 @@ DUMP_LIMIT = 15_000
 def readings(ctx: Context) -> list[str]:
     """Wrong readings to hedge with: the generator's traps, else near figures and other names."""
     out = [n for n in ctx.facts.wrong_names if len(n) > 1][:3]
-    out += [wording.money(v) for v in ctx.facts.wrong_values[:3]]
+    out += [ctx.money(v) for v in ctx.facts.wrong_values[:3]]
     if not ctx.facts.wrong_values:
-        out += [wording.money(round(v * 1.15 + 1)) for v in ctx.facts.values[:2] if v]
+        out += [ctx.money(round(v * 1.15 + 1)) for v in ctx.facts.values[:2] if v]
     return out
 
 
@@ -51,7 +51,7 @@ def blind_text(ctx: Context) -> str | None:
         values += [v for v in facts.values if v not in values]
     if not names and not values:
         return None
-    return "; ".join([*names[:60], *(wording.money(v) for v in values[:60])])
+    return "; ".join([*names[:60], *(ctx.money(v) for v in values[:60])])
 
 
 @probe("family_constants")

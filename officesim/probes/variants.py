@@ -93,7 +93,7 @@ def supporting_line(ctx: Context, text: str) -> str | None:
             name = next((n for n in names if n.casefold() in shown.casefold()), None)
             figures = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool) and abs(c) >= 10][:2]
             if name and figures:
-                listed = ", ".join(wording.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
+                listed = ", ".join(ctx.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
                 return f"For reference, the source shows these figures for {name}: {listed}."
     return None
 
@@ -213,7 +213,7 @@ def rejected_recorded(ctx: Context) -> Trajectory | None:
     values = ctx.facts.wrong_values[:1]
     if not (names or values) or not ctx.ref.trajectory.texts():
         return None
-    what = " / ".join([*names, *(wording.money(v) for v in values)])
+    what = " / ".join([*names, *(ctx.money(v) for v in values)])
     return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\nConsidered and rejected: {what}.")
 
 
@@ -223,7 +223,7 @@ def bare_answer(ctx: Context) -> Trajectory | None:
     if not ctx.ref.trajectory.answer or ctx.facts.judged or not (ctx.facts.names or ctx.facts.values):
         return None
     out = ctx.ref.trajectory.copy()
-    out.answer = ", ".join([*ctx.facts.names, *(wording.money(v) for v in ctx.facts.values)])
+    out.answer = ", ".join([*ctx.facts.names, *(ctx.money(v) for v in ctx.facts.values)])
     return out
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from officesim.apps.money import money as format_money
+
 AMOUNT = re.compile(r"(?<![\w.,/-])(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w,/-]|\.\d)")
 # (not the first group of a space-grouped figure: "5 250,00 €" is how fr_FR writes 5,250.00)
 COUNT = re.compile(r"(?<![\w$.,:/#-])([1-9]|1[0-2])"
@@ -135,8 +137,10 @@ def first_name_only(text: str, full_names: list[str]) -> str:
     return text
 
 
-def money(value: float) -> str:
-    return f"${value:,.2f}" if value != int(value) else f"${int(value):,}"
+def money(value: float, currency: str = "USD", locale: str = "en_US") -> str:
+    """An amount as the world writes it (cents only when there are some): ``$26,300`` in USD and
+    en_US, ``26.300 €`` in EUR and de_DE (see ``officesim.apps.money``)."""
+    return format_money(value, currency, locale=locale)
 
 
 def grid(value: float, *, step: float = 0.009, count: int = 45) -> list[float]:

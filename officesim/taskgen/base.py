@@ -315,12 +315,3 @@ def pick(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:
     """``k`` distinct items in a seeded random order (a readable name for ``rng.sample``)."""
     return rng.sample(list(items), k)
 
-
-def money(amount: float) -> str:
-    """An amount as colleagues write it in mail and chat: ``$12,450.00``."""
-    return f"${amount:,.2f}"
-
-
-def whole_money(amount: float) -> str:
-    """A round amount without cents: ``$48,000``."""
-    return f"${amount:,.0f}"

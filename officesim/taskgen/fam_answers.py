@@ -29,6 +29,17 @@ MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
 Q2_MONTHS = ["April", "May", "June"]
 
 
+# what an overrun is counted in, as a question names it ("by how many dollars?")
+CURRENCY_WORDS = {"USD": "dollars", "CAD": "dollars", "AUD": "dollars", "GBP": "pounds", "EUR": "euros",
+                  "INR": "rupees", "JPY": "yen"}
+
+
+def currency_word(stage: Stage) -> str:
+    """The world's currency as a question counts in it: 'dollars', 'pounds', 'rupees' (else its code)."""
+    code = stage.world.meta("currency") or "USD"
+    return CURRENCY_WORDS.get(code, code)
+
+
 def _read_only_gate() -> AllowedChangesCheck:
     return allowed_changes(READ_MARKS)
 
@@ -102,6 +113,7 @@ class BudgetVarianceAnswer(Family):
         sheet = FactSheet(sources=[f"sheet:{name}"])
         keys = {d: sheet.entity(d, kind="department") for d in chosen}
         percent = variant == "percent-over"
+        units = currency_word(stage)
         winner = max(chosen, key=lambda d: over[d] / budgets[d] if percent else over[d])
         for dept in chosen:
             sheet.figure(budgets[dept], actuals[dept])  # a department's quarter, summed over its months
@@ -123,7 +135,7 @@ class BudgetVarianceAnswer(Family):
         else:
             value = over[winner]
             instruction = rng.choice([
-                f"Which department is the furthest over its Q3 budget, and by how many dollars? It's all in the "
+                f"Which department is the furthest over its Q3 budget, and by how many {units}? It's all in the "
                 f"'{name}' sheet that was shared with me. Give me the department and the overrun.",
                 "I need to know which department overspent its Q3 budget the most in absolute terms, and by how "
                 f"much. Use the '{name}' sheet in Drive.",
@@ -144,18 +156,18 @@ class BudgetVarianceAnswer(Family):
             criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
                                   "its overrun stated with it; every figure traceable.", name=[keys[winner]],
                                   candidates=keys.values(), require=[f"{keys[winner]}.{attribute}"])],
-            solve=solve, variant=variant, max_steps=10, facts=sheet, traps=_classic_traps(variant),
+            solve=solve, variant=variant, max_steps=10, facts=sheet, traps=_classic_traps(variant, units),
         )
 
 
-def _classic_traps(variant: str) -> tuple[str, ...]:
+def _classic_traps(variant: str, units: str) -> tuple[str, ...]:
     """What a quick reading of the first three structures gets wrong (each a wrong reading or another
     candidate the grader fails)."""
     q2 = "last quarter's 'Q2 2026 Budget vs Actual' sheet beside the Q3 one, with other actuals"
     if variant == "monthly-rows":
         return (q2, "one month's overrun of the top department is not its quarter's")
     if variant == "percent-over":
-        return (q2, "the largest overrun in dollars is another department than the largest in percent",
+        return (q2, f"the largest overrun in {units} is another department than the largest in percent",
                 "a percentage of the actual instead of the budget")
     return (q2,)
 
@@ -209,12 +221,13 @@ def _revised_sheet(stage: Stage, rng: random.Random) -> Draft:
                    wrong=[first[d] - budgets[d]] if d in (top, first_top) else (),
                    contrary=UNDER_BUDGET if d == top else None)
     over = revised[top] - budgets[top]
+    units = currency_word(stage)
     instruction = rng.choice([
-        "Which department ended Q3 furthest over budget, and by how many dollars? The controller's budget vs "
+        f"Which department ended Q3 furthest over budget, and by how many {units}? The controller's budget vs "
         "actual numbers are in Drive. Give me the department and the overrun.",
         "Quick one for the board deck: who overspent their Q3 budget the most, and by how much? Use the latest "
         "budget vs actual figures from the controller.",
-        "From the controller's Q3 budget vs actual, which department is the most over budget in dollars, and "
+        f"From the controller's Q3 budget vs actual, which department is the most over budget in {units}, and "
         "what's the overrun?",
     ])
 
@@ -265,13 +278,14 @@ def _one_month(stage: Stage, rng: random.Random) -> Draft:
         sheet.fact(keys[d], "september_overrun", sep[d], wrong=[quarter[d], actual[(d, "August")] -
                                                                 planned[(d, "August")]] if d == top else (),
                    contrary=UNDER_BUDGET if d == top else None)
+    units = currency_word(stage)
     instruction = rng.choice([
         "Which department overspent its budget the most in September alone, and by how much? The monthly "
         f"numbers are in the '{name}' sheet.",
         f"Looking only at September in the '{name}' sheet: which department was furthest over budget that "
-        "month, in dollars?",
+        f"month, in {units}?",
         "I want the September picture, not the quarter: which department blew through its monthly budget by "
-        f"the most, and by how many dollars? Use '{name}'.",
+        f"the most, and by how many {units}? Use '{name}'.",
     ])
 
     def solve(s: Solver) -> None:
@@ -344,11 +358,12 @@ def _department_sheets(stage: Stage, rng: random.Random) -> Draft:
         sheet.figure(sum(budgets[d].values()), round(sum(spent[d].values()), 2))
         wrong = [2 * over[d]] if d == top else [stale_over] if d == stale else []
         sheet.fact(keys[d], "overrun", over[d], wrong=wrong, contrary=UNDER_BUDGET if d == top else None)
+    units = currency_word(stage)
     instruction = rng.choice([
-        "Which department is furthest over its Q3 budget, and by how many dollars? The controller keeps a "
+        f"Which department is furthest over its Q3 budget, and by how many {units}? The controller keeps a "
         "budget vs actual sheet per department in Drive.",
         "For the Q3 close: every department has its own budget vs actual sheet from the controller. Which one "
-        "overspent the most in dollars, and by how much?",
+        f"overspent the most in {units}, and by how much?",
         "I need the single biggest Q3 overspend across departments (the per-department budget vs actual "
         "sheets in Drive) and the amount.",
     ])
@@ -399,7 +414,8 @@ class ExpensePolicyAnswer(Family):
         stage.clock(stamp(day(-60), 10, 0))
         old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
                          policy_text("2025", {c: v - 20 for c, v in hotel.items()},
-                                     {c: v - 10 for c, v in meals.items()}, mileage - 0.03), share_with=[])
+                                     {c: v - 10 for c, v in meals.items()}, mileage - 0.03, stage.money),
+                         share_with=[])
         stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
         stage.clock(stamp(day(-30), 10, 0))
         current = set_travel_policy(stage, hotel, meals, mileage)
@@ -468,13 +484,17 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
     stage.clock(stamp(day(-60), 10, 0))
     old = shared_doc(stage, "role:travel_coordinator", f"{POLICY_NAME} 2025 (superseded)",
                      policy_text("2025", {c: v - 20 for c, v in hotel.items()},
-                                 {c: v - 10 for c, v in meals.items()}, 0.62), share_with=[])
+                                 {c: v - 10 for c, v in meals.items()}, 0.62, stage.money), share_with=[])
     stage.act("role:travel_coordinator", "drive_share_file", file_id=old, domain=True, role="viewer")
     stage.clock(stamp(day(-30), 10, 0))
     current = set_travel_policy(stage, hotel, meals, round(rng.uniform(0.6, 0.72), 2))
     raised = hotel[city] + rng.randrange(30, 95, 5)
     sources = [f"doc:{POLICY_NAME}"]
     wrong: list[float] = [hotel[city], hotel[city] - 20]
+
+    def cap(amount: float) -> str:
+        return stage.money(amount, cents=False)
+
     if variant == "policy-update":
         memo_name = "Travel Policy Update (October 2026)"
         meal_city = other
@@ -482,10 +502,10 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
         memo = shared_doc(stage, "role:travel_coordinator", memo_name,
                           f"# {memo_name}\n\nEffective {short_date(day(-6))}, these changes to the {POLICY_NAME} "
                           "apply. Everything not listed here is unchanged.\n\n"
-                          f"- Hotels, {city}: the nightly cap rises from ${hotel[city]} to ${raised} per night "
+                          f"- Hotels, {city}: the nightly cap rises from {cap(hotel[city])} to {cap(raised)} per night "
                           "(taxes included), after this year's rate survey.\n"
-                          f"- Meals, {meal_city}: the daily allowance rises from ${meals[meal_city]} to "
-                          f"${meals[meal_city] + 10} per day.\n", share_with=[])
+                          f"- Meals, {meal_city}: the daily allowance rises from {cap(meals[meal_city])} to "
+                          f"{cap(meals[meal_city] + 10)} per day.\n", share_with=[])
         stage.act("role:travel_coordinator", "drive_share_file", file_id=memo, domain=True, role="viewer")
         sources.append(f"doc:{memo_name}")
         instruction = rng.choice([
@@ -507,17 +527,17 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
         stage.clock(stamp(day(-40), 10, 0))
         ask = colleague_mail(stage, user, [cfo["email"]], earlier,
                              f"Hi,\n\nThe only hotel near the {other} venue is above the cap. Could I go up to "
-                             f"${hotel[other] + 60} a night?\n\nThanks")
+                             f"{cap(hotel[other] + 60)} a night?\n\nThanks")
         stage.clock(stamp(day(-40), 15, 0))
         stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
-                  body=f"Approved for the {other} trip only: up to ${hotel[other] + 60} a night.")
+                  body=f"Approved for the {other} trip only: up to {cap(hotel[other] + 60)} a night.")
         stage.clock(stamp(day(-3), 10, 0))
         ask = colleague_mail(stage, user, [cfo["email"]], subject,
-                             f"Hi,\n\nFor next week's {city} trip the conference hotel is ${raised} a night, above "
-                             f"the policy cap of ${hotel[city]}. Is that OK to book?\n\nThanks")
+                             f"Hi,\n\nFor next week's {city} trip the conference hotel is {cap(raised)} a night, above "
+                             f"the policy cap of {cap(hotel[city])}. Is that OK to book?\n\nThanks")
         stage.clock(stamp(day(-3), 16, 30))
         stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
-                  body=f"Approved as an exception for this trip: book the conference hotel, up to ${raised} a "
+                  body=f"Approved as an exception for this trip: book the conference hotel, up to {cap(raised)} a "
                        "night. Anything above that is on you.")
         sources += [f"mail:{subject}", f"mail:{earlier}"]
         wrong.append(hotel[other] + 60)

@@ -362,6 +362,7 @@ class RenewalRiskDigest(Family):
         numbers = iter(invoice_numbers(rng, 2 * len(roles)))
         notes: list[str] = []
         senders: list[str] = []
+        books = stage.world.meta("currency") or "USD"  # the books are kept in the world's own currency
         by_role: dict[str, list[dict[str, Any]]] = {}
         for account, role in zip(planted, roles, strict=True):
             by_role.setdefault(role, []).append(account)
@@ -369,7 +370,7 @@ class RenewalRiskDigest(Family):
             stage.insert("crm_deal", [{
                 "account_id": account["id"], "name": f"{account['name']} - Renewal 2027",
                 "stage": "closed_lost" if role == "churned" else rng.choice(["proposal", "negotiation"]),
-                "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": "USD",
+                "amount": float(rng.randrange(20_000, 200_000, 1_000)), "currency": books,
                 "close_date": close.isoformat(), "owner_id": account["owner_id"],
                 "next_step": "Customer gave notice: not renewing" if role == "churned" else "Send renewal quote",
                 "updated_by": account["owner_id"]}])
@@ -381,7 +382,7 @@ class RenewalRiskDigest(Family):
             elif role == "notdue":
                 due = day(rng.randint(5, 25))
             stage.insert("crm_invoice", [{"number": next(numbers), "account_id": account["id"],
-                                          "amount": float(rng.randrange(4_000, 60_000, 50)), "currency": "USD",
+                                          "amount": float(rng.randrange(4_000, 60_000, 50)), "currency": books,
                                           "issued_on": day(-80).isoformat(), "due_on": due.isoformat(),
                                           "status": status, "paid_on": due.isoformat() if status == "paid" else None}])
         for account in by_role.get("signed", []):

@@ -98,17 +98,18 @@ class DmAnswerQuestion(Family):
             if variant == "policy-figure-updated":  # a later update doc raises this city's cap
                 hotel = {**hotel, city: old_cap + rng.randrange(25, 80, 5)}
                 update_name = f"Travel policy update: {city} hotel cap"
+                caps = [stage.money(cap, cents=False) for cap in (old_cap, hotel[city])]
                 stage.clock(stamp(day(-6), 11, 0))
                 update_id = str(stage.act("role:travel_coordinator", "drive_create_doc", name=update_name,
                                           content=f"# {update_name}\n\nEffective {day(-5).isoformat()}, the "
-                                                  f"nightly hotel cap for {city} rises from ${old_cap} to "
-                                                  f"${hotel[city]} because of rising rates. All other caps in the "
+                                                  f"nightly hotel cap for {city} rises from {caps[0]} to "
+                                                  f"{caps[1]} because of rising rates. All other caps in the "
                                                   "Travel & Expense Policy are unchanged.\n")["id"])
                 stage.act("role:travel_coordinator", "drive_share_file", file_id=update_id, domain=True,
                           role="viewer")
                 sheet.sources.append(f"doc:{update_name}")
             question = f"what's the hotel cap per night for {city} in the travel policy? booking a trip now"
-            fact = f"${hotel[city]}"
+            fact = stage.money(hotel[city], cents=False)
             sheet.sources.append("doc:Travel & Expense Policy")
             keys = [sheet.entity(c, kind="city") for c in cities]
             for c, key in zip(cities, keys, strict=True):
