@@ -45,3 +45,18 @@ def test_probe_money_unchanged_in_dollars_and_local_elsewhere() -> None:
     assert wording.money(7614.19, "EUR", "fr_FR") == "7 614,19 €"
     assert wording.money(4820000.0, "INR", "en_IN") == "₹48,20,000"
     assert wording.money(31100.0, "GBP", "en_GB") == "£31,100"
+
+
+def test_the_supporting_figures_variant_cites_a_name_only_as_a_whole_word() -> None:
+    """'Ann' is not in a row about "Annette": citing that row's figures would make the variant a
+    different answer (and blame the grader for rejecting it)."""
+    from types import SimpleNamespace
+
+    from officesim.probes.variants import supporting_line
+
+    rows = [{"rows": [["Annette Ray", 4200], ["Ann Lee", 3100]]}]
+    ctx = SimpleNamespace(facts=SimpleNamespace(names=["Ann"]), ref=SimpleNamespace(read_results=lambda: rows),
+                          money=lambda v: f"${v:,.0f}")
+    assert supporting_line(ctx, "The top seller is Ann.") == \
+        "For reference, the source shows these figures for Ann: $3,100."  # type: ignore[arg-type]
+    assert supporting_line(ctx, "The top seller is Annette.") is None  # type: ignore[arg-type]

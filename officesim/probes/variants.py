@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from officesim.grading.facts import DAY_FIRST_LOCALES
+from officesim.grading.normalize import contains_phrase
 from officesim.probes import wording
 from officesim.probes.kinds import Context, variant
 from officesim.probes.probing import leaves
@@ -85,12 +86,13 @@ NOT_FIGURES = re.compile(r"size|bytes|length|row|count|total_rows|limit|offset|p
 def supporting_line(ctx: Context, text: str) -> str | None:
     """A sentence citing source figures that sit next to a name ``text`` states, in what was read
     (sheet rows, and the amounts of records: no file sizes or row numbers)."""
-    names = [n for n in ctx.facts.names if len(n) > 2 and n.casefold() in text.casefold()]
+    # as whole words: the name 'Ann' is not stated by a text or a row about "Annette"
+    names = [n for n in ctx.facts.names if len(n) > 2 and contains_phrase(text, n)]
     for result in ctx.ref.read_results():
         for row in _rows(result):
             cells = [v for k, v in row if not (k and NOT_FIGURES.search(k))]
             shown = " ".join(str(c) for c in cells if isinstance(c, str))
-            name = next((n for n in names if n.casefold() in shown.casefold()), None)
+            name = next((n for n in names if contains_phrase(shown, n)), None)
             figures = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool) and abs(c) >= 10][:2]
             if name and figures:
                 listed = ", ".join(ctx.money(float(f)) if f >= 100 else f"{f:g}" for f in figures)
