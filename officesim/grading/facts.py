@@ -436,9 +436,13 @@ _ALIASES: OrderedDict[int, tuple[FactsSpec, tuple[tuple[str, str, str], ...], Al
 _ALIASES_KEPT = 2048
 
 
-def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[re.Pattern[str], str, str | None]]:
+def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[str, str, str | None]]:
     """Every alias pattern of ``spec`` (the people rows of its person entities given), longest
-    first, each with its alias; the entities' own regexes last, with none."""
+    first, each with its alias; the entities' own regexes last, with none.
+
+    A pattern is given as its source (an alias, or an entity's own regex): ``AliasIndex`` compiles
+    one only when a text may match it (a library world's person entities bring thousands of
+    aliases, and a grading reads texts that name a handful)."""
     firsts: dict[str, int] = {}
     for person in people.values():
         first = _first(person["name"]).casefold()
@@ -453,8 +457,8 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
                 names.append(_first(row["name"]))
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
-    scan: list[tuple[re.Pattern[str], str, str | None]] = [(_alias_pattern(alias), key, alias) for alias, key in pairs]
-    return scan + [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
+    scan: list[tuple[str, str, str | None]] = [(alias, key, alias) for alias, key in pairs]
+    return scan + [(p, key, None) for key, entity in spec.entities.items() for p in entity.patterns]
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")
@@ -475,19 +479,36 @@ class AliasIndex:
     dictionary instead of trying each of a library world's hundreds of aliases on every segment.
     """
 
-    def __init__(self, scan: list[tuple[re.Pattern[str], str, str | None]]) -> None:
-        self.patterns = [(pattern, key) for pattern, key, _ in scan]
-        self.always: list[int] = []  # no needles: a phone number, a regex, a non-ASCII alias
+    def __init__(self, scan: list[tuple[str, str, str | None]]) -> None:
+        # (source, key, alias or None for an entity's own regex); compiled on first use
+        self._sources = scan
+        self._compiled: dict[int, tuple[re.Pattern[str], str]] = {}
+        self.always: list[int] = []  # no needles: a regex, a non-ASCII alias
         self.by_substring: list[tuple[int, tuple[str, ...]]] = []
         self.by_word: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        # a phone number, by its national digits: a match is those digits with at most separators
+        # between them, so they are in the text once its separators are taken out
+        self.by_digits: list[tuple[int, str]] = []
+        worded: list[tuple[int, tuple[str, ...]]] = []
         for i, (_, _, alias) in enumerate(scan):
             needles = _needles(alias)
-            if not needles:
+            digits = _phone_digits(alias) if not needles and alias is not None else None
+            if digits is not None:
+                self.by_digits.append((i, digits))
+            elif not needles:
                 self.always.append(i)
             elif alias is not None and ("&" in alias or " and " in alias):
                 self.by_substring.append((i, needles))
             else:
-                self.by_word.setdefault(needles[0], []).append((i, needles))
+                worded.append((i, needles))
+        # An alias is filed under its rarest word (any of its words would pick the same candidates,
+        # as each must be in the text): a world's emails all share the domain's word.
+        counts: dict[str, int] = {}
+        for _, needles in worded:
+            for needle in needles:
+                counts[needle] = counts.get(needle, 0) + 1
+        for i, needles in worded:
+            self.by_word.setdefault(min(needles, key=counts.__getitem__), []).append((i, needles))
 
     def candidates(self, text: str) -> list[tuple[re.Pattern[str], str]]:
         """The (pattern, key) pairs that may match ``text``, in the aliases' order."""
@@ -497,7 +518,22 @@ class AliasIndex:
         for word in words:
             chosen += [i for i, needles in self.by_word.get(word, ()) if words.issuperset(needles)]
         chosen += [i for i, needles in self.by_substring if all(n in folded for n in needles)]
-        return [self.patterns[i] for i in sorted(chosen)]
+        if self.by_digits:
+            bare = _PHONE_SEPARATORS.sub("", text)
+            chosen += [i for i, digits in self.by_digits if digits in bare]
+        return [self._pattern(i) for i in sorted(chosen)]
+
+    @property
+    def patterns(self) -> list[tuple[re.Pattern[str], str]]:
+        """Every (pattern, key) pair, in the aliases' order."""
+        return [self._pattern(i) for i in range(len(self._sources))]
+
+    def _pattern(self, i: int) -> tuple[re.Pattern[str], str]:
+        found = self._compiled.get(i)
+        if found is None:
+            source, key, alias = self._sources[i]
+            found = self._compiled[i] = (_alias_pattern(alias) if alias is not None else re.compile(source), key)
+        return found
 
 
 def _needles(alias: str | None) -> tuple[str, ...]:
@@ -569,11 +605,30 @@ def phone_regex(phone: str) -> str:
     return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
 
 
+@lru_cache(maxsize=16384)
+def _phone_digits(alias: str) -> str | None:
+    """The national digits a phone alias's pattern (``phone_regex``) spells out, separated only by
+    ``_PHONE_SEPARATORS``; None when ``alias`` is not a phone number."""
+    if _phone_pattern(alias) is None:
+        return None
+    return re.sub(r"\D", "", alias)[-10:]
+
+
+_PHONE_SEPARATORS = re.compile(r"[\s().-]")
+
+
 def _phone_pattern(alias: str) -> re.Pattern[str] | None:
     """A phone number as an alias (see ``phone_regex``); None when ``alias`` is not one."""
     if not _PHONE_ALIAS.match(alias) or len(re.sub(r"\D", "", alias)) < 10:
         return None
     return re.compile(phone_regex(alias))
+
+
+@lru_cache(maxsize=1 << 16)
+def _compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile``, kept: patterns built from figures and a grader's own regexes are more than
+    ``re``'s cache holds (512), and compiling them again in every grading costs more than matching."""
+    return re.compile(pattern, flags)
 
 
 @lru_cache(maxsize=16384)
@@ -751,7 +806,7 @@ def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
         edge_l = r"(?<![\w.,])" if figure.text[:1].isalnum() else ""
         edge_r = r"(?![\w]|[.,]\d)" if figure.text[-1:].isalnum() else ""
         at = -1
-        for m in re.finditer(edge_l + re.escape(figure.text) + edge_r, text):
+        for m in _compiled(edge_l + re.escape(figure.text) + edge_r).finditer(text):
             if not any(m.start() < end and start < m.end() for start, end in taken):
                 at = m.start()
                 taken.append((m.start(), m.end()))
