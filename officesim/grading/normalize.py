@@ -469,12 +469,26 @@ def matcher(expected: Any, tolerance: float = DEFAULT_VALUE_TOLERANCE) -> Callab
     date or list reading; call it in the reading locale of the grading) is then one normalised
     comparison per row instead of the whole ladder of ``values_equal``.
     """
+    wanted = plain_text(expected)
+    if wanted is not None:
+        return lambda actual: actual is not None and (actual == expected or _trim(actual) == wanted)
+    return lambda actual: matches(actual, expected, tolerance)
+
+
+def plain_text(expected: Any) -> str | None:
+    """The trimmed text a plain text ``expected`` (no number, date or list reading, in the reading
+    locale) matches: ``matcher(expected)(actual)`` is then ``actual is not None and _trim(actual) ==
+    plain_text(expected)``, so rows can be looked up by it.  ``None`` for any other value."""
     if isinstance(expected, str) and not expected.startswith("[") and "," not in expected and ";" not in expected:
         locale = _LOCALE.get()
         if _cached_number(expected, locale) is None and _cached_date(expected, locale) is None:
-            wanted = _trim(expected)
-            return lambda actual: actual is not None and (actual == expected or _trim(actual) == wanted)
-    return lambda actual: matches(actual, expected, tolerance)
+            return _trim(expected)
+    return None
+
+
+def trimmed(value: Any) -> str:
+    """``value`` normalised and without surrounding punctuation, as plain text comparisons read it."""
+    return _trim(value)
 
 
 # ----------------------------------------------------------------- locales
