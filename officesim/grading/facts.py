@@ -884,17 +884,17 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key not in own_names:
                 continue
             answer_too = [k for k in check.name if k in own_names]
-            if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
+            if answer_too and _compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
             elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
-            out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
+            out = (_compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
                    if check.excluded_if else _left_out(reader, claim.segment))
             if check.excluded_also and not out:
-                out = re.search(check.excluded_also, claim.segment.full, re.IGNORECASE) is not None
+                out = _compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
@@ -927,6 +927,8 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     """
     numeric = [f for f in reader.spec.facts if f.number() is not None]
     holders = {f.entity for f in numeric}
+    # (fact, its entity, attribute, value, tolerance) of each numeric fact, read once
+    values = [(f, f.entity, f.attribute, float(f.value), f.tolerance) for f in numeric]
     out = []
     for claim in read:
         text = claim.segment.text
@@ -940,18 +942,18 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
             after = [k for start, _, k in spots if start > at]
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
-            if any(_close(r, v, f.tolerance) for f in numeric if f.entity in near
-                   for r in readings if (v := f.number()) is not None):
+            if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
+                   for r in readings):
                 continue
-            attributes = {f.attribute for f in numeric if f.entity in near}
-            theirs = [f for f in numeric if f.entity not in near and f.attribute in attributes
-                      and any(_close(r, v, min(f.tolerance, 0.001)) for r in readings
-                              if (v := f.number()) is not None)]
-            if theirs:
-                other = reader.spec.entities[theirs[0].entity].name
+            attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
+            theirs = next((f for f, entity, attribute, v, tolerance in values if entity not in near
+                           and attribute in attributes
+                           and any(_close(r, v, min(tolerance, 0.001)) for r in readings)), None)
+            if theirs is not None:
+                other = reader.spec.entities[theirs.entity].name
                 mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
                 out.append(f"states {figure.text} with {mine}, but it is {other}'s "
-                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
+                           f"{theirs.attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 
 
@@ -969,7 +971,7 @@ def _contrary(claim: Claim, fact: Fact) -> bool:
         if at < 0 or not any(_close(r, number, fact.tolerance) for r in figure.readings()):
             continue
         end = at + len(figure.text)
-        for m in re.finditer(str(fact.contrary), text, re.IGNORECASE):
+        for m in _compiled(str(fact.contrary), re.IGNORECASE).finditer(text):
             gap = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
             if gap is not None and len(gap) <= CONTRARY_REACH and not re.search(r"[;.!?]|\b(?:and|but|while)\b",
                                                                                 gap):
@@ -997,7 +999,7 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             end = at + len(figure.text)
             near: list[tuple[int, bool, Fact]] = []
             for f in mine:
-                for m in re.finditer(str(f.label), text, re.IGNORECASE):
+                for m in _compiled(str(f.label), re.IGNORECASE).finditer(text):
                     between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
                     if between is not None and len(between) <= LABEL_REACH:
                         # a label across a clause break (", renewal", "and owes") is further than one

@@ -137,7 +137,13 @@ def contains_phrase(text: Any, phrase: Any) -> bool:
         return True
     left = r"(?<!\w)" if needle[0].isalnum() or needle[0] == "_" else ""
     right = r"(?!\w)" if needle[-1].isalnum() or needle[-1] == "_" else ""
-    return re.search(f"{left}{re.escape(needle)}{right}", _ampersands(normalize_text(text))) is not None
+    return _phrase_pattern(f"{left}{re.escape(needle)}{right}").search(_ampersands(normalize_text(text))) is not None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _phrase_pattern(pattern: str) -> re.Pattern[str]:
+    """A compiled phrase pattern, kept: a library's phrases are more than ``re``'s cache holds (512)."""
+    return re.compile(pattern)
 
 
 def _ampersands(text: str) -> str:
