@@ -84,6 +84,10 @@ class GradeContext:
     # person refs resolved in this grading (the final world does not change while it is graded)
     _people: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
     _refs: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
+    _emails: dict[tuple[str, ...], set[str]] = field(default_factory=dict, init=False, repr=False)
+    # what checks derive from this episode alone, kept for the other checks of this grading
+    # (key: the deriving function's name and its arguments)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def user(self) -> dict[str, Any]:
@@ -137,7 +141,11 @@ class GradeContext:
 
     def emails(self, refs: list[str]) -> set[str]:
         """Person references as emails (resolved in the final world)."""
-        return emails_of(self.final, refs)
+        key = tuple(refs)
+        found = self._emails.get(key)
+        if found is None:
+            found = self._emails[key] = emails_of(self.final, refs)
+        return set(found)
 
     def resolve(self, column: str, value: Any) -> Any:
         """A grader value with person references resolved for ``column`` (operators included)."""

@@ -50,7 +50,7 @@ from officesim.grading.claims import (
     table_cells,
 )
 from officesim.grading.evidence import collect
-from officesim.grading.normalize import parse_date
+from officesim.grading.normalize import read_date
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -129,7 +129,7 @@ class Fact(_Strict):
         return float(self.value) if isinstance(self.value, int | float) else None
 
     def day(self) -> date | None:
-        return parse_date(self.value) if isinstance(self.value, str) else None
+        return read_date(self.value) if isinstance(self.value, str) else None
 
 
 class FactsSpec(_Strict):
@@ -312,6 +312,7 @@ class Reader:
     _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
     _claims: dict[tuple[str, str | None], list[Claim]] = field(default_factory=dict, repr=False)
     _left_out: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
+    _named: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -365,8 +366,11 @@ class Reader:
         return found
 
     def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention."""
-        return list(dict.fromkeys(key for *_, key in self.mentions(text)))
+        """Entity keys ``text`` names, in order of first mention (kept per text for this grading)."""
+        found = self._named.get(text)
+        if found is None:
+            found = self._named[text] = list(dict.fromkeys(key for *_, key in self.mentions(text)))
+        return list(found)
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
@@ -745,8 +749,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
                     and not (number is not None and _close(r, number, fact.tolerance))
                     and not _denominator(claim.segment.text, f)]
             out += [h.text for h in hits[:1]]
-        elif parse_date(wrong) is not None:
-            if parse_date(wrong) in claim.segment.dates:
+        elif (day := read_date(wrong)) is not None:
+            if day in claim.segment.dates:
                 out.append(wrong)
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
