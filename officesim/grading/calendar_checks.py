@@ -202,7 +202,15 @@ def _moments(spans: list[tuple[datetime, datetime]], zones: list[str]) -> Moment
 def _episode_moments(ctx: GradeContext, email: str) -> Moments:
     """Every day and clock time a correct note to ``email`` may mention: the old and new times of
     each event of theirs the episode created, moved or cut an occurrence of, in its attendees' zones
-    (another person's meeting is none of their business)."""
+    (another person's meeting is none of their business).  Read once per grading and person."""
+    key = ("episode_moments", email)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _read_episode_moments(ctx, email)
+    return set(found[0]), set(found[1])
+
+
+def _read_episode_moments(ctx: GradeContext, email: str) -> Moments:
     table = ctx.diff.table("calendar_event")
     times: set[tuple[int, int]] = set()
     days: set[date] = set()

@@ -12,6 +12,7 @@ years, codes (INV-2026-0042, SOC 2, Q3, FY27), phone numbers, ordinals and compo
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from datetime import date
 from officesim.grading.normalize import (
     _CODE_RE,
     _DATE_PATTERNS,
+    _LOCALE,
     _MONTHS,
     _reader,
     _token,
@@ -172,8 +174,24 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
+# A segment is a line or a sentence, and texts repeat their lines (a mail's greeting, a report's
+# rows, the same answer from episode to episode): a short text is read once, its figures and dates kept.
+_KEPT_LENGTH = 1024
+
+
 def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
     """Every date in ``text``: full dates, "Oct 8" and "8/10" (in the locale's order) without a year."""
+    if type(text) is str and len(text) <= _KEPT_LENGTH:
+        return list(_kept_dates(text, day_first, year))
+    return _read_dates(text, day_first, year)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _kept_dates(text: str, day_first: bool, year: int) -> tuple[date, ...]:
+    return tuple(_read_dates(text, day_first, year))
+
+
+def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
     if not _has_digit(text):  # every date pattern needs a (Unicode decimal) digit
         return []
     found: list[tuple[int, date]] = []
@@ -212,7 +230,20 @@ def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[
 
 
 def read_figures(text: str) -> list[Figure]:
-    """Every quantity ``text`` states (see the module docstring for what is not one)."""
+    """Every quantity ``text`` states (see the module docstring for what is not one), read in the
+    reading locale."""
+    locale = _LOCALE.get()
+    if type(text) is str and len(text) <= _KEPT_LENGTH:
+        return list(_kept_figures(text, locale))
+    return _read_figures(text, locale)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _kept_figures(text: str, locale: str) -> tuple[Figure, ...]:
+    return tuple(_read_figures(text, locale))
+
+
+def _read_figures(text: str, locale: str) -> list[Figure]:
     work = clean(text)
     out: list[Figure] = []
     # Every pattern blanked here, and every written number, needs a digit: a sentence without
@@ -225,7 +256,7 @@ def read_figures(text: str) -> list[Figure]:
             work = _blank(work, pattern)
         work = _blank(work, _SHORT_DATE)
     # the reading locale's own way of writing figures: "31 400,00 €" in a French world is 31400
-    number_re, token_of = _reader(None)
+    number_re, token_of = _reader(locale)
     comma_locale = token_of is not _token
     for m in number_re.finditer(work) if digits else ():
         raw = m.group("num")

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from officesim.grading.facts import Reader
-from officesim.person_refs import emails_of, resolve_column_value, resolve_person
+from officesim.person_refs import emails_of, looks_like_ref, resolve_column_value, resolve_person
 
 if TYPE_CHECKING:
     from officesim.grading.facts import FactsSpec
@@ -81,6 +81,13 @@ class GradeContext:
     judge: Judge | None = None
     rubrics: dict[str, Rubric] = field(default_factory=dict)
     facts: FactsSpec | None = None
+    # person refs resolved in this grading (the final world does not change while it is graded)
+    _people: dict[str, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
+    _refs: dict[tuple[str, str], Any] = field(default_factory=dict, init=False, repr=False)
+    _emails: dict[tuple[str, ...], set[str]] = field(default_factory=dict, init=False, repr=False)
+    # what checks derive from this episode alone, kept for the other checks of this grading
+    # (key: the deriving function's name and its arguments)
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def user(self) -> dict[str, Any]:
@@ -124,17 +131,33 @@ class GradeContext:
 
     def person(self, ref: str) -> dict[str, Any]:
         """The directory row of a person ref (in the final world)."""
-        return resolve_person(self.final, ref)
+        found = self._people.get(ref)
+        if found is None:
+            found = self._people[ref] = resolve_person(self.final, ref)
+        return dict(found)
 
     def person_id(self, ref: str) -> str:
         return str(self.person(ref)["id"])
 
     def emails(self, refs: list[str]) -> set[str]:
         """Person references as emails (resolved in the final world)."""
-        return emails_of(self.final, refs)
+        key = tuple(refs)
+        found = self._emails.get(key)
+        if found is None:
+            found = self._emails[key] = emails_of(self.final, refs)
+        return set(found)
 
     def resolve(self, column: str, value: Any) -> Any:
         """A grader value with person references resolved for ``column`` (operators included)."""
         if isinstance(value, dict):
-            return {op: resolve_column_value(self.final, column, arg) for op, arg in value.items()}
-        return resolve_column_value(self.final, column, value)
+            return {op: self._resolved(column, arg) for op, arg in value.items()}
+        return self._resolved(column, value)
+
+    def _resolved(self, column: str, value: Any) -> Any:
+        if not looks_like_ref(value):  # not a reference: as it is (lists item by item)
+            return resolve_column_value(self.final, column, value)
+        key = (column, value)
+        found = self._refs.get(key)
+        if found is None:
+            found = self._refs[key] = resolve_column_value(self.final, column, value)
+        return found

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, field_validator
 
 from officesim.apps.drive.reading import find_files, sheet_tabs
-from officesim.grading.normalize import contains_phrase, matcher, normalize_text, text_has_number
+from officesim.grading.normalize import (
+    contains_phrase,
+    matcher,
+    normalize_text,
+    plain_text,
+    text_has_number,
+    trimmed,
+)
 from officesim.grading.spec_base import (
     CheckBase,
     NumberSpec,
@@ -73,6 +80,45 @@ def _sheet_rows(ctx: GradeContext, file_id: str, tab: str | None) -> list[dict[s
     return out
 
 
+class _RowLookup:
+    """A sheet's rows, found by their plain text cells: whether some row has an expected row's values.
+
+    A plain text value (``plain_text``) matches exactly the cells that read as the same trimmed
+    text, so the rows it can match are looked up in a per-column index; the other values (numbers,
+    dates, lists, operators) are then compared with ``matcher`` on those rows only.
+    """
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+        self._by_column: dict[str, dict[str, list[int]]] = {}
+
+    def _column(self, column: str) -> dict[str, list[int]]:
+        found = self._by_column.get(column)
+        if found is None:
+            found = self._by_column[column] = {}
+            for i, row in enumerate(self.rows):
+                value = row.get(column)
+                if value is not None:
+                    found.setdefault(trimmed(value), []).append(i)
+        return found
+
+    def has(self, expected: dict[str, Any], tolerance: float) -> bool:
+        candidates: set[int] | None = None
+        tests = []
+        for key, value in expected.items():
+            column = normalize_text(key)
+            text = plain_text(value)
+            if text is None:
+                tests.append((column, matcher(value, tolerance)))
+                continue
+            hits = self._column(column).get(text, ())
+            candidates = set(hits) if candidates is None else candidates.intersection(hits)
+            if not candidates:
+                return False
+        chosen = self.rows if candidates is None else [self.rows[i] for i in sorted(candidates)]
+        return any(all(test(row.get(k)) for k, test in tests) for row in chosen)
+
+
 def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
     files = find_files(ctx.final, check.file, "sheet")
     if not files:
@@ -81,9 +127,9 @@ def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
     for file in files:
         rows = _sheet_rows(ctx, file["id"], check.sheet)
         missing = []
+        lookup = _RowLookup(rows)
         for expected in check.rows:
-            wanted = [(normalize_text(k), matcher(v, check.tolerance)) for k, v in expected.items()]
-            if not any(all(test(row.get(k)) for k, test in wanted) for row in rows):
+            if not lookup.has(expected, check.tolerance):
                 missing.append(show(expected))
         if not missing:
             return Outcome(True, f"{file['name']} ({file['id']}) has all {len(check.rows)} expected rows",

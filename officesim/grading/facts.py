@@ -50,7 +50,7 @@ from officesim.grading.claims import (
     table_cells,
 )
 from officesim.grading.evidence import collect
-from officesim.grading.normalize import parse_date
+from officesim.grading.normalize import read_date
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -129,7 +129,7 @@ class Fact(_Strict):
         return float(self.value) if isinstance(self.value, int | float) else None
 
     def day(self) -> date | None:
-        return parse_date(self.value) if isinstance(self.value, str) else None
+        return read_date(self.value) if isinstance(self.value, str) else None
 
 
 class FactsSpec(_Strict):
@@ -312,6 +312,7 @@ class Reader:
     _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
     _claims: dict[tuple[str, str | None], list[Claim]] = field(default_factory=dict, repr=False)
     _left_out: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
+    _named: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -365,8 +366,11 @@ class Reader:
         return found
 
     def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention."""
-        return list(dict.fromkeys(key for *_, key in self.mentions(text)))
+        """Entity keys ``text`` names, in order of first mention (kept per text for this grading)."""
+        found = self._named.get(text)
+        if found is None:
+            found = self._named[text] = list(dict.fromkeys(key for *_, key in self.mentions(text)))
+        return list(found)
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
@@ -436,9 +440,13 @@ _ALIASES: OrderedDict[int, tuple[FactsSpec, tuple[tuple[str, str, str], ...], Al
 _ALIASES_KEPT = 2048
 
 
-def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[re.Pattern[str], str, str | None]]:
+def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tuple[str, str, str | None]]:
     """Every alias pattern of ``spec`` (the people rows of its person entities given), longest
-    first, each with its alias; the entities' own regexes last, with none."""
+    first, each with its alias; the entities' own regexes last, with none.
+
+    A pattern is given as its source (an alias, or an entity's own regex): ``AliasIndex`` compiles
+    one only when a text may match it (a library world's person entities bring thousands of
+    aliases, and a grading reads texts that name a handful)."""
     firsts: dict[str, int] = {}
     for person in people.values():
         first = _first(person["name"]).casefold()
@@ -453,8 +461,8 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
                 names.append(_first(row["name"]))
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
-    scan: list[tuple[re.Pattern[str], str, str | None]] = [(_alias_pattern(alias), key, alias) for alias, key in pairs]
-    return scan + [(re.compile(p), key, None) for key, entity in spec.entities.items() for p in entity.patterns]
+    scan: list[tuple[str, str, str | None]] = [(alias, key, alias) for alias, key in pairs]
+    return scan + [(p, key, None) for key, entity in spec.entities.items() for p in entity.patterns]
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")
@@ -475,19 +483,36 @@ class AliasIndex:
     dictionary instead of trying each of a library world's hundreds of aliases on every segment.
     """
 
-    def __init__(self, scan: list[tuple[re.Pattern[str], str, str | None]]) -> None:
-        self.patterns = [(pattern, key) for pattern, key, _ in scan]
-        self.always: list[int] = []  # no needles: a phone number, a regex, a non-ASCII alias
+    def __init__(self, scan: list[tuple[str, str, str | None]]) -> None:
+        # (source, key, alias or None for an entity's own regex); compiled on first use
+        self._sources = scan
+        self._compiled: dict[int, tuple[re.Pattern[str], str]] = {}
+        self.always: list[int] = []  # no needles: a regex, a non-ASCII alias
         self.by_substring: list[tuple[int, tuple[str, ...]]] = []
         self.by_word: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        # a phone number, by its national digits: a match is those digits with at most separators
+        # between them, so they are in the text once its separators are taken out
+        self.by_digits: list[tuple[int, str]] = []
+        worded: list[tuple[int, tuple[str, ...]]] = []
         for i, (_, _, alias) in enumerate(scan):
             needles = _needles(alias)
-            if not needles:
+            digits = _phone_digits(alias) if not needles and alias is not None else None
+            if digits is not None:
+                self.by_digits.append((i, digits))
+            elif not needles:
                 self.always.append(i)
             elif alias is not None and ("&" in alias or " and " in alias):
                 self.by_substring.append((i, needles))
             else:
-                self.by_word.setdefault(needles[0], []).append((i, needles))
+                worded.append((i, needles))
+        # An alias is filed under its rarest word (any of its words would pick the same candidates,
+        # as each must be in the text): a world's emails all share the domain's word.
+        counts: dict[str, int] = {}
+        for _, needles in worded:
+            for needle in needles:
+                counts[needle] = counts.get(needle, 0) + 1
+        for i, needles in worded:
+            self.by_word.setdefault(min(needles, key=counts.__getitem__), []).append((i, needles))
 
     def candidates(self, text: str) -> list[tuple[re.Pattern[str], str]]:
         """The (pattern, key) pairs that may match ``text``, in the aliases' order."""
@@ -497,7 +522,22 @@ class AliasIndex:
         for word in words:
             chosen += [i for i, needles in self.by_word.get(word, ()) if words.issuperset(needles)]
         chosen += [i for i, needles in self.by_substring if all(n in folded for n in needles)]
-        return [self.patterns[i] for i in sorted(chosen)]
+        if self.by_digits:
+            bare = _PHONE_SEPARATORS.sub("", text)
+            chosen += [i for i, digits in self.by_digits if digits in bare]
+        return [self._pattern(i) for i in sorted(chosen)]
+
+    @property
+    def patterns(self) -> list[tuple[re.Pattern[str], str]]:
+        """Every (pattern, key) pair, in the aliases' order."""
+        return [self._pattern(i) for i in range(len(self._sources))]
+
+    def _pattern(self, i: int) -> tuple[re.Pattern[str], str]:
+        found = self._compiled.get(i)
+        if found is None:
+            source, key, alias = self._sources[i]
+            found = self._compiled[i] = (_alias_pattern(alias) if alias is not None else re.compile(source), key)
+        return found
 
 
 def _needles(alias: str | None) -> tuple[str, ...]:
@@ -569,11 +609,30 @@ def phone_regex(phone: str) -> str:
     return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
 
 
+@lru_cache(maxsize=16384)
+def _phone_digits(alias: str) -> str | None:
+    """The national digits a phone alias's pattern (``phone_regex``) spells out, separated only by
+    ``_PHONE_SEPARATORS``; None when ``alias`` is not a phone number."""
+    if _phone_pattern(alias) is None:
+        return None
+    return re.sub(r"\D", "", alias)[-10:]
+
+
+_PHONE_SEPARATORS = re.compile(r"[\s().-]")
+
+
 def _phone_pattern(alias: str) -> re.Pattern[str] | None:
     """A phone number as an alias (see ``phone_regex``); None when ``alias`` is not one."""
     if not _PHONE_ALIAS.match(alias) or len(re.sub(r"\D", "", alias)) < 10:
         return None
     return re.compile(phone_regex(alias))
+
+
+@lru_cache(maxsize=1 << 16)
+def _compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile``, kept: patterns built from figures and a grader's own regexes are more than
+    ``re``'s cache holds (512), and compiling them again in every grading costs more than matching."""
+    return re.compile(pattern, flags)
 
 
 @lru_cache(maxsize=16384)
@@ -690,8 +749,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
                     and not (number is not None and _close(r, number, fact.tolerance))
                     and not _denominator(claim.segment.text, f)]
             out += [h.text for h in hits[:1]]
-        elif parse_date(wrong) is not None:
-            if parse_date(wrong) in claim.segment.dates:
+        elif (day := read_date(wrong)) is not None:
+            if day in claim.segment.dates:
                 out.append(wrong)
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
@@ -751,7 +810,7 @@ def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
         edge_l = r"(?<![\w.,])" if figure.text[:1].isalnum() else ""
         edge_r = r"(?![\w]|[.,]\d)" if figure.text[-1:].isalnum() else ""
         at = -1
-        for m in re.finditer(edge_l + re.escape(figure.text) + edge_r, text):
+        for m in _compiled(edge_l + re.escape(figure.text) + edge_r).finditer(text):
             if not any(m.start() < end and start < m.end() for start, end in taken):
                 at = m.start()
                 taken.append((m.start(), m.end()))
@@ -829,17 +888,17 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key not in own_names:
                 continue
             answer_too = [k for k in check.name if k in own_names]
-            if answer_too and re.search(r"\bor\b|/", claim.segment.text, re.IGNORECASE):
+            if answer_too and _compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
             elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
-            out = (re.search(check.excluded_if, claim.segment.full, re.IGNORECASE) is not None
+            out = (_compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
                    if check.excluded_if else _left_out(reader, claim.segment))
             if check.excluded_also and not out:
-                out = re.search(check.excluded_also, claim.segment.full, re.IGNORECASE) is not None
+                out = _compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
@@ -872,6 +931,8 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     """
     numeric = [f for f in reader.spec.facts if f.number() is not None]
     holders = {f.entity for f in numeric}
+    # (fact, its entity, attribute, value, tolerance) of each numeric fact, read once
+    values = [(f, f.entity, f.attribute, float(f.value), f.tolerance) for f in numeric]
     out = []
     for claim in read:
         text = claim.segment.text
@@ -885,18 +946,18 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
             after = [k for start, _, k in spots if start > at]
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
-            if any(_close(r, v, f.tolerance) for f in numeric if f.entity in near
-                   for r in readings if (v := f.number()) is not None):
+            if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
+                   for r in readings):
                 continue
-            attributes = {f.attribute for f in numeric if f.entity in near}
-            theirs = [f for f in numeric if f.entity not in near and f.attribute in attributes
-                      and any(_close(r, v, min(f.tolerance, 0.001)) for r in readings
-                              if (v := f.number()) is not None)]
-            if theirs:
-                other = reader.spec.entities[theirs[0].entity].name
+            attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
+            theirs = next((f for f, entity, attribute, v, tolerance in values if entity not in near
+                           and attribute in attributes
+                           and any(_close(r, v, min(tolerance, 0.001)) for r in readings)), None)
+            if theirs is not None:
+                other = reader.spec.entities[theirs.entity].name
                 mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
                 out.append(f"states {figure.text} with {mine}, but it is {other}'s "
-                           f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
+                           f"{theirs.attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 
 
@@ -914,7 +975,7 @@ def _contrary(claim: Claim, fact: Fact) -> bool:
         if at < 0 or not any(_close(r, number, fact.tolerance) for r in figure.readings()):
             continue
         end = at + len(figure.text)
-        for m in re.finditer(str(fact.contrary), text, re.IGNORECASE):
+        for m in _compiled(str(fact.contrary), re.IGNORECASE).finditer(text):
             gap = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
             if gap is not None and len(gap) <= CONTRARY_REACH and not re.search(r"[;.!?]|\b(?:and|but|while)\b",
                                                                                 gap):
@@ -942,7 +1003,7 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             end = at + len(figure.text)
             near: list[tuple[int, bool, Fact]] = []
             for f in mine:
-                for m in re.finditer(str(f.label), text, re.IGNORECASE):
+                for m in _compiled(str(f.label), re.IGNORECASE).finditer(text):
                     between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
                     if between is not None and len(between) <= LABEL_REACH:
                         # a label across a clause break (", renewal", "and owes") is further than one

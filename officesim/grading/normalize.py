@@ -137,7 +137,13 @@ def contains_phrase(text: Any, phrase: Any) -> bool:
         return True
     left = r"(?<!\w)" if needle[0].isalnum() or needle[0] == "_" else ""
     right = r"(?!\w)" if needle[-1].isalnum() or needle[-1] == "_" else ""
-    return re.search(f"{left}{re.escape(needle)}{right}", _ampersands(normalize_text(text))) is not None
+    return _phrase_pattern(f"{left}{re.escape(needle)}{right}").search(_ampersands(normalize_text(text))) is not None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _phrase_pattern(pattern: str) -> re.Pattern[str]:
+    """A compiled phrase pattern, kept: a library's phrases are more than ``re``'s cache holds (512)."""
+    return re.compile(pattern)
 
 
 def _ampersands(text: str) -> str:
@@ -359,6 +365,12 @@ def _date_of(value: Any, locale: str) -> date | None:
     return parse_date(value, locale)
 
 
+def read_date(value: Any) -> date | None:
+    """``parse_date(value)`` in the reading locale, kept for short texts (a grader's dates are read
+    against every claim)."""
+    return _date_of(value, _LOCALE.get())
+
+
 def _bool_of(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
@@ -469,12 +481,26 @@ def matcher(expected: Any, tolerance: float = DEFAULT_VALUE_TOLERANCE) -> Callab
     date or list reading; call it in the reading locale of the grading) is then one normalised
     comparison per row instead of the whole ladder of ``values_equal``.
     """
+    wanted = plain_text(expected)
+    if wanted is not None:
+        return lambda actual: actual is not None and (actual == expected or _trim(actual) == wanted)
+    return lambda actual: matches(actual, expected, tolerance)
+
+
+def plain_text(expected: Any) -> str | None:
+    """The trimmed text a plain text ``expected`` (no number, date or list reading, in the reading
+    locale) matches: ``matcher(expected)(actual)`` is then ``actual is not None and _trim(actual) ==
+    plain_text(expected)``, so rows can be looked up by it.  ``None`` for any other value."""
     if isinstance(expected, str) and not expected.startswith("[") and "," not in expected and ";" not in expected:
         locale = _LOCALE.get()
         if _cached_number(expected, locale) is None and _cached_date(expected, locale) is None:
-            wanted = _trim(expected)
-            return lambda actual: actual is not None and (actual == expected or _trim(actual) == wanted)
-    return lambda actual: matches(actual, expected, tolerance)
+            return _trim(expected)
+    return None
+
+
+def trimmed(value: Any) -> str:
+    """``value`` normalised and without surrounding punctuation, as plain text comparisons read it."""
+    return _trim(value)
 
 
 # ----------------------------------------------------------------- locales

@@ -179,8 +179,9 @@ def _changed(check: ChangedCheck, ctx: GradeContext) -> Outcome:
     if check.op in ("delete", "any"):
         candidates += [("delete", k, row, set()) for k, row in diff.deleted.items()]
     hits, near = [], []
+    tests = [(name, matcher(expected, check.tolerance)) for name, expected in match.items()]
     for op, key, row, fields in candidates:
-        if _row_matches(row, match, check.tolerance):
+        if not all(test(row.get(name)) for name, test in tests):
             continue
         missing = sorted(set(check.fields or []) - fields) if op == "update" else []
         if missing:
