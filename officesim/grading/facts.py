@@ -50,7 +50,7 @@ from officesim.grading.claims import (
     table_cells,
 )
 from officesim.grading.evidence import collect
-from officesim.grading.normalize import read_date
+from officesim.grading.normalize import compiled, read_date
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -628,13 +628,6 @@ def _phone_pattern(alias: str) -> re.Pattern[str] | None:
     return re.compile(phone_regex(alias))
 
 
-@lru_cache(maxsize=1 << 16)
-def _compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile``, kept: patterns built from figures and a grader's own regexes are more than
-    ``re``'s cache holds (512), and compiling them again in every grading costs more than matching."""
-    return re.compile(pattern, flags)
-
-
 @lru_cache(maxsize=16384)
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; an acronym ('IT', 'HR') only in capitals, so 'it overspent' names nothing; a
@@ -810,7 +803,7 @@ def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
         edge_l = r"(?<![\w.,])" if figure.text[:1].isalnum() else ""
         edge_r = r"(?![\w]|[.,]\d)" if figure.text[-1:].isalnum() else ""
         at = -1
-        for m in _compiled(edge_l + re.escape(figure.text) + edge_r).finditer(text):
+        for m in compiled(edge_l + re.escape(figure.text) + edge_r).finditer(text):
             if not any(m.start() < end and start < m.end() for start, end in taken):
                 at = m.start()
                 taken.append((m.start(), m.end()))
@@ -888,17 +881,17 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key not in own_names:
                 continue
             answer_too = [k for k in check.name if k in own_names]
-            if answer_too and _compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
+            if answer_too and compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
             elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
-            out = (_compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
+            out = (compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
                    if check.excluded_if else _left_out(reader, claim.segment))
             if check.excluded_also and not out:
-                out = _compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
+                out = compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
             if key in own_names and not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
@@ -975,7 +968,7 @@ def _contrary(claim: Claim, fact: Fact) -> bool:
         if at < 0 or not any(_close(r, number, fact.tolerance) for r in figure.readings()):
             continue
         end = at + len(figure.text)
-        for m in _compiled(str(fact.contrary), re.IGNORECASE).finditer(text):
+        for m in compiled(str(fact.contrary), re.IGNORECASE).finditer(text):
             gap = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
             if gap is not None and len(gap) <= CONTRARY_REACH and not re.search(r"[;.!?]|\b(?:and|but|while)\b",
                                                                                 gap):
@@ -1003,7 +996,7 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             end = at + len(figure.text)
             near: list[tuple[int, bool, Fact]] = []
             for f in mine:
-                for m in _compiled(str(f.label), re.IGNORECASE).finditer(text):
+                for m in compiled(str(f.label), re.IGNORECASE).finditer(text):
                     between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
                     if between is not None and len(between) <= LABEL_REACH:
                         # a label across a clause break (", renewal", "and owes") is further than one

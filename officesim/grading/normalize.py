@@ -137,13 +137,15 @@ def contains_phrase(text: Any, phrase: Any) -> bool:
         return True
     left = r"(?<!\w)" if needle[0].isalnum() or needle[0] == "_" else ""
     right = r"(?!\w)" if needle[-1].isalnum() or needle[-1] == "_" else ""
-    return _phrase_pattern(f"{left}{re.escape(needle)}{right}").search(_ampersands(normalize_text(text))) is not None
+    return compiled(f"{left}{re.escape(needle)}{right}").search(_ampersands(normalize_text(text))) is not None
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _phrase_pattern(pattern: str) -> re.Pattern[str]:
-    """A compiled phrase pattern, kept: a library's phrases are more than ``re``'s cache holds (512)."""
-    return re.compile(pattern)
+@functools.lru_cache(maxsize=1 << 16)
+def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile``, kept: the patterns graders build (from phrases, figures and a grader's own
+    regexes) are more than ``re``'s cache holds (512), and compiling them again in every grading
+    costs more than matching."""
+    return re.compile(pattern, flags)
 
 
 def _ampersands(text: str) -> str:
