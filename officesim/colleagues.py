@@ -146,25 +146,25 @@ class Office:
         """
         me = world.user_id
         mine = world.user["email"]
-        # With ``changed_only`` the change log drives the query (CROSS JOIN keeps it first): a
-        # handful of rows, instead of every message the user ever sent.
-        log = f"{CHANGES_TABLE} x CROSS JOIN " if changed_only else ""
 
-        def touched(table: str) -> str:
-            return f"x.tbl = '{table}' AND " if changed_only else ""
+        def rows_of(table: str) -> str:
+            # With ``changed_only`` the change log drives the query (CROSS JOIN keeps it first): a
+            # handful of rows, instead of every message the user ever sent.
+            if changed_only:
+                return f"{CHANGES_TABLE} x CROSS JOIN {table} m ON m.id = x.id AND x.tbl = '{table}'"
+            return f"{table} m"
 
         found: list[tuple[str, str, str, str]] = []  # (key, channel, text, reply target)
         for row in world.db.execute(
-                f"SELECT m.id, m.\"to\", m.cc, m.subject, m.body FROM {log}mail_message m"
-                f"{' ON m.id = x.id' if changed_only else ''} WHERE {touched('mail_message')}m.sender = ? "
-                "AND m.status = 'sent' ORDER BY m.sent_at, m.id", (mine,)):
+                f"SELECT m.id, m.\"to\", m.cc, m.subject, m.body FROM {rows_of('mail_message')} "
+                "WHERE m.sender = ? AND m.status = 'sent' ORDER BY m.sent_at, m.id", (mine,)):
             for index, email in enumerate(self.emails):
                 if email in json.loads(row["to"]) + json.loads(row["cc"]):
                     found.append((f"mail:{row['id']}:{index}", "mail", f"{row['subject']}\n{row['body']}", row["id"]))
         for row in world.db.execute(
-                f"SELECT m.id, m.text, c.name FROM {log}chat_message m{' ON m.id = x.id' if changed_only else ''} "
-                f"JOIN chat_channel c ON c.id = m.channel_id WHERE {touched('chat_message')}m.author_id = ? "
-                "AND c.kind = 'dm' ORDER BY m.posted_at, m.id", (me,)):
+                f"SELECT m.id, m.text, c.name FROM {rows_of('chat_message')} "
+                "JOIN chat_channel c ON c.id = m.channel_id WHERE m.author_id = ? AND c.kind = 'dm' "
+                "ORDER BY m.posted_at, m.id", (me,)):
             for index, person in enumerate(self.people):
                 if person in row["name"].split("-")[1:] and person != me:
                     found.append((f"dm:{row['id']}:{index}", "dm", row["text"], person))
