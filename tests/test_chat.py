@@ -147,6 +147,37 @@ def test_a_dm_can_be_named_by_the_other_person(tiny: World) -> None:
         assert result["messages"]
 
 
+def test_naming_yourself_as_a_dm_says_so_instead_of_opening_someone_elses(tiny: World) -> None:
+    message = error(call(tiny, "chat_list_messages", channel=f"@{tiny.user['name']}"), "invalid_argument")
+    assert "is you" in message and "colleague" in message
+
+
+_DM_BY_MEMBERSHIP = (
+    "SELECT c.id FROM chat_channel c JOIN chat_member a ON a.channel_id = c.id AND a.person_id = ? "
+    "JOIN chat_member b ON b.channel_id = c.id AND b.person_id = ? WHERE c.kind = 'dm' ORDER BY c.rowid LIMIT 1"
+)
+
+
+def test_a_dm_found_by_its_name_is_the_one_its_memberships_give(acme: World) -> None:
+    """find_dm probes the name index; walking the memberships must give the same channel for every colleague."""
+    from officesim.apps.chat.access import find_dm
+
+    others = [r[0] for r in acme.db.execute("SELECT id FROM directory_person WHERE id != ?", (acme.user_id,))]
+    found = {pid: (find_dm(acme, acme.user_id, pid) or {"id": None})["id"] for pid in others}
+    walked = {pid: (acme.db.execute(_DM_BY_MEMBERSHIP, (acme.user_id, pid)).fetchone() or [None])[0]
+              for pid in others}
+    assert found == walked and sum(v is not None for v in found.values()) >= 3
+    # a channel that only carries the pair's name, without both members, is not their DM
+    stranger = next(pid for pid, dm in found.items() if dm is None)
+    acme.db.execute("INSERT INTO chat_channel (id, name, kind, topic, created_by, created_at, archived) "
+                    "VALUES ('ch_9999', ?, 'dm', '', ?, '2026-01-01T00:00:00Z', 0)",
+                    (dm_channel_name(acme.user_id, stranger), acme.user_id))
+    assert find_dm(acme, acme.user_id, stranger) is None
+    plan = " ".join(str(tuple(r)) for r in acme.db.execute(
+        "EXPLAIN QUERY PLAN SELECT c.* FROM chat_channel c WHERE c.name = ? AND c.kind = 'dm'", ("x",)))
+    assert "ix_chat_channel_name" in plan
+
+
 def test_unknown_channel_suggests_the_closest_visible_name(tiny: World) -> None:
     message = error(call(tiny, "chat_list_messages", channel="#generl"), "not_found")
     assert "'#general'" in message and "chat_list_channels" in message
@@ -566,3 +597,22 @@ def test_generated_text_has_no_unfilled_slots(acme: World) -> None:
     assert acme.db.execute("SELECT count(*) FROM chat_message WHERE text LIKE '%{%' OR text LIKE '%}%'"
                            ).fetchone()[0] == 0
     assert parse_ts(acme.db.execute("SELECT max(posted_at) FROM chat_message").fetchone()[0]) < acme.now()
+
+
+@pytest.mark.slow
+def test_every_dm_in_every_shipped_start_state_carries_its_canonical_name() -> None:
+    """What find_dm's name lookup relies on: a DM is named for exactly its two members, in every task."""
+    from officesim import load_task
+    from officesim.task import find_tasks
+
+    wrong = []
+    for path in find_tasks([ROOT / "tasks"]):
+        task = load_task(path)
+        world = task.start_world()
+        for channel, name, members in world.db.execute(
+                "SELECT c.id, c.name, group_concat(m.person_id) FROM chat_channel c JOIN chat_member m "
+                "ON m.channel_id = c.id WHERE c.kind = 'dm' GROUP BY c.id"):
+            pair = members.split(",")
+            if len(set(pair)) != 2 or len(pair) != 2 or name != dm_channel_name(*pair):
+                wrong.append((task.id, channel, name, pair))
+    assert not wrong, wrong[:5]

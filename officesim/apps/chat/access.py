@@ -19,6 +19,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from officesim.apps import people
+from officesim.apps.chat.models import dm_channel_name
 from officesim.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 
 if TYPE_CHECKING:
@@ -81,12 +82,19 @@ def employee(w: World, ref: str, param: str = "person") -> dict[str, Any]:
 
 
 def find_dm(w: World, person_a: str, person_b: str) -> sqlite3.Row | None:
-    """The DM channel between two people, whoever opened it (found by membership, not by name)."""
+    """The DM channel between two people, whoever opened it.
+
+    Every DM is stored under its canonical name (``dm_channel_name``: generation and
+    ``chat_send_dm`` both name it so), which the name index finds in one probe however many
+    channels the user belongs to; walking the user's memberships instead grew with the world.
+    Both memberships are still required, so a channel that only carries the name is never taken.
+    """
     return w.db.execute(
-        "SELECT c.* FROM chat_channel c JOIN chat_member a ON a.channel_id = c.id AND a.person_id = ? "
-        "JOIN chat_member b ON b.channel_id = c.id AND b.person_id = ? WHERE c.kind = 'dm' "
+        "SELECT c.* FROM chat_channel c WHERE c.name = ? AND c.kind = 'dm' "
+        "AND EXISTS (SELECT 1 FROM chat_member a WHERE a.channel_id = c.id AND a.person_id = ?) "
+        "AND EXISTS (SELECT 1 FROM chat_member b WHERE b.channel_id = c.id AND b.person_id = ?) "
         "ORDER BY c.rowid LIMIT 1",
-        (person_a, person_b),
+        (dm_channel_name(person_a, person_b), person_a, person_b),
     ).fetchone()
 
 
@@ -113,6 +121,9 @@ def resolve_channel(w: World, ref: str) -> sqlite3.Row:
         raise NotFound(f"no channel with id {text!r} that you can see; use chat_list_channels to see channels")
     if "@" in text:
         person = employee(w, text)
+        if person["id"] == w.user_id:
+            raise InvalidArgument(f"{text!r} is you; a direct message is with a colleague: pass '@' and their "
+                                  "name or email, e.g. '@Jane Doe'")
         dm = find_dm(w, w.user_id, person["id"])
         if dm is None:
             raise NotFound(
