@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -34,7 +35,6 @@ from officesim.grading.spec_base import (
 )
 
 if TYPE_CHECKING:
-    import sqlite3
 
     from officesim.grading.context import GradeContext
 
@@ -123,9 +123,11 @@ def _selected(check: CalendarEventCheck, ctx: GradeContext) -> tuple[list[dict[s
     return created, None
 
 
-def _invited(db: sqlite3.Connection, event_id: str) -> set[str]:
-    return {str(r[0]).lower() for r in db.execute("SELECT email FROM calendar_attendee WHERE event_id = ?",
-                                                  (event_id,))}
+def _invited(ctx: GradeContext, event_id: str) -> frozenset[str]:
+    """The emails an event invites in the final world (read once per grading: every told person asks)."""
+    return ctx.remember(("invited", event_id), lambda: frozenset(
+        str(r[0]).lower() for r in ctx.final.db.execute("SELECT email FROM calendar_attendee WHERE event_id = ?",
+                                                        (event_id,))))
 
 
 def _inside(first: datetime, last: datetime, windows: list[Window]) -> bool:
@@ -143,7 +145,7 @@ def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any])
         out.append(f"{event} lasts {int((last - first).total_seconds() // 60)} minutes, not {check.minutes}")
     if check.windows is not None and not _inside(first, last, check.windows):
         out.append(f"{event} at {row['start_at']}..{row['end_at']} is outside every slot that meets the constraints")
-    invited = _invited(ctx.final.db, event)
+    invited = _invited(ctx, event)
     wanted = ctx.emails(check.attendees)
     missing = sorted(wanted - invited)
     if missing:
@@ -179,9 +181,9 @@ def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any])
 
 def _zones(ctx: GradeContext, event_id: str) -> list[str]:
     """The time zones of an event's attendees (employees), sorted; UTC when none is known."""
-    return [str(r[0]) for r in ctx.final.db.execute(
+    return list(ctx.remember(("zones", event_id), lambda: tuple(str(r[0]) for r in ctx.final.db.execute(
         "SELECT DISTINCT c.time_zone FROM calendar_attendee a JOIN calendar_calendar c ON c.owner_id = a.person_id "
-        "WHERE a.event_id = ? ORDER BY 1", (event_id,))] or ["UTC"]
+        "WHERE a.event_id = ? ORDER BY 1", (event_id,))) or ("UTC",)))
 
 
 Moments = tuple[set[tuple[int, int]], set[date]]
@@ -203,11 +205,20 @@ def _episode_moments(ctx: GradeContext, email: str) -> Moments:
     """Every day and clock time a correct note to ``email`` may mention: the old and new times of
     each event of theirs the episode created, moved or cut an occurrence of, in its attendees' zones
     (another person's meeting is none of their business).  Read once per grading and person."""
-    key = ("episode_moments", email)
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = _read_episode_moments(ctx, email)
-    return set(found[0]), set(found[1])
+    times, days = ctx.remember(("episode_moments", email), lambda: _read_episode_moments(ctx, email))
+    return set(times), set(days)
+
+
+def _event_moments(ctx: GradeContext, row: dict[str, Any], change: dict[str, Any]) -> Moments:
+    """The clock times and days of one changed event, as it is now and as it was, in its attendees' zones."""
+    length = parse_ts(row["end_at"]) - parse_ts(row["start_at"])
+    spans = [(parse_ts(row["start_at"]), parse_ts(row["end_at"]))]
+    if "start_at" in change and change["start_at"][0]:
+        old = parse_ts(change["start_at"][0])
+        spans.append((old, old + length))
+    if "exdates" in change:
+        spans += [(parse_ts(ts), parse_ts(ts) + length) for ts in json.loads(change["exdates"][1] or "[]")]
+    return _moments(spans, _zones(ctx, row["id"]))
 
 
 def _read_episode_moments(ctx: GradeContext, email: str) -> Moments:
@@ -217,16 +228,9 @@ def _read_episode_moments(ctx: GradeContext, email: str) -> Moments:
     changes: list[tuple[Any, dict[str, Any]]] = [(row, {}) for row in table.inserted.values()]
     changes += [(c["_row"], c) for c in table.updated.values()]
     for row, change in changes:
-        if email not in _invited(ctx.final.db, row["id"]):
+        if email not in _invited(ctx, row["id"]):
             continue
-        length = parse_ts(row["end_at"]) - parse_ts(row["start_at"])
-        spans = [(parse_ts(row["start_at"]), parse_ts(row["end_at"]))]
-        if "start_at" in change and change["start_at"][0]:
-            old = parse_ts(change["start_at"][0])
-            spans.append((old, old + length))
-        if "exdates" in change:
-            spans += [(parse_ts(ts), parse_ts(ts) + length) for ts in json.loads(change["exdates"][1] or "[]")]
-        more_times, more_days = _moments(spans, _zones(ctx, row["id"]))
+        more_times, more_days = ctx.remember(("event_moments", row["id"]), partial(_event_moments, ctx, row, change))
         times |= more_times
         days |= more_days
     return times, days
@@ -252,8 +256,7 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
     any_times, any_days = _moments(span, _zones(ctx, event))
     reasons = []
     for mail in mails:
-        text = own_text(mail.body)
-        stated_times, stated_days = clock_times(text), mentioned_days(text, first.year)
+        stated_times, stated_days = _stated(ctx, mail.id, mail.body, first.year)
         states_it = bool(stated_times & starts) and any(
             _same_day(d, real) for d in stated_days for real in mine_days)
         stray: set[Any] = stated_times - times - any_times or {
@@ -263,6 +266,15 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
         reasons.append(f"the mail to {email} ({mail.id}) " + (
             "states a day or time none of their changed events has" if stray else "does not state the day and time"))
     return reasons[-1:]
+
+
+def _stated(ctx: GradeContext, mail_id: str, body: str, year: int) -> tuple[set[tuple[int, int]], set[date | str]]:
+    """The clock times and days a sent mail's own text states (read once per grading and mail)."""
+    def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str]]:
+        text = own_text(body)
+        return frozenset(clock_times(text)), frozenset(mentioned_days(text, year))
+    times, days = ctx.remember(("stated", mail_id, year), read)
+    return set(times), set(days)
 
 
 _CLOCK = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])", re.I)

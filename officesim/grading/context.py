@@ -7,9 +7,10 @@ per grading and kept here, so a grader with ten mail checks reads the diff once.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from officesim.grading.facts import Reader
 from officesim.person_refs import emails_of, looks_like_ref, resolve_column_value, resolve_person
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
     from officesim.grading.judge import Judge
     from officesim.grading.judge_rubrics import Rubric
     from officesim.world import World, WorldDiff
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,13 @@ class GradeContext:
     # what checks derive from this episode alone, kept for the other checks of this grading
     # (key: the deriving function's name and its arguments)
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False)
+
+    def remember(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """``make()`` worked out once per grading for ``key`` (the final world does not change while it is
+        graded): what several checks, or one check for several people, derive from the same rows."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return cast(T, self.memo[key])
 
     @cached_property
     def user(self) -> dict[str, Any]:
