@@ -486,7 +486,26 @@ def matcher(expected: Any, tolerance: float = DEFAULT_VALUE_TOLERANCE) -> Callab
     wanted = plain_text(expected)
     if wanted is not None:
         return lambda actual: actual is not None and (actual == expected or _trim(actual) == wanted)
+    options = _plain_options(expected)
+    if options is not None:  # {in: [...]} / {not_in: [...]} of plain texts: one set lookup per row
+        inside, among = options
+        return lambda actual: (actual is not None and _trim(actual) in among) is inside
     return lambda actual: matches(actual, expected, tolerance)
+
+
+def _plain_options(expected: Any) -> tuple[bool, frozenset[str]] | None:
+    """For ``{in: [...]}`` or ``{not_in: [...]}`` whose options are all plain texts: (whether a match
+    must be among them, their trimmed texts); ``None`` otherwise.  ``values_equal`` of a plain text
+    is a comparison of trimmed texts, so "equal to one option" is "its trimmed text is in the set"."""
+    if not isinstance(expected, dict) or len(expected) != 1:
+        return None
+    ((op, arg),) = expected.items()
+    if op not in ("in", "not_in") or not isinstance(arg, list | tuple) or not arg:
+        return None
+    texts = [plain_text(option) for option in arg]
+    if any(text is None for text in texts):
+        return None
+    return op == "in", frozenset(t for t in texts if t is not None)
 
 
 def plain_text(expected: Any) -> str | None:
