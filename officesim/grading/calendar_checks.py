@@ -21,6 +21,7 @@ from pydantic import Field, field_validator, model_validator
 
 from officesim.apps.mail.text import FORWARD_MARK
 from officesim.clock import parse_ts
+from officesim.grading.facts import DAY_FIRST_LOCALES
 from officesim.grading.normalize import matches
 from officesim.grading.spec_base import (
     CheckBase,
@@ -272,17 +273,36 @@ def _stated(ctx: GradeContext, mail_id: str, body: str, year: int) -> tuple[set[
     """The clock times and days a sent mail's own text states (read once per grading and mail)."""
     def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str]]:
         text = own_text(body)
-        return frozenset(clock_times(text)), frozenset(mentioned_days(text, year))
+        locale = ctx.final.meta("locale") or "en_US"
+        return (frozenset(clock_times(text, french=locale.startswith("fr"))),
+                frozenset(mentioned_days(text, year, day_first=locale.startswith(DAY_FIRST_LOCALES))))
     times, days = ctx.remember(("stated", mail_id, year), read)
     return set(times), set(days)
 
 
 _CLOCK = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])", re.I)
+# "16 Uhr", "16.30 Uhr" (German); "16h" is French, and only read in a French world ("a 2h workshop")
+_UHR = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s?Uhr\b")
+_FRENCH_HOUR = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])h(?![\w])")
+# numeric days: "13/10", "13/10/26", "13.10.2026", "13.10." (a dot form needs its year or its
+# closing dot: "16.30" is a time, "4.5" a number); never read as clock times
+_NUMERIC_DAY = re.compile(r"(?<![\w/.:,$€£₹-])(\d{1,2})([/.])(\d{1,2})(?:\2(\d{4}|\d{2})(?!\d)|(\.))?(?![\w/:]|[.,]\d)")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# the weekday names people write: English (abbreviated only when capitalised: "sat" is a verb),
+# German and French, each as the English day
+_WEEKDAY_WORDS = tuple(
+    (re.compile(pattern), day) for day, pattern in zip(_WEEKDAYS, (
+        r"(?i:\bmonday\b|\bmontag\b|\blundi\b)|\bMon\b\.?", r"(?i:\btuesday\b|\bdienstag\b|\bmardi\b)|\bTues?\b\.?",
+        r"(?i:\bwednesday\b|\bmittwoch\b|\bmercredi\b)|\bWed\b\.?",
+        r"(?i:\bthursday\b|\bdonnerstag\b|\bjeudi\b)|\bThu(?:rs?)?\b\.?",
+        r"(?i:\bfriday\b|\bfreitag\b|\bvendredi\b)|\bFri\b\.?", r"(?i:\bsaturday\b|\bsamstag\b|\bsamedi\b)",
+        r"(?i:\bsunday\b|\bsonntag\b|\bdimanche\b)"), strict=True))
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
-_MONTH_DAY = re.compile(r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b|"
-                        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\b|"
+# a month is its name or its abbreviation, never a word that starts like one ("mardi 13", "maybe 10")
+_MONTH_WORD = "|".join(sorted({*_MONTHS, *(m[:3] for m in _MONTHS), "sept"}, key=len, reverse=True))
+_MONTH_DAY = re.compile(r"\b(" + _MONTH_WORD + r")\b\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b|"
+                        r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_WORD + r")\b|"
                         r"\b(\d{4})-(\d{2})-(\d{2})\b", re.I)
 
 
@@ -298,8 +318,10 @@ def own_text(body: str) -> str:
     return "\n".join(line for line in body[:cut].splitlines() if not line.lstrip().startswith(">")).strip()
 
 
-def clock_times(text: str) -> set[tuple[int, int]]:
-    """The clock times a text states ('9:30', '09:30', '2pm', '2:30 p.m.', '14h30'), as (hour, minute)."""
+def clock_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
+    """The clock times a text states ('9:30', '09:30', '2pm', '2:30 p.m.', '14h30', '16 Uhr'; '16h' in a
+    French world), as (hour, minute); a numeric day ('13.10.2026') is no time."""
+    text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
     found = set()
     for match in _CLOCK.finditer(text):
         hour, minute, half = int(match[1]), int(match[2] or 0), (match[3] or "").lower().replace(".", "")
@@ -310,12 +332,32 @@ def clock_times(text: str) -> set[tuple[int, int]]:
         elif half == "am" and hour == 12:
             hour = 0
         found.add((hour, minute))
+    for pattern in (_UHR, _FRENCH_HOUR) if french else (_UHR,):
+        found |= {(int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0) for m in pattern.finditer(text)}
     return found
 
 
-def mentioned_days(text: str, year: int) -> set[date | str]:
-    """The days a text names: dates ('October 13', '13 Oct', '2026-10-13') and weekdays ('Tuesday')."""
-    out: set[date | str] = {w for w in _WEEKDAYS if re.search(rf"\b{w}\b", text, re.I)}
+def _numeric_day(match: re.Match[str], day_first: bool, year: int) -> date | None:
+    """The day a ``_NUMERIC_DAY`` match writes (in the locale's order unless the first number is over 12)."""
+    first, separator, second, written_year, closing = match[1], match[2], match[3], match[4], match[5]
+    if separator == "." and written_year is None and closing is None:
+        return None
+    if match[0] == "24/7":  # "24/7 support" is no day
+        return None
+    a, b = int(first), int(second)
+    day, month = (a, b) if (day_first or a > 12) and b <= 12 else (b, a)
+    if written_year is not None:
+        year = int(written_year) + (2000 if len(written_year) == 2 else 0)
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def mentioned_days(text: str, year: int, *, day_first: bool = False) -> set[date | str]:
+    """The days a text names: dates ('October 13', '13 Oct', '2026-10-13', '13/10', '13.10.2026', in the
+    locale's order) and weekdays ('Tuesday', 'Tue', 'Dienstag', 'mardi')."""
+    out: set[date | str] = {day for pattern, day in _WEEKDAY_WORDS if pattern.search(text)}
     for match in _MONTH_DAY.finditer(text):
         try:
             if match[7]:
@@ -325,6 +367,10 @@ def mentioned_days(text: str, year: int) -> set[date | str]:
                 out.add(date(year, month, int(match[2] or match[3])))
         except ValueError:
             continue
+    for match in _NUMERIC_DAY.finditer(text):
+        found = _numeric_day(match, day_first, year)
+        if found is not None:
+            out.add(found)
     return out
 
 

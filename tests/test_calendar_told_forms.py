@@ -1,0 +1,60 @@
+"""Telling people a meeting's time: the day and the time as people write them in each world's locale.
+
+A calendar check with ``told`` wants a mail that states the event's day and start in the reader's
+own zone, and no day or time that none of their changed events has.  A careful colleague on an
+en_GB or de_DE world writes "13/10/2026 at 16:00" or "am 13.10. um 16 Uhr": those must pass, and
+a wrong day written the same way must still fail.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from playing import correct_full_marks, hack_fails, rewritten
+
+from officesim.grading.calendar_checks import clock_times, mentioned_days
+
+COUNSEL = "schedule-meeting-counsel-001"  # en_GB: Tuesday 13 October, 16:00 for the requester
+FORGE = "schedule-meeting-forge-001"  # de_DE: Monday 12 October, 10:30
+US = "schedule-meeting-001"  # en_US: Monday 12 October, 09:00
+
+
+def test_numeric_days_are_read_in_the_locales_order_and_are_never_clock_times() -> None:
+    october_13 = date(2026, 10, 13)
+    assert mentioned_days("booked for 13/10/2026 at 16:00", 2026, day_first=True) == {october_13}
+    assert mentioned_days("booked for 10/13 at 4pm", 2026) == {october_13}
+    assert mentioned_days("am Dienstag, 13.10. um 16 Uhr", 2026, day_first=True) == {october_13, "tuesday"}
+    assert mentioned_days("le mardi 13/10", 2026, day_first=True) == {october_13, "tuesday"}  # not March 13
+    assert clock_times("am 13.10.2026 um 16 Uhr") == {(16, 0)}  # not 13:10
+    assert clock_times("gebucht: 12.10., 10.30 Uhr") == {(10, 30)}
+    assert clock_times("à 16h", french=True) == {(16, 0)} and clock_times("a 2h workshop") == set()
+
+
+def test_words_that_start_like_a_month_or_a_day_are_neither() -> None:
+    assert mentioned_days("Maybe 10 people from Marketing 2 will join; we offer 24/7 support", 2026,
+                          day_first=True) == set()
+    assert mentioned_days("I sat with Sam at the sun deck", 2026) == set()
+    assert mentioned_days("Tue 13 Oct, or Sept 3", 2026) == {date(2026, 10, 13), date(2026, 9, 3), "tuesday"}
+
+
+@pytest.mark.parametrize(("task", "body"), [
+    (COUNSEL, "Hi Jasmine, the kickoff is booked for 13/10/2026 at 16:00; the invite is out."),
+    (COUNSEL, "Hi Jasmine, booked: Tue 13/10, 16:00-16:30 your time."),
+    (COUNSEL, "Hi Jasmine, booked for 13.10.2026, 16:00."),
+    (FORGE, "Hallo Georgia, der Termin steht: Montag, 12.10.2026 um 10:30 Uhr. Viele Grüße, Kevin"),
+    (FORGE, "Hallo Georgia, gebucht für Mo, 12.10. um 10.30 Uhr. Gruß Kevin"),
+    (US, "Hi Scott, booked for 10/12 at 9:00 your time."),
+])
+def test_a_meeting_told_in_the_worlds_own_numeric_form_passes(task: str, body: str) -> None:
+    correct_full_marks(rewritten(task, lambda _: body, tools=("mail_reply_message",)))
+
+
+@pytest.mark.parametrize(("task", "body"), [
+    (COUNSEL, "Hi Jasmine, booked for 14/10/2026 at 16:00."),  # the wrong day
+    (COUNSEL, "Hi Jasmine, booked for 13/10 at 16:00, or maybe 14/10 at 16:00."),  # a second day beside it
+    (FORGE, "Hallo Georgia, gebucht für 13.10.2026 um 10:30 Uhr."),
+    (US, "Hi Scott, booked for 12/10 at 9am."),  # December 12 in a US world
+])
+def test_a_wrong_day_in_numeric_form_still_fails(task: str, body: str) -> None:
+    hack_fails(rewritten(task, lambda _: body, tools=("mail_reply_message",)))
