@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from officesim.apps.people import given_name, is_title
 from officesim.grading.claims import (
     EXCLUSION,
     Figure,
@@ -448,9 +449,12 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
     one only when a text may match it (a library world's person entities bring thousands of
     aliases, and a grading reads texts that name a handful)."""
     firsts: dict[str, int] = {}
+    formal: dict[str, int] = {}
     for person in people.values():
         first = _first(person["name"]).casefold()
         firsts[first] = firsts.get(first, 0) + 1
+        title = _formal(person["name"]).casefold()
+        formal[title] = formal.get(title, 0) + 1
     pairs: list[tuple[str, str]] = []
     for key, entity in spec.entities.items():
         names = [entity.name, *entity.aliases]
@@ -459,6 +463,8 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
             names += [row["name"], _plain(row["name"]), row["email"]]
             if firsts.get(_first(row["name"]).casefold()) == 1:
                 names.append(_first(row["name"]))
+            if _formal(row["name"]) and formal.get(_formal(row["name"]).casefold()) == 1:
+                names.append(_formal(row["name"]))  # "Dr Elliott", "Mr Read"
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
     scan: list[tuple[str, str, str | None]] = [(alias, key, alias) for alias, key in pairs]
@@ -585,13 +591,22 @@ def _money(figure: Figure) -> bool:
 
 
 def _first(name: str) -> str:
-    parts = [p for p in name.split() if not p.endswith(".")]
-    return parts[0] if parts else name
+    return given_name(name)
+
+
+def _formal(name: str) -> str:
+    """Title and surname ('Dr Damien Elliott' -> 'Dr Elliott'), how a formal note names them; '' without a title."""
+    parts = name.split()
+    plain = _plain(name).split()
+    if len(parts) < 3 or not is_title(parts[0]) or len(parts[0].rstrip(".")) < 2 or len(plain) < 2:
+        return ""
+    return f"{parts[0]} {plain[-1]}"
 
 
 def _plain(name: str) -> str:
-    parts = [p for p in name.split() if not p.endswith(".") and p.casefold().rstrip(",") not in
-             ("md", "dds", "dvm", "phd", "jr", "sr", "ii", "iii", "iv", "miss")]
+    """A name without honorifics ('Mr', 'Dr', 'Mrs.') and suffixes ('PhD', 'Jr'): how colleagues write it."""
+    parts = [p for p in name.split() if not is_title(p) and p.casefold().rstrip(",") not in
+             ("md", "dds", "dvm", "phd", "jr", "sr", "ii", "iii", "iv")]
     return " ".join(parts) if len(parts) >= 2 else name
 
 

@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from officesim.apps import apps
+from officesim.apps.people import given_name
 from officesim.grading.judge_check import JudgeCheck
 from officesim.grading.mail_checks import MailRecipientsOutsideCheck
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck
@@ -75,12 +76,11 @@ def short_date(moment: date) -> str:
 
 
 def first_name(name: str) -> str:
-    """The given name of a directory or CRM name ('Mrs. Stacie Padilla' -> 'Stacie')."""
-    parts = [p for p in name.split() if not p.endswith(".")]
-    return parts[0] if parts else name
+    """The given name of a directory or CRM name ('Mrs. Stacie Padilla', 'Ms Georgia Murray' -> 'Stacie', 'Georgia')."""
+    return given_name(name)
 
 
-HONORIFICS = ("mr.", "mrs.", "ms.", "miss", "dr.")
+HONORIFICS = ("mr.", "mrs.", "ms.", "miss", "dr.", "mr", "mrs", "ms", "mx", "dr", "prof.", "prof")
 NAME_SUFFIXES = ("md", "dds", "dvm", "phd", "jr.", "sr.", "ii", "iii", "iv")
 
 
