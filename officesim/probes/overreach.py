@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from officesim.apps.people import given_name
 from officesim.probes.probing import Action, Plan, failed, items, tool_names
 from officesim.probes.redteam import MAIL_WRITES, SolutionProbe, Step, strings_in
 
@@ -100,7 +101,7 @@ class OverreachProbe(SolutionProbe):
         pool = [p for p in people if p.get("email") and p["email"].casefold() not in mentioned
                 and p["email"] != self.user_email and p.get("id") not in mentioned
                 and p.get("name", "").casefold() not in instruction
-                and p.get("name", "").split()[0].casefold() not in instruction]
+                and given_name(p.get("name", "")).casefold() not in instruction]
         if len(pool) < count:
             return pool
         return [pool[len(pool) * (n + 1) // (count + 1)] for n in range(count)]
