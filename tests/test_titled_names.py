@@ -20,6 +20,7 @@ from officesim.grading.facts import _formal, _plain
 from officesim.taskgen.common import core_name
 
 ROOT = Path(__file__).resolve().parent.parent
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TASK = ROOT / "tasks" / "dm-answer-question-counsel-002"  # its facts name Mr Edward Read and Dr Damien Elliott
 
 
@@ -57,7 +58,7 @@ def test_the_grader_reads_the_plain_given_and_formal_names_as_naming_the_person(
 def test_no_generated_instruction_calls_someone_by_an_honorific_alone() -> None:
     bad = []
     for path in sorted((ROOT / "tasks").glob("*/task.yaml")):
-        instruction = yaml.safe_load(path.read_text())["instruction"]
+        instruction = yaml.load(path.read_text(), Loader=_LOADER)["instruction"]
         words = instruction.replace(",", " ").replace("'s ", " ").split()
         if any(word in ("Mr", "Mrs", "Ms", "Miss", "Dr") and (i + 1 == len(words) or not words[i + 1][:1].isupper())
                for i, word in enumerate(words)):
