@@ -9,10 +9,11 @@ wrong are strict xfails (the engine is changed elsewhere): each names the engine
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from playing import correct_passes, grade_of, hack_fails, reference, shipped
+from playing import TASKS, correct_passes, grade_of, hack_fails, reference, shipped
 
 from officesim.grading.scoring import Grade
 from officesim.pipeline.selftest import would_pass
@@ -694,3 +695,18 @@ def test_sheet_changes_plus_an_unasked_edit_fails() -> None:
     extra = call("drive_update_rows", file_id="f_337", row_numbers=[1], values=[{"column": "Status",
                                                                                   "value": "retired"}])
     caught_by(graded(SHEET, [*steps(SHEET), extra]), "others_intact")
+
+
+# ====================================================================================== kits
+@pytest.mark.parametrize(("name", "given"), [("Ms Georgia Murray", "Georgia"), ("Mr Russell Jones", "Russell"),
+                                             ("Mrs. Stacie Padilla", "Stacie"), ("Damian Wähner B.Eng.", "Damian")])
+def test_first_name_skips_honorifics_with_or_without_the_dot(name: str, given: str) -> None:
+    """British-style 'Ms Georgia Murray' gave 'Ms': references greeted 'Hi Mr,' and a contact's alias
+    was 'Ms' (any text greeting another Ms named them)."""
+    from officesim.taskgen.common import first_name
+    assert first_name(name) == given
+
+
+def test_no_person_is_aliased_by_a_bare_honorific() -> None:
+    grader = (TASKS / "customer-brief-counsel-001" / "grader.yaml").read_text()
+    assert not re.search(r"aliases: \[(?:Mr|Mrs|Ms|Dr)\]", grader)

@@ -75,9 +75,14 @@ def short_date(moment: date) -> str:
 
 
 def first_name(name: str) -> str:
-    """The given name of a directory or CRM name ('Mrs. Stacie Padilla' -> 'Stacie')."""
-    parts = [p for p in name.split() if not p.endswith(".")]
+    """The given name of a directory or CRM name ('Mrs. Stacie Padilla' -> 'Stacie'; British style
+    without the dot too: 'Ms Georgia Murray' -> 'Georgia', never 'Ms', which as a person's alias
+    would name them in any text that greets someone else)."""
+    parts = [p for p in name.split() if not p.endswith(".") and p.lower() not in _BARE_HONORIFICS]
     return parts[0] if parts else name
+
+
+_BARE_HONORIFICS = ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame")
 
 
 HONORIFICS = ("mr.", "mrs.", "ms.", "miss", "dr.")
