@@ -710,3 +710,58 @@ def test_first_name_skips_honorifics_with_or_without_the_dot(name: str, given: s
 def test_no_person_is_aliased_by_a_bare_honorific() -> None:
     grader = (TASKS / "customer-brief-counsel-001" / "grader.yaml").read_text()
     assert not re.search(r"aliases: \[(?:Mr|Mrs|Ms|Dr)\]", grader)
+
+
+INVITES = "invitation-triage-forge-001"
+
+
+def _answers(response: str | None = None, comment: str | None = None) -> list[Step]:
+    """The reference's reads, then each invitation answered with ``response`` (the reference's when None)."""
+    ref = steps(INVITES)
+    out = [s for s in ref if s["name"] != "calendar_respond_event"]
+    for s in ref:
+        if s["name"] == "calendar_respond_event":
+            args = dict(s["arguments"])
+            if response is not None:
+                args = {"event_id": args["event_id"], "response": response}
+            if comment is not None and args["response"] == "declined":
+                args["comment"] = comment
+            out.append(call("calendar_respond_event", **args))
+    return out
+
+
+def test_invitations_declined_with_another_note_in_german_passes() -> None:
+    correct_passes(graded(INVITES, _answers(comment="Leider habe ich zu dieser Zeit bereits einen anderen Termin - "
+                                                    "könnten wir einen anderen Slot finden?")))
+
+
+@pytest.mark.parametrize(("response", "check_id"), [("tentative", "answer_1"), ("declined", "declined_wrongly")])
+def test_invitations_all_answered_alike_fail(response: str, check_id: str) -> None:
+    caught_by(graded(INVITES, _answers(response, comment="Busy")), check_id)
+
+
+OFFSITE = "offsite-planning-shopline-001"
+
+
+def _session(**changes: Any) -> list[Step]:
+    ref = steps(OFFSITE)
+    event = {k: v for k, v in {**ref[-1]["arguments"], **changes}.items() if v is not None}
+    return [*ref[:-1], call("calendar_create_event", **event)]
+
+
+def test_offsite_with_a_longer_title_and_a_confirmation_to_the_organiser_passes() -> None:
+    out = [*_session(title="Q4 Planning workshop (Denver)"),
+           call("mail_send_message", to=["emily.williamson@northwindstores.test"], subject="Planning day booked",
+                body="Hi Emily, the Planning workshop is booked for Tuesday 13 October 8:00-9:30 in Denver Fjord.")]
+    correct_passes(graded(OFFSITE, out))
+
+
+@pytest.mark.parametrize("changes", [
+    {"room": None},  # no room
+    {"start": "2026-10-13T18:00:00Z", "end": "2026-10-13T19:30:00Z"},  # outside the agenda's windows
+    {"attendees": ["emily.williamson@northwindstores.test", "denise.parks@northwindstores.test",
+                   "sarah.fischer2@northwindstores.test", "kenneth.smith@northwindstores.test",
+                   "brittany.davila@northwindstores.test", "jacob.williams@northwindstores.test"]},  # an extra guest
+])
+def test_offsite_session_without_a_room_at_a_wrong_time_or_with_extra_people_fails(changes: dict[str, Any]) -> None:
+    caught_by(graded(OFFSITE, _session(**changes)), "session_1")
