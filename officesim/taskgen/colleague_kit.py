@@ -196,11 +196,18 @@ def deal_untouched(deal: dict[str, Any], check_id: str = "deal_unchanged") -> Re
                        description="The deal is left as it was: nobody with the authority said to change it.")
 
 
-def collateral() -> AllowedChangesCheck:
-    """Nothing but deal fields, mail and chat rows changes (colleagues' replies are mail and chat rows)."""
+def collateral(fields: Sequence[str] | None = None) -> AllowedChangesCheck:
+    """Nothing but deal fields, mail and chat rows changes (colleagues' replies are mail and chat rows).
+
+    ``fields``: the deal fields the task writes (the record's bookkeeping columns are added); without
+    it any of ``DEAL_FIELDS``.  A task that asks for the PO in the next step must not pass with the
+    amount or the close date changed as well.
+    """
+    allowed = DEAL_FIELDS if fields is None else sorted({*fields, "updated_at", "updated_by"})
     return AllowedChangesCheck(id="no_collateral_damage", check="allowed_changes",
-                               tables=[{"crm_deal": DEAL_FIELDS}, *MAIL_TABLES, *CHAT_TABLES],
-                               description="Nothing changed outside the deal, mail and chat.")
+                               tables=[{"crm_deal": allowed}, *MAIL_TABLES, *CHAT_TABLES],
+                               description="Nothing changed outside the deal, mail and chat." if fields is None
+                               else "Nothing changed outside the deal's asked fields, mail and chat.")
 
 
 def other_deals(deal_id: str) -> ChangedCheck:

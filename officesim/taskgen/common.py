@@ -76,7 +76,9 @@ def short_date(moment: date) -> str:
 
 
 def first_name(name: str) -> str:
-    """The given name of a directory or CRM name ('Mrs. Stacie Padilla', 'Ms Georgia Murray' -> 'Stacie', 'Georgia')."""
+    """The given name of a directory or CRM name ('Mrs. Stacie Padilla' -> 'Stacie'; British style
+    without the dot too: 'Ms Georgia Murray' -> 'Georgia', never 'Ms', which as a person's alias
+    would name them in any text that greets someone else)."""
     return given_name(name)
 
 

@@ -216,7 +216,7 @@ class ApprovalChain(Family):
                 ChangedCheck(id="replied", check="changed", points=1, table="chat_message", op="insert",
                              match={"author_id": "user", "thread_id": told["message"]},
                              description="The request's thread got an answer.")]
-        gates.append(kit.collateral())
+        gates.append(kit.collateral(["amount", "next_step"]))  # not the close date: nobody asked
         where: dict[str, Any] = {"to": [rep["id"]]} if "to" in told else {"channel": told["channel"]}
         text = "sent_mail" if "to" in told else "chat_posts"
         if final != listed:

@@ -84,6 +84,12 @@ def _cap_rule(kind: str) -> str:
     return {"hotel_over": "hotel", "meals_over": "meals", "no_receipt": "receipt"}[kind]
 
 
+# A near miss named as left off the list ("..., so I left it off", "kept off the digest"): the
+# exclusion words the facts reader knows (not, excluded, left out, ...) do not cover these.
+LEFT_OFF = (r"\b(?:left|kept)\s+(?:it|them|\w+)\s+off\b|\b(?:left|kept)\s+off\b|"
+            r"\boff\s+(?:the|this|my)\s+(?:list|digest)\b|\bdoes\s+not\s+make\s+the\s+list\b")
+
+
 class ExpenseAudit(Family):
     """Check a month of expense claims against the travel policy and mail the exceptions, nothing else.
 
@@ -475,7 +481,8 @@ class RenewalRiskDigest(Family):
                             description="Every at-risk account is named with its overdue total and renewal value "
                                         "(one reading each); an account that does not qualify only as a near miss; "
                                         "no figure tied to the wrong account or made up.",
-                            name=keys, exclude=miss_keys, require=[*overdue_keys, *renewal_keys]),
+                            name=keys, exclude=miss_keys, require=[*overdue_keys, *renewal_keys],
+                            excluded_also=LEFT_OFF),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[

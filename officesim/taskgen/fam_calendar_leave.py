@@ -172,6 +172,11 @@ class OooCoverage(Family):
                 expect={"status": "confirmed", "start_at": row["start_at"],
                         "exdates": sorted({*_exdates(row), *starts})},
                 description=f"'{row['title']}' loses exactly its occurrences during the leave."))
+            # cancelling the whole series (every later week, for everyone) is no way of cutting a day out of it
+            gates.append(RecordCheck(
+                id=f"series_kept_{n}", check="record", table="calendar_event", match={"id": series},
+                expect={"status": "confirmed"},
+                description=f"'{row['title']}' itself stays: only its occurrences during the leave are cancelled."))
         for n, (event_id, (who, emails, slot)) in enumerate(sorted(work.handed.items()), 1):
             gates.append(CalendarEventCheck(
                 id=f"handed_{n}", check="calendar_event", event=event_id,

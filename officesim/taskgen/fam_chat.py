@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from officesim.grading.facts import FactsCheck
@@ -50,6 +51,17 @@ LAUNCH_PROJECTS = ["Cedar", "Harbor", "Juniper", "Lantern", "Mosaic", "Orbit", "
 LAUNCH_OFFSETS = [16, 44, 29, 58, 23, 51, 37, 65, 19, 47, 33, 61, 26, 54]
 
 
+def domestic(phone: str) -> list[str]:
+    """The number as dialled at home, the country code replaced by the trunk 0 ('+91 98206 04198' as
+    '098206 04198', '+44 20 7946 0958' as '020 7946 0958'), in any punctuation: how a colleague in that
+    country writes it.  Nothing for the North American plan, which has no trunk 0."""
+    found = re.match(r"^\+(\d{1,3})[\s().-]*(.+)$", phone)
+    if not found or found.group(1) == "1":
+        return []
+    national = re.sub(r"\D", "", found.group(2)).removeprefix("0")
+    return [r"(?<![\d+])0[\s().-]{0,2}" + r"[\s().-]{0,2}".join(national) + r"(?!\d)"]
+
+
 class DmAnswerQuestion(Family):
     """Answer a colleague's direct message with a fact from the directory or a Drive doc."""
 
@@ -75,7 +87,7 @@ class DmAnswerQuestion(Family):
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
             fact = about["phone"]
             # every colleague's number is a candidate, in any punctuation: the directory pasted is no answer
-            phones = [sheet.entity(p["phone"], key=f"phone_{p['id']}", kind="phone")
+            phones = [sheet.entity(p["phone"], key=f"phone_{p['id']}", kind="phone", patterns=domestic(p["phone"]))
                       for p in stage.rows("SELECT id, phone FROM directory_person WHERE phone IS NOT NULL ORDER BY "
                                           "CAST(substr(id, 3) AS INTEGER)")]
             sheet.entity(about["name"], key="colleague", person=about["email"], kind="person")
