@@ -13,7 +13,7 @@ from datetime import date
 import pytest
 from playing import correct_full_marks, hack_fails, rewritten
 
-from officesim.grading.calendar_checks import clock_times, mentioned_days
+from officesim.grading.calendar_checks import clock_times, mentioned_days, zoned_times
 
 COUNSEL = "schedule-meeting-counsel-001"  # en_GB: Tuesday 13 October, 16:00 for the requester
 FORGE = "schedule-meeting-forge-001"  # de_DE: Monday 12 October, 10:30
@@ -31,6 +31,12 @@ def test_numeric_days_are_read_in_the_locales_order_and_are_never_clock_times() 
     assert clock_times("à 16h", french=True) == {(16, 0)} and clock_times("a 2h workshop") == set()
 
 
+def test_a_time_with_its_zone_is_read_in_that_zone() -> None:
+    assert zoned_times("at 08:00 UTC, i.e. 4pm (SGT); 9am ET") == {
+        ((8, 0), "UTC"), ((16, 0), "Asia/Singapore"), ((9, 0), "America/New_York")}
+    assert zoned_times("à 16:00 et 17:00") == set()  # "et" is French for "and", not Eastern Time
+
+
 def test_words_that_start_like_a_month_or_a_day_are_neither() -> None:
     assert mentioned_days("Maybe 10 people from Marketing 2 will join; we offer 24/7 support", 2026,
                           day_first=True) == set()
@@ -45,6 +51,8 @@ def test_words_that_start_like_a_month_or_a_day_are_neither() -> None:
     (FORGE, "Hallo Georgia, der Termin steht: Montag, 12.10.2026 um 10:30 Uhr. Viele Grüße, Kevin"),
     (FORGE, "Hallo Georgia, gebucht für Mo, 12.10. um 10.30 Uhr. Gruß Kevin"),
     (US, "Hi Scott, booked for 10/12 at 9:00 your time."),
+    (COUNSEL, "Hi Jasmine, booked for October 13 at 08:00 UTC."),  # a time with its zone is read in it
+    (COUNSEL, "Hi Jasmine, booked for 13 Oct, 16:00 your time (08:00 GMT)."),
 ])
 def test_a_meeting_told_in_the_worlds_own_numeric_form_passes(task: str, body: str) -> None:
     correct_full_marks(rewritten(task, lambda _: body, tools=("mail_reply_message",)))
@@ -55,6 +63,8 @@ def test_a_meeting_told_in_the_worlds_own_numeric_form_passes(task: str, body: s
     (COUNSEL, "Hi Jasmine, booked for 13/10 at 16:00, or maybe 14/10 at 16:00."),  # a second day beside it
     (FORGE, "Hallo Georgia, gebucht für 13.10.2026 um 10:30 Uhr."),
     (US, "Hi Scott, booked for 12/10 at 9am."),  # December 12 in a US world
+    (COUNSEL, "Hi Jasmine, booked for October 13 at 09:00 UTC."),  # an hour off in UTC
+    (COUNSEL, "Hi Jasmine, booked for 13 Oct, 16:00 (09:00 GMT)."),  # right locally, wrong beside it
 ])
 def test_a_wrong_day_in_numeric_form_still_fails(task: str, body: str) -> None:
     hack_fails(rewritten(task, lambda _: body, tools=("mail_reply_message",)))

@@ -210,8 +210,8 @@ def _episode_moments(ctx: GradeContext, email: str) -> Moments:
     return set(times), set(days)
 
 
-def _event_moments(ctx: GradeContext, row: dict[str, Any], change: dict[str, Any]) -> Moments:
-    """The clock times and days of one changed event, as it is now and as it was, in its attendees' zones."""
+def _event_spans(row: dict[str, Any], change: dict[str, Any]) -> list[tuple[datetime, datetime]]:
+    """One changed event's (start, end) as it is now and as it was (moved from, or cut occurrences)."""
     length = parse_ts(row["end_at"]) - parse_ts(row["start_at"])
     spans = [(parse_ts(row["start_at"]), parse_ts(row["end_at"]))]
     if "start_at" in change and change["start_at"][0]:
@@ -219,16 +219,30 @@ def _event_moments(ctx: GradeContext, row: dict[str, Any], change: dict[str, Any
         spans.append((old, old + length))
     if "exdates" in change:
         spans += [(parse_ts(ts), parse_ts(ts) + length) for ts in json.loads(change["exdates"][1] or "[]")]
-    return _moments(spans, _zones(ctx, row["id"]))
+    return spans
+
+
+def _event_moments(ctx: GradeContext, row: dict[str, Any], change: dict[str, Any]) -> Moments:
+    """The clock times and days of one changed event, as it is now and as it was, in its attendees' zones."""
+    return _moments(_event_spans(row, change), _zones(ctx, row["id"]))
+
+
+def _episode_spans(ctx: GradeContext, email: str) -> list[tuple[datetime, datetime]]:
+    """The spans of every event of ``email``'s that the episode created or changed (old and new)."""
+    return [span for row, change in _changes(ctx) if email in _invited(ctx, row["id"])
+            for span in _event_spans(row, change)]
+
+
+def _changes(ctx: GradeContext) -> list[tuple[Any, dict[str, Any]]]:
+    table = ctx.diff.table("calendar_event")
+    changes: list[tuple[Any, dict[str, Any]]] = [(row, {}) for row in table.inserted.values()]
+    return changes + [(c["_row"], c) for c in table.updated.values()]
 
 
 def _read_episode_moments(ctx: GradeContext, email: str) -> Moments:
-    table = ctx.diff.table("calendar_event")
     times: set[tuple[int, int]] = set()
     days: set[date] = set()
-    changes: list[tuple[Any, dict[str, Any]]] = [(row, {}) for row in table.inserted.values()]
-    changes += [(c["_row"], c) for c in table.updated.values()]
-    for row, change in changes:
+    for row, change in _changes(ctx):
         if email not in _invited(ctx, row["id"]):
             continue
         more_times, more_days = ctx.remember(("event_moments", row["id"]), partial(_event_moments, ctx, row, change))
@@ -257,10 +271,15 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
     any_times, any_days = _moments(span, _zones(ctx, event))
     reasons = []
     for mail in mails:
-        stated_times, stated_days = _stated(ctx, mail.id, mail.body, first.year)
-        states_it = bool(stated_times & starts) and any(
+        stated_times, stated_days, zoned = _stated(ctx, mail.id, mail.body, first.year)
+        # a time written with its zone ("08:00 UTC") is read in that zone
+        zoned_start = any(_clock_in(first, zone) == at for at, zone in zoned)
+        states_it = (bool(stated_times & starts) or zoned_start) and any(
             _same_day(d, real) for d in stated_days for real in mine_days)
+        mentioned = [*_episode_spans(ctx, email), *span]
         stray: set[Any] = stated_times - times - any_times or {
+            (at, zone) for at, zone in zoned
+            if not any(at in (_clock_in(a, zone), _clock_in(b, zone)) for a, b in mentioned)} or {
             d for d in stated_days if not any(_same_day(d, real) for real in days | any_days)}
         if states_it and not stray:
             return []
@@ -269,15 +288,53 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
     return reasons[-1:]
 
 
-def _stated(ctx: GradeContext, mail_id: str, body: str, year: int) -> tuple[set[tuple[int, int]], set[date | str]]:
-    """The clock times and days a sent mail's own text states (read once per grading and mail)."""
-    def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str]]:
+def _stated(ctx: GradeContext, mail_id: str, body: str,
+            year: int) -> tuple[set[tuple[int, int]], set[date | str], set[tuple[tuple[int, int], str]]]:
+    """The clock times, days and zoned times ("08:00 UTC": ((8, 0), 'UTC')) a sent mail's own text
+    states (read once per grading and mail)."""
+    def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str], frozenset[tuple[tuple[int, int], str]]]:
         text = own_text(body)
         locale = ctx.final.meta("locale") or "en_US"
+        zoned = zoned_times(text)
+        text = _ZONED.sub(lambda m: " " * len(m[0]), text)
         return (frozenset(clock_times(text, french=locale.startswith("fr"))),
-                frozenset(mentioned_days(text, year, day_first=locale.startswith(DAY_FIRST_LOCALES))))
-    times, days = ctx.remember(("stated", mail_id, year), read)
-    return set(times), set(days)
+                frozenset(mentioned_days(text, year, day_first=locale.startswith(DAY_FIRST_LOCALES))),
+                frozenset(zoned))
+    times, days, zoned = ctx.remember(("stated", mail_id, year), read)
+    return set(times), set(days), set(zoned)
+
+
+def _clock_in(moment: datetime, zone: str) -> tuple[int, int]:
+    local = moment.astimezone(ZoneInfo(zone))
+    return local.hour, local.minute
+
+
+# Zone names written after a time (in capitals: "et" is French for "and"), as the zone a reader
+# converts with (IANA zones keep daylight saving right)
+ZONE_WORDS = {"UTC": "UTC", "GMT": "UTC", "Z": "UTC", "BST": "Europe/London", "CET": "Europe/Berlin",
+              "CEST": "Europe/Berlin", "IST": "Asia/Kolkata", "SGT": "Asia/Singapore", "ET": "America/New_York",
+              "EST": "America/New_York", "EDT": "America/New_York", "CT": "America/Chicago",
+              "CST": "America/Chicago", "CDT": "America/Chicago", "PT": "America/Los_Angeles",
+              "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles"}
+_ZONED = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*((?i:a\.?m\.?|p\.?m\.?))?\s*\(?("
+                    + "|".join(sorted(ZONE_WORDS, key=len, reverse=True)) + r")\)?(?![\w:])")
+
+
+def _clock(match: re.Match[str]) -> tuple[int, int] | None:
+    """(hour, minute) of a clock-time match (groups: hour, minute, am/pm); ``None`` for a bare number."""
+    hour, minute, half = int(match[1]), int(match[2] or 0), (match[3] or "").lower().replace(".", "")
+    if match[2] is None and not half:
+        return None  # a bare number is no time
+    if half == "pm" and hour < 12:
+        hour += 12
+    elif half == "am" and hour == 12:
+        hour = 0
+    return hour, minute
+
+
+def zoned_times(text: str) -> set[tuple[tuple[int, int], str]]:
+    """Clock times written with their zone ('08:00 UTC', '4pm (GMT)', '10:30 IST'), as ((hour, minute), zone)."""
+    return {(at, ZONE_WORDS[m[4]]) for m in _ZONED.finditer(text) if (at := _clock(m)) is not None}
 
 
 _CLOCK = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])", re.I)
@@ -322,16 +379,7 @@ def clock_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
     """The clock times a text states ('9:30', '09:30', '2pm', '2:30 p.m.', '14h30', '16 Uhr'; '16h' in a
     French world), as (hour, minute); a numeric day ('13.10.2026') is no time."""
     text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
-    found = set()
-    for match in _CLOCK.finditer(text):
-        hour, minute, half = int(match[1]), int(match[2] or 0), (match[3] or "").lower().replace(".", "")
-        if match[2] is None and not half:
-            continue  # a bare number is no time
-        if half == "pm" and hour < 12:
-            hour += 12
-        elif half == "am" and hour == 12:
-            hour = 0
-        found.add((hour, minute))
+    found = {at for match in _CLOCK.finditer(text) if (at := _clock(match)) is not None}
     for pattern in (_UHR, _FRENCH_HOUR) if french else (_UHR,):
         found |= {(int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0) for m in pattern.finditer(text)}
     return found
