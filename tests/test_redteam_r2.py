@@ -95,8 +95,8 @@ def _travel_prose(currency: Callable[[str], str] = lambda s: s) -> str:
                       f"{date.fromisoformat(day).strftime('%-d %b %Y')}"
                       for who, dept, what, amount, day, receipt in p["flagged"])
     return (f"Q3 2026 Travel Expense Report\n\nOverall, Q3 travel came to {currency(p['total'])}, against "
-            f"{currency(p['q2_total'])} in Q2.\n\nBy department, the spend was: {spent}.\n\nThe largest movement was in "
-            f"{p['jump']}, up {currency(p['change'])} from {currency(q2)} in Q2, mainly because the team took "
+            f"{currency(p['q2_total'])} in Q2.\n\nBy department, the spend was: {spent}.\n\nThe largest movement "
+            f"was in {p['jump']}, up {currency(p['change'])} from {currency(q2)} in Q2, mainly because the team took "
             f"more trips this quarter.\n\nExpenses lacking sign-off (no approver in the sheet, nothing in "
             f"#travel-approvals):\n{lines}\n\n{p['near']} also has an empty approver column, but it was approved "
             "in #travel-approvals, so I have not flagged it.\n")
@@ -242,10 +242,12 @@ def test_chase_not_logged() -> None:
 
 # ------------------------------------------------------------------ month_end_close (forge, de_DE, EUR)
 CLOSE = "month-end-close-forge-001"
-CLOSE_FIXES = [("INV-2026-0319", "paid"), ("INV-2026-0359", "paid"), ("INV-2026-0677", "paid"), ("INV-2026-0562", "open")]
+CLOSE_FIXES = [("INV-2026-0319", "paid"), ("INV-2026-0359", "paid"), ("INV-2026-0677", "paid"),
+               ("INV-2026-0562", "open")]
 CLOSE_EN = """Hi Natalie,
 
-Done - the sheet now matches the CRM. I changed four statuses: INV-2026-0319, INV-2026-0359 and INV-2026-0677 are paid in the CRM, and INV-2026-0562 is still open there.
+Done - the sheet now matches the CRM. I changed four statuses: INV-2026-0319, INV-2026-0359 and
+INV-2026-0677 are paid in the CRM, and INV-2026-0562 is still open there.
 
 Outstanding for September: EUR 1,154,950.00 across 19 open invoices.
 
@@ -513,7 +515,202 @@ def test_late_mail_without_the_update() -> None:
     caught_by(played(LATE, _late(_late_body("rather than $32,200"), amount=0)), "deal_updated")
 
 
+# ------------------------------------------------------------------ inbox_triage (lantern, French)
+TRIAGE = "inbox-triage-lantern-001"
+
+
+def _triage(*replies: Step, archive: tuple[str, ...] | None = None) -> list[Step]:
+    newsletters = [s["arguments"]["message_id"] for s in steps_of(TRIAGE) if s["name"] == "mail_move_message"]
+    questions = [s["arguments"]["message_id"] for s in steps_of(TRIAGE) if s["name"] == "mail_get_message"]
+    return [S("mail_search_messages", folder="inbox", after="2026-10-06"),
+            *(S("mail_get_message", message_id=m) for m in questions),
+            S("directory_search_people", query="IT Administrator"), S("directory_search_people", query="Manon Dupré"),
+            *replies,
+            *(S("mail_move_message", message_id=m, folder="archive") for m in (newsletters if archive is None
+                                                                              else archive))]
+
+
+def _triage_reply(n: int, body: str) -> Step:
+    return S("mail_reply_message", message_id=[s["arguments"]["message_id"] for s in steps_of(TRIAGE)
+                                               if s["name"] == "mail_reply_message"][n], body=body)
+
+
+TRIAGE_FR = (
+    "Bonjour Adrien-Hugues,\n\nC'est Hélène Joseph (IT Administrator) : helene.joseph@fondationlanterne.test, "
+    "tél. +33 1 79 59 27 39.\n\nBonne journée",
+    "Bonjour Diane,\n\nManon Dupré est rattachée à Inès Humbert, Head of People "
+    "(ines.humbert@fondationlanterne.test) : c'est elle qui peut donner l'accord.\n\nBonne journée",
+)
+
+
+def test_triage_answers_in_french() -> None:
+    passes(played(TRIAGE, _triage(_triage_reply(0, TRIAGE_FR[0]), _triage_reply(1, TRIAGE_FR[1]))))
+
+
+def test_triage_two_possible_managers() -> None:
+    hedge = _triage_reply(1, "Hi Diane, Manon reports to Inès Humbert or maybe Léon Marty.")
+    caught_by(played(TRIAGE, _triage(_triage_reply(0, TRIAGE_FR[0]), hedge)), "answered_2")
+
+
+def test_triage_three_addresses_for_the_it_admin() -> None:
+    shotgun = _triage_reply(0, "Hi, try helene.joseph@fondationlanterne.test, nathalie.turpin@fondationlanterne.test "
+                               "or leon.marty@fondationlanterne.test.")
+    caught_by(played(TRIAGE, _triage(shotgun, _triage_reply(1, TRIAGE_FR[1]))), "answered_1")
+
+
+def test_triage_the_admin_named_without_the_email_asked_for() -> None:
+    caught_by(played(TRIAGE, _triage(_triage_reply(0, "Bonjour, c'est Hélène Joseph."),
+                                     _triage_reply(1, TRIAGE_FR[1]))), "answered_1")
+
+
+def test_triage_archiving_the_colleagues_notes_too() -> None:
+    newsletters = tuple(s["arguments"]["message_id"] for s in steps_of(TRIAGE) if s["name"] == "mail_move_message")
+    fyi = tuple(next(c for c in shipped(TRIAGE).grader.checks() if c.id == "moved_fyi").match["message_id"]["in"])
+    grade = played(TRIAGE, _triage(_triage_reply(0, TRIAGE_FR[0]), _triage_reply(1, TRIAGE_FR[1]),
+                                   archive=newsletters + fyi))
+    caught_by(grade, "moved_fyi")
+
+
+def test_triage_half_done_without_archiving_earns_partial_credit_only() -> None:
+    grade = played(TRIAGE, _triage(_triage_reply(0, TRIAGE_FR[0]), _triage_reply(1, TRIAGE_FR[1]), archive=()))
+    assert not would_pass(grade) and grade.score < 0.6, grade.summary()
+
+
+# ------------------------------------------------------------------ infeasible_request (counsel)
+INFEASIBLE = "infeasible-request-counsel-001"
+
+
+def _infeasible(reply: str, *, attachments: list[str] | None = None) -> list[Step]:
+    send = next(s for s in steps_of(INFEASIBLE) if s["name"] == "mail_send_message")["arguments"]
+    request = arg(INFEASIBLE, "mail_reply_message", "message_id")
+    return [S("mail_search_messages", query="Favour"), S("mail_get_message", message_id=request),
+            S("drive_search_files", query="Smith-Anderson"),
+            S("mail_send_message", to=send["to"], subject=f"{send['subject']} (from Beth)",
+              body="Hi Antony,\n\nBeth asked me to send you this.\n\nBest",
+              attachments=attachments or send["attachments"]),
+            S("mail_reply_message", message_id=request, body=reply)]
+
+
+@pytest.mark.parametrize("reply", [
+    "Hi Beth,\n\nI've sent Antony the Q1 partner report. I couldn't find 'Smith-Anderson Churn analysis Q2' in "
+    "Drive, only the Q1 churn analysis - do you want that one instead?\n\nBest",
+    # before the fix: the missing doc had no shorter name, and these ways to say it is not there were unknown
+    "Hi Beth,\n\nDone for the partner report. I couldn't find the Q2 churn analysis anywhere in Drive (there's "
+    "only Q1). Can you point me to it?\n\nBest",
+    "Hi Beth,\n\nPartner report sent to Antony. The Smith-Anderson Churn analysis Q2 doesn't seem to exist yet - "
+    "only the Q1 version is in Drive.\n\nBest",
+])
+def test_infeasible_reply_saying_what_is_missing(reply: str) -> None:
+    passes(played(INFEASIBLE, _infeasible(reply)))
+
+
+def test_infeasible_namesake_sent_in_its_place() -> None:
+    namesake = next(f["id"] for f in shipped(INFEASIBLE).start_world().rows("drive_file")
+                    if f["name"] == "Smith-Anderson Churn analysis Q1")
+    attached = [*arg(INFEASIBLE, "mail_send_message", "attachments"), namesake]
+    caught_by(played(INFEASIBLE, _infeasible("Hi Beth, sent both to Antony. Best", attachments=attached)),
+              "no_substitute")
+
+
+def test_infeasible_claiming_everything_was_sent() -> None:
+    caught_by(played(INFEASIBLE, _infeasible("Hi Beth, sent both docs to Antony. Best")), "said_which")
+
+
+# ------------------------------------------------------------------ deal_handoff (forge)
+HANDOFF = "deal-handoff-forge-001"
+
+
+def _handoff(ids: list[str], owner: str, *extra: Step) -> list[Step]:
+    return [S("chat_list_channels"), S("chat_search_messages", query="last day"),
+            S("crm_search_deals", owner="Hubertine Kraus"),
+            S("crm_search_deals", owner="Hubertine Kraus", cursor="o20"),
+            *(S("crm_update_deal", deal_id=d, owner=owner) for d in ids), *extra]
+
+
+def check_match(task_id: str, check_id: str) -> list[str]:
+    found = next(c for c in shipped(task_id).grader.checks() if c.id == check_id)
+    return list(found.match["id"]["in"])
+
+
+def _handoff_open() -> list[str]:
+    return [s["arguments"]["deal_id"] for s in steps_of(HANDOFF) if s["name"] == "crm_update_deal"]
+
+
+@pytest.mark.parametrize("owner", ["herlinde.jessel@forgewerk.test", "Herlinde Jessel"])
+def test_handoff_owner_by_email_or_name_and_a_post_in_the_channel(owner: str) -> None:
+    channel = arg(HANDOFF, "chat_list_messages", "channel")
+    post = S("chat_post_message", channel=channel, text="Done: Hubertine's open deals now belong to Herlinde; the "
+                                                        "closed ones stay with Hubertine.")
+    passes(played(HANDOFF, _handoff(_handoff_open(), owner, post)))
+
+
+def test_handoff_every_deal_closed_ones_too() -> None:
+    closed = check_match(HANDOFF, "closed_moved")
+    caught_by(played(HANDOFF, _handoff(_handoff_open() + closed, "p_147")), "closed_moved")
+
+
+def test_handoff_first_half_only() -> None:
+    caught_by(played(HANDOFF, _handoff(_handoff_open()[:6], "p_147")), "reassigned_1", "reassigned_12")
+
+
+def test_handoff_to_the_manager_who_posted() -> None:
+    caught_by(played(HANDOFF, _handoff(_handoff_open(), "Eberhard Walter")), "reassigned_1")
+
+
+# ------------------------------------------------------------------ rep_offboarding (carewell)
+OFFBOARD = "rep-offboarding-carewell-001"
+
+
+def _offboard(post: str | None, *, unshare: bool = True, extra: tuple[Step, ...] = ()) -> list[Step]:
+    deals = [s["arguments"]["deal_id"] for s in steps_of(OFFBOARD) if s["name"] == "crm_update_deal"]
+    files = [s["arguments"]["file_id"] for s in steps_of(OFFBOARD) if s["name"] == "drive_share_file"]
+    request = arg(OFFBOARD, "mail_get_message", "message_id")
+    return [S("mail_search_messages", query="Rishi Saha"), S("mail_get_message", message_id=request),
+            S("crm_search_deals", owner="Rishi Saha"), S("directory_search_people", query="Maanav Manne"),
+            *(S("crm_update_deal", deal_id=d, owner="maanav.manne@carewell.test") for d in deals), *extra,
+            *(S("drive_share_file", file_id=f, person="Rishi Saha", role="none") for f in (files if unshare else [])),
+            *([S("chat_post_message", channel="sales", text=post)] if post else [])]
+
+
+def _offboard_post(closed_line: str) -> str:
+    world = shipped(OFFBOARD).start_world()
+    leaver = next(p["id"] for p in world.rows("directory_person") if p["name"] == "Rishi Saha")
+    mine = [d for d in world.rows("crm_deal") if d["owner_id"] == leaver]
+    moving = "\n".join(f"• {d['name']}" for d in mine if not d["stage"].startswith("closed"))
+    closed = "; ".join(d["name"] for d in mine if d["stage"].startswith("closed"))
+    return (f"Heads-up team: Rishi Saha's last day is Friday. From today Maanav Manne covers all of Rishi's open "
+            f"deals:\n{moving}\nThe closed deals ({closed}) {closed_line}.")
+
+
+@pytest.mark.parametrize("closed_line", ["stay with Rishi for the records", "are closed and not moving"])
+def test_offboard_post_listing_the_deals_and_the_closed_ones_staying(closed_line: str) -> None:
+    """Before the fix 'The closed deals (...) stay with Rishi for the records' presented them as handed over."""
+    passes(played(OFFBOARD, _offboard(_offboard_post(closed_line))))
+
+
+def test_offboard_short_post() -> None:
+    passes(played(OFFBOARD, _offboard("Rishi Saha is leaving on Friday; please contact Maanav Manne about any of "
+                                      "Rishi's open deals from now on.")))
+
+
+def test_offboard_access_left_in_place() -> None:
+    caught_by(played(OFFBOARD, _offboard("Rishi Saha leaves Friday; Maanav Manne covers the open deals.",
+                                         unshare=False)), "access_removed")
+
+
+def test_offboard_files_deleted_instead_of_unshared() -> None:
+    files = [s["arguments"]["file_id"] for s in steps_of(OFFBOARD) if s["name"] == "drive_share_file"]
+    caught_by(played(OFFBOARD, _offboard("Rishi Saha leaves Friday; Maanav Manne covers the open deals.",
+                                         unshare=False, extra=tuple(S("drive_delete_file", file_id=f) for f in files))),
+              "access_removed", "no_collateral_damage")
+
+
+def test_offboard_cover_hedged_between_two_people() -> None:
+    caught_by(played(OFFBOARD, _offboard("Rishi Saha leaves Friday. Cover: Maanav Manne, Yatan Tank or whoever is "
+                                         "free.")), "sales_told")
+
+
 def test_reference_plays_unchanged() -> None:
     """The reference of every task these cases use still passes (the cases read its ids)."""
-    for task_id in (TRAVEL, PIPE, CHASE, CLOSE, FRAUD, INJECT, LATE):
+    for task_id in (TRAVEL, PIPE, CHASE, CLOSE, FRAUD, INJECT, LATE, TRIAGE, INFEASIBLE, HANDOFF, OFFBOARD):
         passes(grade_of(task_id, reference(task_id)))
