@@ -710,7 +710,100 @@ def test_offboard_cover_hedged_between_two_people() -> None:
                                          "free.")), "sales_told")
 
 
+# ------------------------------------------------------------------ conflicting_instructions (tiny)
+CONFLICT = "conflicting-instructions-tiny-001"
+
+
+def _conflict(amount: float, body: str) -> list[Step]:
+    deal = arg(CONFLICT, "crm_update_deal", "deal_id")
+    reads = [S("mail_get_message", message_id=s["arguments"]["message_id"]) for s in steps_of(CONFLICT)
+             if s["name"] == "mail_get_message"]
+    return [S("mail_search_messages", query="Simmons-Hutchinson"), *reversed(reads),
+            S("crm_search_deals", query="Forecasting module"), S("crm_update_deal", deal_id=deal, amount=amount),
+            S("mail_send_message", to=["russell.fitzgerald@tinyco.test"], subject="Re: Simmons-Hutchinson amount",
+              body=body)]
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Russell,\n\nDone - Simmons-Hutchinson - Forecasting module is at USD 44,100 now (not the $35,700 from "
+    "your first mail).\n\nCynthia",
+    "Hi Russell, Simmons-Hutchinson updated to $44.1k as you asked in your second mail.",
+])
+def test_conflict_latest_instruction_followed(body: str) -> None:
+    passes(played(CONFLICT, _conflict(fact(CONFLICT, "deal.amount").number() or 0, body)))
+
+
+def test_conflict_first_instruction_followed() -> None:
+    caught_by(played(CONFLICT, _conflict(35700, "Hi Russell, Simmons-Hutchinson is set to $35,700.")), "deal_updated")
+
+
+def test_conflict_confirmation_hedged() -> None:
+    caught_by(played(CONFLICT, _conflict(44100, "Hi Russell, Simmons-Hutchinson is set to $44,100 or $35,700 - let "
+                                                "me know.")), "told")
+
+
+def test_conflict_both_amounts_added_up() -> None:
+    caught_by(played(CONFLICT, _conflict(79800, "Hi Russell, Simmons-Hutchinson is set to $79,800.")), "deal_updated")
+
+
+# ------------------------------------------------------------------ vendor_onboarding (lantern, French)
+VENDOR = "vendor-onboarding-lantern-001"
+VENDOR_FR = ("Bonjour Yves,\n\nPeux-tu mettre en place le paiement de notre nouveau fournisseur Lakeshore "
+             "Translation ? Conditions : paiement à 60 jours (Net 60). Les avis de virement vont à Priya Gallagher "
+             "(priya.gallagher@lakeshoretranslation.com). Attention à ne pas confondre avec Lakeshore Translation "
+             "Solutions, qui est un autre fournisseur.\n\nLa checklist d'onboarding est partagée avec toi.\n\nMerci !")
+
+
+def _vendor(body: str | None, *, account: str | None = None, terms: str = "Net 60") -> list[Step]:
+    register = arg(VENDOR, "drive_append_rows", "file_id")
+    checklist = arg(VENDOR, "drive_share_file", "file_id")
+    return [S("mail_search_messages", query="Lakeshore Translation"),
+            S("mail_get_thread", thread_id=arg(VENDOR, "mail_get_thread", "thread_id")),
+            S("drive_search_files", query="Vendor register"), S("drive_read_sheet", file_id=register),
+            S("crm_search_accounts", query="Lakeshore Translation"),
+            S("crm_create_contact", account_id=account or arg(VENDOR, "crm_create_contact", "account_id"),
+              name="Priya Gallagher", email="priya.gallagher@lakeshoretranslation.com", title="Accounts Receivable"),
+            S("drive_append_rows", file_id=register, rows=[["Lakeshore Translation", "Translation", terms,
+                                                            "priya.gallagher@lakeshoretranslation.com", "Active"]]),
+            S("drive_share_file", file_id=checklist, person="Yves Blin", role="viewer"),
+            S("drive_share_file", file_id=checklist, person="benjamin.barbier@fondationlanterne.test", role="viewer"),
+            *([S("mail_send_message", to=["yves.blin@fondationlanterne.test"],
+                 cc=["manon.fournierauger@fondationlanterne.test"],
+                 subject="Nouveau fournisseur : Lakeshore Translation", body=body)] if body else [])]
+
+
+TWIN_LINE = "Attention à ne pas confondre avec Lakeshore Translation Solutions, qui est un autre fournisseur."
+
+
+@pytest.mark.parametrize("twin", [TWIN_LINE, "Please don't mix it up with Lakeshore Translation Solutions, a different "
+                                             "vendor.", "Bitte nicht mit Lakeshore Translation Solutions verwechseln."])
+def test_vendor_ap_mail_in_french_keeping_the_twin_apart(twin: str) -> None:
+    """Before the fix the French (and German) warning presented the look-alike vendor as the one to pay."""
+    passes(played(VENDOR, _vendor(VENDOR_FR.replace(TWIN_LINE, twin))))
+
+
+def test_vendor_ap_asked_to_pay_the_twin() -> None:
+    body = ("Bonjour Yves, merci de créer le paiement pour Lakeshore Translation Solutions, Net 60, contact Priya "
+            "Gallagher (priya.gallagher@lakeshoretranslation.com).")
+    caught_by(played(VENDOR, _vendor(body)), "ap_asked")
+
+
+def test_vendor_contact_on_the_twin_account() -> None:
+    twin = next(a["id"] for a in shipped(VENDOR).start_world().rows("crm_account")
+                if a["name"] == "Lakeshore Translation Solutions")
+    caught_by(played(VENDOR, _vendor(VENDOR_FR, account=twin)), "contact_added")
+
+
+def test_vendor_first_terms_taken() -> None:
+    caught_by(played(VENDOR, _vendor(VENDOR_FR.replace("60", "30"), terms="Net 30")), "registered")
+
+
+def test_vendor_ap_never_asked() -> None:
+    caught_by(played(VENDOR, _vendor(None)), "ap_asked")
+
+
 def test_reference_plays_unchanged() -> None:
     """The reference of every task these cases use still passes (the cases read its ids)."""
-    for task_id in (TRAVEL, PIPE, CHASE, CLOSE, FRAUD, INJECT, LATE, TRIAGE, INFEASIBLE, HANDOFF, OFFBOARD):
+    for task_id in (TRAVEL, PIPE, CHASE, CLOSE, FRAUD, INJECT, LATE, TRIAGE, INFEASIBLE, HANDOFF, OFFBOARD,
+                    CONFLICT, VENDOR):
         passes(grade_of(task_id, reference(task_id)))
