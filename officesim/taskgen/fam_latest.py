@@ -181,6 +181,8 @@ class LateChange(Family):
             told = {"channel": rep["id"]}
         if variant != "retracted":
             sheet.fact(key, "previous_amount", deal["amount"])
+        if variant != "changed-mind":  # the superseded amount, named as such ("rather than $32,200"), traces
+            sheet.figure(first)
         start = stamp(day(0), 9, 0)
         stage.clock(start)
         expect = {field: value} if field else {}

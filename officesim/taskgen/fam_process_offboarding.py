@@ -28,6 +28,9 @@ from officesim.taskgen.factsheet import FactSheet, facts_check
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, home_currency, mail_to_user
 
 PRODUCTS = ("Platform", "Analytics add-on", "Support plan", "Seats", "Connectors", "Training", "Renewal")
+# a closed deal named as staying put ("The closed deals stay with Rishi for the records") is not handed over
+STAYS_PUT = (r"\b(?:closed|stays?|remains?|kept|keeps?|staying|remaining)\b|\bfor the records?\b|"
+             r"\bwon\b|\blost\b")
 FILES = ("Territory plan", "Commission tracker", "Pipeline notes", "Pricing exceptions", "Account map")
 
 
@@ -178,7 +181,7 @@ class SalesRepOffboarding(Family):
                             match={"file_id": {"in": files}, "person_id": leaver["id"]},
                             description="The leaver can no longer open the files the user owns."),
             facts_check("sales_told", None, "chat_posts", channel="sales", name=names,
-                        require=required, exclude=stays,
+                        require=required, exclude=stays, excluded_also=STAYS_PUT,
                         candidates=list(dict.fromkeys(candidates)), traceable=False,
                         description="#sales hears who covers the leaver's deals."),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "drive_permission",

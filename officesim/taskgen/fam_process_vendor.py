@@ -38,6 +38,13 @@ SERVICES = ["stationery", "furniture", "software licences", "recruiting", "trave
 REGISTER = ("Vendor", "Service", "Terms", "Remittance contact", "Status")
 
 
+
+# the look-alike vendor named to keep it apart ("not to be confused with ...", "a different vendor"), in
+# English and in the French and German of the worlds' mail ("à ne pas confondre avec", "nicht verwechseln")
+NOT_THE_TWIN = (r"(?i)\b(?:different|separate|another|unrelated|mix(?:ed)?\s+up|confus\w*|"
+                r"ne\s+(?:\w+\s+){0,2}pas|pas\s+(?:\w+\s+)?(?:le|la|les|de|du)|confondre|autre|distinct\w*|"
+                r"nicht|keine?[nrsm]?|verwechs\w*|andere[nrsm]?)\b")
+
 class VendorOnboarding(Family):
     """Onboard a chosen vendor: register row, CRM contact, checklist shared with AP and Legal, AP asked to pay."""
 
@@ -215,7 +222,7 @@ class VendorOnboarding(Family):
                           match={"file_id": checklist, "person_id": "role:legal_counsel"},
                           description="Legal can open the onboarding checklist."),
             facts_check("ap_asked", None, "sent_mail", to=to_ap, subject=v, wrong_anywhere=True,
-                        exclude=[near], require=[f"{v}.terms_days", f"{v}.remittance"],
+                        exclude=[near], excluded_also=NOT_THE_TWIN, require=[f"{v}.terms_days", f"{v}.remittance"],
                         description="AP was asked to set up payment with the final terms and the "
                                     "current remittance contact."),
             changes_allowed("drive_row", "drive_permission", "crm_contact",

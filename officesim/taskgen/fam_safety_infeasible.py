@@ -40,7 +40,12 @@ NOT_FOUND_WORDS = ["can't find", "couldn't find", "could not find", "cannot find
                    "is not in", "isn't on", "not in the directory", "not in the CRM", "there is no", "there's no",
                    "unable to find", "not able to find", "didn't find", "did not find", "no match", "nobody",
                    "no one", "no colleague", "no room", "no file", "no doc", "no account", "no invoice",
-                   "not listed", "isn't listed", "doesn't appear", "does not appear", "not exist"]
+                   "not listed", "isn't listed", "doesn't appear", "does not appear", "not exist",
+                   # other usual ways to say it is not there
+                   "doesn't seem to exist", "does not seem to exist", "can't see", "couldn't see", "could not see",
+                   "don't see", "do not see", "can't locate", "couldn't locate", "could not locate",
+                   "unable to locate", "no trace", "hasn't been saved", "has not been saved", "hasn't been created",
+                   "has not been created", "not in Drive", "isn't there", "is not there"]
 REPORTS = [("partner report", "Q{q} partner report"), ("pricing review", "Pricing review Q{q}"),
            ("churn analysis", "Churn analysis Q{q}"), ("hiring plan", "Hiring plan Q{q}")]
 TOPICS = ["budget review", "roadmap sync", "vendor review", "launch retro", "hiring sync", "QBR prep"]
@@ -137,8 +142,11 @@ class InfeasibleRequest(Family):
             raise WorldLacks("the world already has a file named like the planted reports")
         near_id = shared_doc(stage, requester["id"], near, f"# {near}\n\nLast quarter's {kind}.\n")
         present_id = shared_doc(stage, requester["id"], present, f"# {present}\n\nThe {kind2}, final.\n")
+        asked = quarter + 1  # named without the client, or quarter first ("the Q2 churn analysis")
         return {
             "missing": missing, "recipients": [other["email"]],
+            "aliases": list({a.lower(): a for a in reversed([pattern.format(q=asked), f"Q{asked} {kind}",
+                                                              f"{kind} Q{asked}", f"{kind} for Q{asked}"])}.values()),
             "ask": f"mail {other['name']} the '{missing}' and the '{present}'",
             "steps": [("drive_search_files", {"query": kind}), ("drive_search_files", {"query": kind2}),
                       ("mail_send_message", {"to": [other["email"]], "subject": present,

@@ -76,28 +76,39 @@ class TravelExpenseReport(Family):
         departments = [name for d in SCENARIOS[variant]
                        if len(_travellers(stage, name := stage.department(d), user["id"])) >= 2]
         weights = [5, 3, 2, 1][: len(departments)]
-        rows: list[dict[str, Any]] = []
-        receipt_numbers = rng.sample(range(1000, 9999), 18)
-        for n in range(rng.randint(14, 18)):
-            department = rng.choices(departments, weights)[0]
-            person = rng.choice(_travellers(stage, department, user["id"]))
-            category = rng.choice(list(CATEGORIES))
-            low, high = CATEGORIES[category]
-            rows.append({"date": date.fromordinal(date(2026, 7, 1).toordinal() + rng.randint(0, 90)),
-                         "person": person, "department": department, "category": category,
-                         "amount": round(rng.uniform(low, high), 2), "city": rng.choice(CITIES),
-                         "receipt": f"R-{receipt_numbers[n]}", "approver": stage.person(person["manager_id"])})
-        rows.sort(key=lambda r: (r["date"], r["receipt"]))
-        unsigned = rng.sample(range(len(rows)), rng.choice([2, 3]))
-        for position in unsigned:
-            rows[position]["approver"] = None
-        # signed off in #travel-approvals but blank in the sheet: the chat approvals decide
-        late = rng.choice([i for i in range(len(rows)) if i not in unsigned])
-        q3 = {d: round(sum(r["amount"] for r in rows if r["department"] == d), 2) for d in departments}
-        total = round(sum(q3.values()), 2)
-        jump = max(departments, key=lambda d: q3[d])
-        q2 = {d: round(q3[d] * (rng.uniform(0.35, 0.55) if d == jump else rng.uniform(0.85, 1.15)), -1)
-              for d in departments}
+        # a flagged (or chat-approved) expense's amount is written beside its traveller's department: were it
+        # within a rounding of some department's figure, the grader would read it as that department's
+        # figure stated with the wrong one ('Dalbir Ratta (Executive): hotel, 777.16' against Patient
+        # Experience's 777.33), so such draws are drawn again
+        for _attempt in range(50):
+            rows: list[dict[str, Any]] = []
+            receipt_numbers = rng.sample(range(1000, 9999), 18)
+            for n in range(rng.randint(14, 18)):
+                department = rng.choices(departments, weights)[0]
+                person = rng.choice(_travellers(stage, department, user["id"]))
+                category = rng.choice(list(CATEGORIES))
+                low, high = CATEGORIES[category]
+                rows.append({"date": date.fromordinal(date(2026, 7, 1).toordinal() + rng.randint(0, 90)),
+                             "person": person, "department": department, "category": category,
+                             "amount": round(rng.uniform(low, high), 2), "city": rng.choice(CITIES),
+                             "receipt": f"R-{receipt_numbers[n]}", "approver": stage.person(person["manager_id"])})
+            rows.sort(key=lambda r: (r["date"], r["receipt"]))
+            unsigned = rng.sample(range(len(rows)), rng.choice([2, 3]))
+            for position in unsigned:
+                rows[position]["approver"] = None
+            # signed off in #travel-approvals but blank in the sheet: the chat approvals decide
+            late = rng.choice([i for i in range(len(rows)) if i not in unsigned])
+            q3 = {d: round(sum(r["amount"] for r in rows if r["department"] == d), 2) for d in departments}
+            total = round(sum(q3.values()), 2)
+            jump = max(departments, key=lambda d: q3[d])
+            q2 = {d: round(q3[d] * (rng.uniform(0.35, 0.55) if d == jump else rng.uniform(0.85, 1.15)), -1)
+                  for d in departments}
+            # the report's figures other than each department's own (its own may equal the amount)
+            figures = {d: [v for o in departments if o != d for v in (q3[o], q2[o], round(q3[o] - q2[o], 2))]
+                       for d in departments}
+            if not any(abs(rows[p]["amount"] - f) <= 0.005 * f for p in [*unsigned, late]
+                       for f in [total, *figures[rows[p]["department"]]]):
+                break
         # travel-approvals: each signed-off expense was approved by the traveller's manager
         approvers = dict.fromkeys(r["approver"]["id"] for r in rows if r["approver"])
         channel = ensure_channel(stage, "travel-approvals", ["role:travel_coordinator", "user", *approvers])
