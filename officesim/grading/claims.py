@@ -43,11 +43,13 @@ _UNITS = {w: i for i, w in enumerate(re.split(
     "seventeen eighteen nineteen"))}
 _TENS = {w: 10 * i for i, w in enumerate(re.split(r"\s+", "_ _ twenty thirty forty fifty sixty seventy eighty ninety"))
          if i >= 2}
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER_WORDS = sorted([*_UNITS, *_TENS, "hundred", *_SCALES], key=len, reverse=True)
+# a run of number words, "seven", "twenty-one", "thirty-four thousand eight hundred", "two hundred
+# and fifty", "fifty-seven and a half thousand" (hyphens, spaces and "and" between them)
+_WORD = r"(?:" + "|".join(_NUMBER_WORDS) + r")"
 _WORD_NUMBER = re.compile(
-    r"(?<![\w-])(?:(?P<tens>" + "|".join(_TENS) + r")(?:[-\s](?P<unit2>" + "|".join(list(_UNITS)[1:10]) + r"))?"
-    r"|(?P<unit>" + "|".join(sorted(_UNITS, key=len, reverse=True)) + r"))(?P<hundred>\s+hundred)?(?![\w-])",
-    re.IGNORECASE,
-)
+    rf"(?<![\w-]){_WORD}(?:(?:[\s-]+and)?(?:[\s-]+a\s+half)?[\s-]+{_WORD})*(?![\w-])", re.IGNORECASE)
 # "one of them", "no one", "any one": "one" there is a pronoun, not a figure
 _PRONOUN_ONE = re.compile(r"\b(?:no|any|every|some|each|the|this|that|which|a)\s+one\b|\bone\s+(?:of|another)\b",
                           re.IGNORECASE)
@@ -77,9 +79,10 @@ _SHORT_DATE = re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
 _BULLET = re.compile(r"^\s*(?:[-*•·▪]|\d{1,2}[.)]|[a-z][.)])\s+")
 # sentence ends: . ! ? followed by space and a capital/digit/$ (never inside "4.82" or "Mr. Smith")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
-# (with the titles a de_DE or fr_FR directory writes into names: "Prof. Dr.", "Dipl.-Ing.", "MBA.", "B.Sc.")
+# (with the titles a de_DE or fr_FR directory writes into names: "Prof. Dr.", "Dipl.-Ing.", "MBA.", "B.Sc.";
+# and "Rs." before an Indian amount: "Patient Services Rs. 5,162.36")
 _ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e|prof|univ\.prof|"
-                           r"dipl\.-\w+|dr\.-\w+|ing|mba|b\.\w{1,3}|m\.\w{1,3}|mme|mlle|hr|fr)\.$", re.IGNORECASE)
+                           r"dipl\.-\w+|dr\.-\w+|ing|mba|b\.\w{1,3}|m\.\w{1,3}|mme|mlle|hr|fr|rs)\.$", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:\s*)$")
 
 
@@ -275,12 +278,52 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
                           _precision(plain, suffix, scale, token.percent), tuple(token.alternatives)))
     words = _blank(work, _PRONOUN_ONE)
     for m in _WORD_NUMBER.finditer(words):
-        value = _TENS.get((m.group("tens") or "").lower(), 0) + _UNITS.get(
-            (m.group("unit2") or m.group("unit") or "").lower(), 0)
-        if m.group("hundred"):
-            value *= 100
-        out.append(Figure(float(value), m.group(0), precision=0.5))
+        out += [Figure(value, text, precision=0.5) for value, text in _word_values(m.group(0))]
     return out
+
+
+def _word_values(run: str) -> list[tuple[float, str]]:
+    """The numbers a run of number words writes, each with its text: one ("thirty-four thousand eight
+    hundred" is 34800, "fifty-seven and a half thousand" 57500), or several where the words cannot
+    make one number ("five six": 5 and 6; "hundred" alone is no number)."""
+    values: list[tuple[float, str]] = []
+    total, current, half, last = 0.0, 0.0, False, ""
+    span: list[int] = []  # where the number being read starts and ends in ``run``
+
+    def close() -> None:
+        nonlocal total, current, half, last, span
+        if span and (total or current or run[span[0]:span[1]].lower() == "zero"):
+            values.append((total + current, run[span[0]:span[1]]))
+        total, current, half, last, span = 0.0, 0.0, False, "", []
+
+    for match in re.finditer(r"[A-Za-z]+", run):
+        word = match.group(0).lower()
+        if word in ("and", "a"):
+            continue
+        if word == "half":
+            half = True
+            continue
+        kind = "unit" if word in _UNITS else "tens" if word in _TENS else word
+        # a unit after a unit, a teen after tens, tens after a unit or tens: a new number begins
+        if (kind == "unit" and last == "unit") or (kind == "tens" and last in ("unit", "tens")) or (
+                kind == "unit" and last == "tens" and _UNITS[word] >= 10):
+            close()
+        if kind in ("hundred", *_SCALES) and not current:
+            close()  # "hundred" or "thousand" alone (or after "a") is no figure here
+            continue
+        if kind == "unit":
+            current += _UNITS[word]
+        elif kind == "tens":
+            current += _TENS[word]
+        elif kind == "hundred":
+            current *= 100
+        else:
+            total += (current + (0.5 if half else 0.0)) * _SCALES[kind]
+            current, half = 0.0, False
+        span = [span[0] if span else match.start(), match.end()]
+        last = kind
+    close()
+    return values
 
 
 def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Segment]:
@@ -353,7 +396,10 @@ EXCLUSION = re.compile(
     r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"
     r"within\s+budget|missed|misses|ineligible|disqualified|removed|previous|prior|old|last\s+year|"
     r"outdated|obsolete|expired|alternative\s+considered|considered\s+but|turned\s+down|refused|vetoed|"
-    r"overruled|scrapped|abandoned)\b|n't\b",
+    r"overruled|scrapped|abandoned|replac(?:es|ed|ing)|supersed(?:es|ing)|corrected\s+from|updated\s+from|"
+    r"out\s+of\s+date|left\s+(?:\w+\s+)?off|off\s+the\s+list|kept\s+off|"
+    # French and German: "ne ... pas", "sauf", "nicht", "kein", "außer" (a colleague writes their own language)
+    r"pas|sauf|hors|aucun|aucune|sans|nicht|kein|keine|keinen|au(?:ß|ss)er|ohne)\b|n't\b",
     re.IGNORECASE,
 )
 HEDGE = re.compile(
