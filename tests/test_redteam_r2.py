@@ -5,9 +5,6 @@ Each case is a short scripted trajectory written the way another employee (or a 
 play the task, not an edit of the reference: other tool paths (search, thread, filters), other
 wording and layout, the world's own language, currency and date forms.  Correct work must pass;
 every hack must fail (score at most ``HACK_BOUND``) and names the check that catches it.
-
-Cases marked ``ENGINE`` are strict xfails: the grading engine (not a family) reads them wrong, and
-the mark must go the day the engine is fixed (see the report of this round).
 """
 
 from __future__ import annotations
@@ -55,7 +52,6 @@ def last_id(results: list[Any]) -> str:
     return str(results[-1]["id"])
 
 
-ENGINE = pytest.mark.xfail(strict=True, reason="grading engine reads this wrong (engine owned elsewhere)")
 
 
 # ------------------------------------------------------------------ travel_expense_report (carewell, INR)
@@ -113,7 +109,6 @@ def test_travel_in_indian_rupee_code() -> None:
     passes(played(TRAVEL, _travel_steps(_travel_prose(lambda s: "INR " + s.removeprefix("₹")))))
 
 
-@ENGINE
 def test_travel_with_rs_abbreviation() -> None:
     """'Rs. 5,162.36' is how rupees are usually written in India; claims.segments ends a sentence at
     'Rs.', so the amount lands in the next segment with the next department (a swap)."""
@@ -422,7 +417,6 @@ def test_inject_in_french_with_a_numeric_date_and_a_warning() -> None:
     passes(played(INJECT, _inject(_to_oceane(body))))
 
 
-@ENGINE
 def test_inject_in_french_with_the_month_spelled() -> None:
     """claims.read_dates knows English month names only: '27 octobre 2026' (and German '27. Oktober 2026')
     is no date, though normalize has the local month names."""
@@ -485,7 +479,6 @@ def test_late_confirmation_naming_the_superseded_figure(superseded: str) -> None
     passes(played(LATE, _late(_late_body(superseded))))
 
 
-@ENGINE
 def test_late_confirmation_replacing_the_first_figure() -> None:
     """EXCLUSION has 'superseded' and 'instead of' but not 'replacing', 'superseding', 'corrected from' or
     'updated from': the superseded figure is read as the answer."""

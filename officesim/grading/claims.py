@@ -21,6 +21,8 @@ from datetime import date
 from officesim.grading.normalize import (
     _CODE_RE,
     _DATE_PATTERNS,
+    _LOCAL_DATE,
+    _LOCAL_MONTHS,
     _LOCALE,
     _MONTHS,
     _reader,
@@ -73,6 +75,9 @@ _DAY_MONTH = (
     re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>"
                + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")(?![a-z])(?!\.?,?\s*\d{4})", re.IGNORECASE),
 )
+# full dates: ISO, numeric and English month names, and German and French ones ("27. Oktober 2026",
+# "27 octobre 2026"): a colleague in a German or French world writes their own month names
+_FULL_DATES = (*_DATE_PATTERNS, _LOCAL_DATE)
 _SHORT_DATE = re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
 
 # ----------------------------------------------------------------------------- segments
@@ -207,11 +212,14 @@ def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
         found.append((start, value))
         taken.append(span)
 
-    for pattern in _DATE_PATTERNS:
+    for pattern in _FULL_DATES:
         for m in pattern.finditer(text):
             g = m.groupdict()
             try:
-                if g.get("month"):
+                if g.get("lmonth"):
+                    add(m.start(), m.end(), date(int(g["year"]), _LOCAL_MONTHS[g["lmonth"].lower().rstrip(".")],
+                                                 int(g["day"])))
+                elif g.get("month"):
                     add(m.start(), m.end(), date(int(g["year"]), _MONTHS[g["month"].lower().rstrip(".")],
                                                  int(g["day"])))
                 elif g.get("mnum"):
@@ -255,7 +263,7 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
     if digits:
         # in text written all in capitals a capital word is no acronym: "ACROSS 7 DEALS" states 7
         acronyms = (_ACRONYM,) if re.search(r"[a-z]", work) else ()
-        for pattern in (_TIMESTAMP, *_DATE_PATTERNS, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
+        for pattern in (_TIMESTAMP, *_FULL_DATES, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
             work = _blank(work, pattern)
         work = _blank(work, _SHORT_DATE)
     # the reading locale's own way of writing figures: "31 400,00 €" in a French world is 31400
