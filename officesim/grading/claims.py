@@ -25,6 +25,9 @@ from officesim.grading.normalize import (
     _LOCAL_MONTHS,
     _LOCALE,
     _MONTHS,
+    _TYPOGRAPHIC_SPACES,
+    CURRENCY_CODES,
+    _grouped_digits,
     _reader,
     _token,
     normalize_text,
@@ -34,9 +37,18 @@ from officesim.grading.normalize import (
 _SOFT = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"), None)
 
 
+# A no-break, narrow or thin space between digits groups them ("180\u202f000 €"): NFKC would make it a
+# plain space, which in most locales only groups an amount, so the figure readers keep it.
+_DIGIT_GROUP_SPACE = re.compile(rf"(?<=\d)([{_TYPOGRAPHIC_SPACES}])(?=\d)")
+
+
 def clean(text: str) -> str:
-    """NFKC text without soft hyphens and zero-width characters (what a reader sees)."""
-    return unicodedata.normalize("NFKC", str(text)).translate(_SOFT)
+    """NFKC text without soft hyphens and zero-width characters (what a reader sees), with the
+    typographic spaces that group digits kept (``stated_numbers`` reads the text as written)."""
+    text = str(text)
+    pieces = _DIGIT_GROUP_SPACE.split(text) if any(c in text for c in _TYPOGRAPHIC_SPACES) else [text]
+    # split() keeps the spaces at odd indexes; only the text between them is normalised
+    return "".join(p if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(pieces)).translate(_SOFT)
 
 
 # ----------------------------------------------------------------------------- number words
@@ -61,7 +73,7 @@ _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)
 _CLOCK = re.compile(r"(?<![\d.,])\d{1,2}(?::\d{2}){1,2}(?:\s*(?:am|pm|a\.m\.|p\.m\.))?(?![\d])"
                     r"|(?<![\d.,])\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)", re.IGNORECASE)
 # an acronym or label with its number: SOC 2, ISO 27001, Q3, FY27, Tier 2, Section 4, No. 5, #4, 1st
-_ACRONYM = re.compile(r"\b(?!(?:USD|EUR|GBP|INR|JPY|CAD|AUD|SGD|RS)\b)[A-Z]{2,}[ -]?\d+\b"
+_ACRONYM = re.compile(r"\b(?!(?:" + "|".join(c.upper() for c in (*CURRENCY_CODES, "rs")) + r")\b)[A-Z]{2,}[ -]?\d+\b"
                       r"|\b[QH][1-4]\b|\bFY\s?\d{2,4}\b")
 _LABELLED = re.compile(
     r"\b(?:tier|section|step|phase|level|page|no\.|number|room|floor|suite|version|v)\s?#?\d+\b"
@@ -146,16 +158,19 @@ class Segment:
 def _english_digits(raw: str, comma_locale: bool) -> str:
     """``raw`` as English digits ("31 400,00" -> "31400.00"), for the scale and precision of a figure.
 
-    Only a decimal-comma locale changes anything, and there a figure written the English way
-    ("1,234.56") stays as it is.
+    Space or apostrophe groups are dropped in every locale; otherwise only a decimal-comma locale
+    changes anything, and there a figure written the English way ("1,234.56") stays as it is.
     """
+    grouped = _grouped_digits(raw)  # "180 000", "1 234,50", "180'000": the same in every locale
+    if grouped is not None:
+        return grouped
     if not comma_locale or re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
         return raw
     whole, comma, fraction = raw.rpartition(",")
     if comma:
-        return re.sub(r"[.\s\u00a0\u202f]", "", whole) + "." + fraction
-    if re.fullmatch(r"\d{1,3}(?:[.\s\u00a0\u202f]\d{3})+", raw):
-        return re.sub(r"[.\s\u00a0\u202f]", "", raw)
+        return whole.replace(".", "") + "." + fraction
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", raw):
+        return raw.replace(".", "")
     return raw
 
 

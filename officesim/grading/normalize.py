@@ -16,6 +16,13 @@ marks decimals ("1.234,56 €", "12.450 EUR", "1 234,56 €", "1,2 Mio."), and "
 or "5 octobre 2026" are dates; in en_GB, en_IN, de_DE and fr_FR "1/10/2026" and "01.10.2026"
 are day first (1 October).  In every locale a comma before a single digit and a scale ("1,2 Cr")
 (or after a zero: "0,48 Cr") is a decimal comma.  en_US (the default) reads as it always has.
+
+Space and apostrophe grouping (SI/ISO, DIN 5008, Swiss) reads in every locale: "180 000 €",
+"$26 300", "1 234,50 €", "CHF 180'000", and a no-break, narrow or thin space between digits
+("180\u202f000").  A plain space also separates list items, so outside fr_FR it groups only an
+amount (a currency or a decimal part beside it), and never across another digit group ("rooms 101
+102 103", "Q3 2026 120 000", "+49 30 1234 5678" stay apart; see ``_grouped``).  In a decimal-comma
+locale "€180,000" is 180000 (an amount is not written to three decimals), "12,450" alone still 12.45.
 """
 
 from __future__ import annotations
@@ -44,14 +51,55 @@ _MULTIPLIERS = {
     "cr": 1e7, "crore": 1e7, "crores": 1e7,
 }
 _SUFFIX = r"%|percent\b|thousand\b|millions?\b|billions?\b|lakhs?\b|lacs?\b|crores?\b|mn\b|mm\b|bn\b|cr\b|[kmbl]\b"
-_CURRENCY = r"[$€£₹¥]|(?:usd|eur|gbp|inr|jpy|cad|aud|sgd|rs\.?)(?=\s*[\d.])"
-_TRAILING_CURRENCY = r"usd|eur|gbp|inr|jpy|cad|aud|sgd|dollars?|euros?|rupees?"
+CURRENCY_CODES = ("usd", "eur", "gbp", "inr", "jpy", "cad", "aud", "sgd", "chf")  # ISO codes written beside amounts
+_CODES = "|".join(CURRENCY_CODES)
+_CURRENCY = rf"[$€£₹¥]|(?:{_CODES}|rs\.?)(?=\s*[\d.])"
+_TRAILING_CURRENCY = rf"{_CODES}|dollars?|euros?|rupees?"
+# Digit grouping by a space or an apostrophe: SI/ISO English, fr_FR, DIN 5008 ("180 000", with a plain,
+# no-break, narrow no-break or thin space) and Swiss ("CHF 180'000").  A plain space also separates the
+# items of a list ("rooms 101 102 103"); the others are typed (or set by CLDR) to keep a figure together.
+_TYPOGRAPHIC_SPACES = "\u00a0\u202f\u2009"
+_APOSTROPHES = "'\u2019"
+_GROUP_MARKS = " " + _TYPOGRAPHIC_SPACES + _APOSTROPHES
+_GROUP_MARK_RE = re.compile(f"[{_GROUP_MARKS}]")
+
+
+def _grouped(bare_spaces: bool) -> str:
+    """The pattern of a figure grouped by spaces or apostrophes ("180 000", "1 234,50", "180'000"),
+    an alternative of a reader's ``num`` group.
+
+    Conservative, so that no list of figures reads as one: groups of exactly three digits after a
+    lead of one to three, the same mark throughout, no digits touching it across a mark on either
+    side ("Q3 2026 120 000", "+49 30 1234 5678", "12 345 6789" stay apart), and a decimal part with
+    either mark (where a space or an apostrophe groups, '.' or ',' can only be the decimal mark).
+    A typographic space or an apostrophe groups wherever it stands; a plain space only in a figure
+    marked as an amount (a currency before or after it, or a decimal part), or everywhere when
+    ``bare_spaces`` (a locale that groups so, fr_FR "2 300").  It needs the reader's ``cur`` group.
+    """
+    marks = f"[{_GROUP_MARKS}]"
+    plain = r"(?P<ps> )\d{3}(?:(?P=ps)\d{3})*"
+    other = rf"(?P<ts>[{_TYPOGRAPHIC_SPACES}{_APOSTROPHES}])\d{{3}}(?:(?P=ts)\d{{3}})*"
+    pattern = rf"(?<!\d{marks})\d{{1,3}}+(?:{plain}|{other})(?P<gfrac>[.,]\d+)?(?!\d|[.,]\d|{marks}\d)"
+    if bare_spaces:
+        return pattern
+    trailing = rf"(?=\s*(?:[€$£₹¥]|(?:{_TRAILING_CURRENCY})\b))"
+    return rf"{pattern}(?(ps)(?(cur)|(?(gfrac)|{trailing})))"
+
+
+def _grouped_digits(raw: str) -> str | None:
+    """English digits of a figure grouped by spaces or apostrophes ("1 234,50" -> "1234.50"), else ``None``."""
+    if _GROUP_MARK_RE.search(raw) is None:
+        return None
+    return _GROUP_MARK_RE.sub("", raw).replace(",", ".")
+
+
 # A number that stands on its own: never glued to a word before it (``Q3``, ``msg_41``).  A minus
 # sign touches the number (``-1,200``, ``-$1,200``): a dash between spaces separates a label from
 # its value ("Total - $7,614.19", "Sales – $34,500"), it does not negate it.
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.])(?P<open>\(\s*)?(?P<sign>[-−–])?(?:(?:{_CURRENCY})\s*)?"
-    r"(?P<num>(?:0,\d+|\d+,\d)(?=\s?(?:cr|crores?|lakhs?|l|k|m|mn|bn)\b)"  # "1,2 Cr": a decimal comma
+    rf"(?<![\w.])(?P<open>\(\s*)?(?P<sign>[-−–])?(?P<cur>(?:{_CURRENCY})\s*)?"
+    rf"(?P<num>{_grouped(bare_spaces=False)}"  # 180 000 €  1 234.50 $  CHF 180'000
+    r"|(?:0,\d+|\d+,\d)(?=\s?(?:cr|crores?|lakhs?|l|k|m|mn|bn)\b)"  # "1,2 Cr": a decimal comma
     r"|\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\.\d+)"
     rf"(?:\s?(?P<suffix>{_SUFFIX}))?(?:\s*(?:{_TRAILING_CURRENCY})\b)?(?P<close>\s*\))?",
     re.IGNORECASE,
@@ -156,8 +204,10 @@ def _ampersands(text: str) -> str:
 def _token(match: re.Match[str]) -> NumberToken:
     raw = match.group("num")
     decimal_comma = re.fullmatch(r"0,\d+|\d+,\d", raw) and match.group("suffix")
-    raw = raw.replace(",", ".") if decimal_comma else raw.replace(",", "")
-    value = float(raw)
+    grouped = _grouped_digits(raw)  # 180 000  1 234.50  180'000
+    if grouped is None:
+        grouped = raw.replace(",", ".") if decimal_comma else raw.replace(",", "")
+    value = float(grouped)
     suffix = (match.group("suffix") or "").lower()
     percent = suffix in ("%", "percent")
     if suffix and not percent:
@@ -577,14 +627,14 @@ _COMMA_MULTIPLIERS = {"mio": 1e6, "mio.": 1e6, "mrd": 1e9, "mrd.": 1e9, "md": 1e
 
 
 def _comma_number_re(space_groups: bool) -> re.Pattern[str]:
-    """Figures written with a decimal comma ("1.234,56", "12.450", "1 234,56" when ``space_groups``)."""
-    group = r"[.\u00a0\u202f ]" if space_groups else r"[.\u00a0\u202f]"
+    """Figures written with a decimal comma ("1.234,56", "12.450", "1 234,56" bare when ``space_groups``)."""
     return re.compile(
-        rf"(?<![\w.,])(?P<open>\(\s*)?(?P<sign>[-−–])?(?:(?:{_CURRENCY})\s*)?"
-        rf"(?P<num>\d{{1,3}}(?:{group}\d{{3}})+(?:,\d+)?(?![\d.])"  # 1.234,56  12.450  1 234,56
+        rf"(?<![\w.,])(?P<open>\(\s*)?(?P<sign>[-−–])?(?P<cur>(?:{_CURRENCY})\s*)?"
+        rf"(?P<num>{_grouped(space_groups)}"  # 1 234,56  180 000 €  180'000
+        r"|\d{1,3}(?:\.\d{3})+(?:,\d+)?(?![\d.])"  # 1.234,56  12.450
         r"|\d{1,3}(?:,\d{3})+\.\d+|\d{1,3}(?:,\d{3}){2,}(?![\d,])"  # English: 1,234.56  1,234,567
         r"|\d+,\d+|\d+(?:\.\d+)?|\.\d+)"  # 1,2 (or the ambiguous 12,450)  48.2  .5
-        rf"(?:\s?(?P<suffix>{_COMMA_SUFFIX}))?(?:\s*(?:[€$£₹¥](?!\w)|(?:{_TRAILING_CURRENCY})\b))?"
+        rf"(?:\s?(?P<suffix>{_COMMA_SUFFIX}))?(?:\s*(?P<tcur>[€$£₹¥](?!\w)|(?:{_TRAILING_CURRENCY})\b))?"
         r"(?P<close>\s*\))?",
         re.IGNORECASE,
     )
@@ -594,21 +644,27 @@ _COMMA_NUMBER_RES = {False: _comma_number_re(False), True: _comma_number_re(True
 
 
 def _comma_token(match: re.Match[str]) -> NumberToken:
-    """A figure of a decimal-comma locale; "12,450" also reads as 12450 (written the English way)."""
+    """A figure of a decimal-comma locale; "12,450" also reads as 12450 (written the English way), and
+    in an amount ("€180,000", "180,000 €") that is the reading: nobody writes money to three decimals."""
     raw = match.group("num")
+    suffix = (match.group("suffix") or "").lower()
     alternatives: tuple[float, ...] = ()
-    if "," in raw and ("." in raw.split(",")[0] or (raw.count(",") == 1 and "." not in raw)):
+    grouped = _grouped_digits(raw)
+    if grouped is not None:  # 1 234,56  180'000
+        value = float(grouped)
+    elif "," in raw and ("." in raw.split(",")[0] or (raw.count(",") == 1 and "." not in raw)):
         whole, _, fraction = raw.rpartition(",")
-        value = float(re.sub(r"[.\s\u00a0\u202f]", "", whole) + "." + fraction)
+        value = float(whole.replace(".", "") + "." + fraction)
         if re.fullmatch(r"\d{1,3},\d{3}", raw):
             alternatives = (float(raw.replace(",", "")),)
+            if not suffix and (match.group("cur") or match.group("tcur")):
+                value, alternatives = alternatives[0], (value,)
     elif "," in raw:  # 1,234.56 or 1,234,567: English grouping
         value = float(raw.replace(",", ""))
-    elif re.fullmatch(r"\d{1,3}(?:[.\s\u00a0\u202f]\d{3})+", raw):
-        value = float(re.sub(r"[.\s\u00a0\u202f]", "", raw))
+    elif re.fullmatch(r"\d{1,3}(?:\.\d{3})+", raw):
+        value = float(raw.replace(".", ""))
     else:
         value = float(raw)
-    suffix = (match.group("suffix") or "").lower()
     percent = suffix in ("%", "percent")
     if suffix and not percent:
         factor = _COMMA_MULTIPLIERS.get(suffix) or _MULTIPLIERS[suffix]
