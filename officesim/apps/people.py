@@ -33,7 +33,8 @@ def given_name(name: str) -> str:
 
 
 def employee(w: World, ref: str, param: str = "person", *, outsiders: str = "") -> dict[str, Any]:
-    """The directory row of the employee ``ref`` names (id, email or exact full name).
+    """The directory row of the employee ``ref`` names (id, email or full name, with or without the
+    honorific the directory writes: 'Edward Read' finds 'Mr Edward Read').
 
     ``param`` names the argument in messages; ``outsiders`` is appended when ``ref`` is an email
     outside the company, to say what the model can do for such a person instead.
