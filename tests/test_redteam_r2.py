@@ -587,9 +587,9 @@ def _infeasible(reply: str, *, attachments: list[str] | None = None) -> list[Ste
 @pytest.mark.parametrize("reply", [
     "Hi Beth,\n\nI've sent Antony the Q1 partner report. I couldn't find 'Smith-Anderson Churn analysis Q2' in "
     "Drive, only the Q1 churn analysis - do you want that one instead?\n\nBest",
-    # before the fix: the missing doc had no shorter name, and these ways to say it is not there were unknown
-    "Hi Beth,\n\nDone for the partner report. I couldn't find the Q2 churn analysis anywhere in Drive (there's "
-    "only Q1). Can you point me to it?\n\nBest",
+    # before the fix this way to say it is not there was unknown.  (The report without its client, "the Q2
+    # churn analysis", is not an alias: every client's Q2 churn analysis would then name it, and the family's
+    # constant answer, the library's report names, passed a sampled draw.)
     "Hi Beth,\n\nPartner report sent to Antony. The Smith-Anderson Churn analysis Q2 doesn't seem to exist yet - "
     "only the Q1 version is in Drive.\n\nBest",
 ])

@@ -142,11 +142,8 @@ class InfeasibleRequest(Family):
             raise WorldLacks("the world already has a file named like the planted reports")
         near_id = shared_doc(stage, requester["id"], near, f"# {near}\n\nLast quarter's {kind}.\n")
         present_id = shared_doc(stage, requester["id"], present, f"# {present}\n\nThe {kind2}, final.\n")
-        asked = quarter + 1  # named without the client, or quarter first ("the Q2 churn analysis")
         return {
             "missing": missing, "recipients": [other["email"]],
-            "aliases": list({a.lower(): a for a in reversed([pattern.format(q=asked), f"Q{asked} {kind}",
-                                                              f"{kind} Q{asked}", f"{kind} for Q{asked}"])}.values()),
             "ask": f"mail {other['name']} the '{missing}' and the '{present}'",
             "steps": [("drive_search_files", {"query": kind}), ("drive_search_files", {"query": kind2}),
                       ("mail_send_message", {"to": [other["email"]], "subject": present,
