@@ -276,7 +276,7 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
         zoned_start = any(_clock_in(first, zone) == at for at, zone in zoned)
         states_it = (bool(stated_times & starts) or zoned_start) and any(
             _same_day(d, real) for d in stated_days for real in mine_days)
-        mentioned = [*_episode_spans(ctx, email), *span]
+        mentioned = [*_episode_spans(ctx, email), *span] if zoned else []
         stray: set[Any] = stated_times - times - any_times or {
             (at, zone) for at, zone in zoned
             if not any(at in (_clock_in(a, zone), _clock_in(b, zone)) for a, b in mentioned)} or {
