@@ -384,7 +384,9 @@ class Reader:
     def _per_task(self, what: str, build: Any) -> Any:
         """``build()``, kept for every grading of the same task: the sources are read from the start
         world, which no episode changes, so what they yield is the task's, not the episode's."""
-        per_world = _PER_TASK.setdefault(self.ctx.start, {})
+        per_world = _PER_TASK.get(self.ctx.start)  # not setdefault: it makes a weak reference on every call
+        if per_world is None:
+            per_world = _PER_TASK[self.ctx.start] = {}
         key = (what, id(self.spec), self.ctx.instruction, str(self.ctx.user["id"]), self.day_first,
                self.ctx.now_year)
         found = per_world.get(key)

@@ -209,9 +209,12 @@ def grade(
         answer=answer, transcript=transcript or [], judge=judge, rubrics=task.rubrics,
         facts=task.grader.facts,
     )
-    with reading_locale(start.meta("locale")):  # "12.450 €" is 12450 in a German world
-        gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
-        criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]
+    try:
+        with reading_locale(start.meta("locale")):  # "12.450 €" is 12450 in a German world
+            gates = [run_check(check, "gate", ctx) for check in task.grader.gates]
+            criteria = [run_check(check, "criterion", ctx) for check in task.grader.criteria]
+    finally:
+        ctx.release()
     score, earned, possible, notes = score_of(gates, criteria)
     results = [*gates, *criteria]
     unjudged = sum(r.status == "unjudged" for r in results)
