@@ -155,7 +155,7 @@ class TravelExpenseReport(Family):
             f"Please put together the Q3 travel-expense report our CFO asked for this morning. Write it up in a new "
             f"doc named '{REPORT}' and send it to {cfo_first} with the doc attached.",
             f"Could you handle {cfo_first}'s mail about the Q3 travel report? Everything they want should go in a "
-            f"doc titled '{REPORT}', attached to your reply to {cfo_first}.",
+            f"doc titled '{REPORT}', attached to a mail to {cfo_first}.",
             f"{cfo_first} is waiting on the quarter's travel numbers (see their mail from this morning). Draft "
             f"'{REPORT}' in Drive with what they asked for and mail it over as an attachment.",
             f"Please do the Q3 travel-expense write-up for our CFO: read what {cfo_first} asked for in the mail, "
