@@ -101,12 +101,12 @@ class GradeContext:
         more often and promotes them to the old generation: in a training loop that costs more CPU
         than many checks do.  The inputs (worlds, answer, transcript) stay.
         """
-        inputs = {f.name for f in fields(self) if f.init}
-        for name in [n for n in vars(self) if n not in inputs]:
-            if name in ("_people", "_refs", "_emails", "memo"):
-                setattr(self, name, {})
-            else:
-                del vars(self)[name]
+        declared = fields(self)
+        for f in declared:
+            if not f.init:  # the per-grading caches, fresh from their own factories
+                setattr(self, f.name, f.default_factory())  # type: ignore[misc,operator]
+        for name in set(vars(self)) - {f.name for f in declared}:  # the cached properties
+            del vars(self)[name]
 
     def remember(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
         """``make()`` worked out once per grading for ``key`` (the final world does not change while it is
