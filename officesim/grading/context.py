@@ -104,7 +104,7 @@ class GradeContext:
         declared = fields(self)
         for f in declared:
             if not f.init:  # the per-grading caches, fresh from their own factories
-                setattr(self, f.name, f.default_factory())  # type: ignore[misc,operator]
+                setattr(self, f.name, f.default_factory())  # type: ignore[operator]
         for name in set(vars(self)) - {f.name for f in declared}:  # the cached properties
             del vars(self)[name]
 
