@@ -27,6 +27,7 @@ from officesim.grading.normalize import (
     _MONTHS,
     _TYPOGRAPHIC_SPACES,
     CURRENCY_CODES,
+    _date_from,
     _grouped_digits,
     _reader,
     _token,
@@ -101,6 +102,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
 _ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e|prof|univ\.prof|"
                            r"dipl\.-\w+|dr\.-\w+|ing|mba|b\.\w{1,3}|m\.\w{1,3}|mme|mlle|hr|fr|rs)\.$", re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:\s*)$")
+# A full stop inside a date is no sentence end: "Oct. 13, 2026", "Mon. Oct 5", "5. Oktober 2026",
+# "3. Okt. 2026", "5 oct. 2026". Split there, the date's day and month land in two segments and
+# neither states it.
+_ANY_MONTH = "|".join(sorted({*_MONTHS, *_LOCAL_MONTHS}, key=len, reverse=True))
+_MONTH_STOP = re.compile(rf"\b(?:{_ANY_MONTH})\.$", re.IGNORECASE)  # "Oct." before "13, 2026"
+_WEEKDAY_STOP = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.$", re.IGNORECASE)
+_DAY_STOP = re.compile(r"(?<![\d.,])\d{1,2}\.$")  # German and French ordinal days: "5." before "Oktober"
+_STARTS_DAY = re.compile(r"\d{1,2}(?!\d)")
+_STARTS_YEAR = re.compile(r"(?:19|20)\d\d(?!\d)")
+_DAY_MONTH_STOP = re.compile(rf"(?<![\d.,])\d{{1,2}}(?:\.|er|st|nd|rd|th)?\s+(?:of\s+)?(?:{_ANY_MONTH})\.$",
+                             re.IGNORECASE)  # "5 oct." before "2026"
+_STARTS_MONTH = re.compile(rf"(?:{_ANY_MONTH})\b\.?", re.IGNORECASE)
+_STARTS_LOCAL_MONTH = re.compile(r"(?:" + "|".join(sorted(_LOCAL_MONTHS, key=len, reverse=True)) + r")\b\.?",
+                                 re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -143,7 +158,12 @@ class Segment:
     line: int = 0
     figures: list[Figure] = field(default_factory=list)
     dates: list[date] = field(default_factory=list)
+    # day and month without a year ("13/10", "10/13"): a date to whoever asked for one, but also how
+    # a ratio is written ("3/4 of the team"), so never a date the text is blamed for giving
+    loose_dates: list[date] = field(default_factory=list)
     header: tuple[str, ...] = ()  # a table row's column headings ("| Total | Deals |"), when it has them
+    # the sentence after this one on its line, which may go on from it ("Digital has 6 people; 5 of them ...")
+    next_text: str = ""
 
     @property
     def norm(self) -> str:
@@ -229,22 +249,7 @@ def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
 
     for pattern in _FULL_DATES:
         for m in pattern.finditer(text):
-            g = m.groupdict()
-            try:
-                if g.get("lmonth"):
-                    add(m.start(), m.end(), date(int(g["year"]), _LOCAL_MONTHS[g["lmonth"].lower().rstrip(".")],
-                                                 int(g["day"])))
-                elif g.get("month"):
-                    add(m.start(), m.end(), date(int(g["year"]), _MONTHS[g["month"].lower().rstrip(".")],
-                                                 int(g["day"])))
-                elif g.get("mnum"):
-                    add(m.start(), m.end(), date(int(g["year"]), int(g["mnum"]), int(g["day"])))
-                else:
-                    a, b = int(g["a"]), int(g["b"])
-                    month, dom = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
-                    add(m.start(), m.end(), date(int(g["year"]), month, dom))
-            except ValueError:
-                continue
+            add(m.start(), m.end(), _date_from(m, day_first))
     for pattern in _DAY_MONTH:
         for m in pattern.finditer(text):
             try:
@@ -379,8 +384,9 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
             continue
         body = _BULLET.sub("", line)
         parts = [body] if "|" in body else _sentences(body)
-        for part in parts:
-            segment = Segment(part.strip(), context, len(out), paragraph, number, header=header if "|" in body else ())
+        for at, part in enumerate(parts):
+            segment = Segment(part.strip(), context, len(out), paragraph, number, header=header if "|" in body else (),
+                              next_text=parts[at + 1].strip() if at + 1 < len(parts) else "")
             out.append(_read(segment, day_first, year))
     return out
 
@@ -395,17 +401,49 @@ def _sentences(line: str) -> list[str]:
     parentheses ("EC-5329 (Prof. Natalija Jäntsch MBA.): no receipt" is one statement)."""
     out: list[str] = []
     for part in _SENTENCE_END.split(line):
-        if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")):
+        if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")
+                    or _inside_date(out[-1], part)):
             out[-1] = f"{out[-1]} {part}"
         elif part.strip():
             out.append(part)
     return out
 
 
+def _inside_date(before: str, after: str) -> bool:
+    """Whether the full stop that ends ``before`` is one inside a date that ``after`` goes on with."""
+    if _MONTH_STOP.search(before):
+        return _STARTS_DAY.match(after) is not None or (_STARTS_YEAR.match(after) is not None
+                                                         and _DAY_MONTH_STOP.search(before) is not None)
+    if _WEEKDAY_STOP.search(before):
+        return _STARTS_DAY.match(after) is not None or _STARTS_MONTH.match(after) is not None
+    return _DAY_STOP.search(before) is not None and _STARTS_LOCAL_MONTH.match(after) is not None
+
+
 def _read(segment: Segment, day_first: bool, year: int) -> Segment:
     segment.figures = read_figures(segment.text)
     segment.dates = read_dates(segment.text, day_first=day_first, year=year)
+    if "/" in segment.text:
+        segment.loose_dates = read_loose_dates(segment.text, day_first=day_first, year=year)
     return segment
+
+
+def read_loose_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
+    """Every "13/10" in ``text`` as a date of ``year``: a number over 12 is the day, else the locale's
+    order decides ("8/10" is 8 October where the day comes first, August 10 elsewhere)."""
+    out = []
+    for m in _SHORT_DATE.finditer(text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        month, day = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
+        try:
+            out.append(date(year, month, day))
+        except ValueError:
+            continue
+    return out
+
+
+def without_loose_dates(text: str) -> str:
+    """``text`` with its "13/10" dates blanked (their slash is not an "either/or")."""
+    return _SHORT_DATE.sub(" ", text) if "/" in text else text
 
 
 # ----------------------------------------------------------------------------- markers

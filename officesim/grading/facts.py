@@ -36,6 +36,7 @@ from datetime import date
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+import phonenumbers
 from pydantic import Field, field_validator, model_validator
 
 from officesim.apps.people import given_name, is_title
@@ -49,6 +50,7 @@ from officesim.grading.claims import (
     read_figures,
     segments,
     table_cells,
+    without_loose_dates,
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import compiled, read_date
@@ -413,7 +415,7 @@ class Reader:
         texts_ = [b.text for b in collect(self.ctx, list(self.spec.sources), source=True)] + [self.ctx.instruction]
         for text in texts_:
             found.update(s for seg in segments(text, day_first=self.day_first, year=self.ctx.now_year)
-                         for s in seg.dates)
+                         for s in (*seg.dates, *seg.loose_dates))
         return frozenset(found)
 
     def traceable(self, scope: str = "sources") -> list[float]:
@@ -616,14 +618,42 @@ _PHONE_ALIAS = re.compile(r"^\+?[\d\s().-]+$")
 
 
 def phone_regex(phone: str) -> str:
-    """A regex for a phone number however it is punctuated ('+1-555-247-5041', '(555) 247 5041',
-    '555.247.5041'; the country code optional), never inside a longer number.  The one phone
-    matcher: facts aliases use it, and generators use it for a record's expected phone."""
-    digits = re.sub(r"\D", "", phone)
-    national, country = digits[-10:], digits[:-10]
+    """A regex for a phone number however it is punctuated and prefixed, never inside a longer number:
+    '+44 20 7946 0193', '+44 (0)20 7946 0193', '0044 20 7946 0193', '020 7946 0193' (the trunk prefix
+    in place of the country code), '(20) 7946-0193'.  The one phone matcher: facts aliases use it,
+    and generators use it for a record's expected phone."""
+    country, national, trunk = phone_parts(phone)
     sep = r"[\s().-]{0,2}"
-    prefix = rf"(?:\+?{country}{sep})?" if country else ""
+    prefixes = []
+    if country:
+        after = rf"(?:{trunk}{sep})?" if trunk and trunk != country else ""  # '+44 (0)20 ...'
+        prefixes.append(rf"(?:\+|00)?{country}{sep}{after}")
+    if trunk:
+        prefixes.append(rf"{trunk}{sep}")
+    prefix = f"(?:{'|'.join(prefixes)})?" if prefixes else ""
     return rf"(?<![\d+]){prefix}{sep.join(national)}(?!\d)"
+
+
+@lru_cache(maxsize=16384)
+def phone_parts(phone: str) -> tuple[str, str, str]:
+    """(country code, national number, trunk prefix) of a phone number, digits only.
+
+    Written with its country code ('+33 1 78 34 05 90'), the number is split by the numbering plan
+    (``phonenumbers``): 33, 178340590, and '0', what a French caller dials instead of +33.  Without
+    one, or where the plan does not know it, the last ten digits are the national number and the
+    rest its country code, with no trunk prefix."""
+    digits = re.sub(r"\D", "", phone)
+    if phone.lstrip().startswith("+"):
+        try:
+            number = phonenumbers.parse(phone, None)
+        except phonenumbers.NumberParseException:
+            number = None
+        if number is not None and number.country_code:
+            region = phonenumbers.region_code_for_country_code(number.country_code)
+            metadata = phonenumbers.PhoneMetadata.metadata_for_region(region) if region else None
+            trunk = (metadata.national_prefix or "") if metadata is not None else ""
+            return str(number.country_code), phonenumbers.national_significant_number(number), trunk
+    return digits[:-10], digits[-10:], ""
 
 
 @lru_cache(maxsize=16384)
@@ -632,7 +662,7 @@ def _phone_digits(alias: str) -> str | None:
     ``_PHONE_SEPARATORS``; None when ``alias`` is not a phone number."""
     if _phone_pattern(alias) is None:
         return None
-    return re.sub(r"\D", "", alias)[-10:]
+    return phone_parts(alias)[1]
 
 
 _PHONE_SEPARATORS = re.compile(r"[\s().-]")
@@ -739,7 +769,7 @@ def _states(claim: Claim, fact: Fact, reader: Reader, *, headings: bool = False)
     if number is not None:
         return any(_close(r, number, fact.tolerance) for f in claim.segment.figures for r in f.readings())
     if day is not None:
-        return day in claim.segment.dates
+        return day in claim.segment.dates or day in claim.segment.loose_dates
     own = reader.named(claim.segment.full if headings else claim.segment.text)
     return str(fact.value) in own
 
@@ -757,20 +787,31 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         if isinstance(wrong, int | float):
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
                     and not (number is not None and _close(r, number, fact.tolerance))
-                    and not _denominator(claim.segment.text, f)]
+                    and not _denominator(claim.segment, f)]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
-            if day in claim.segment.dates:
+            if day in claim.segment.dates or day in claim.segment.loose_dates:
                 out.append(wrong)
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
     return out
 
 
-def _denominator(text: str, figure: Figure) -> bool:
-    """A figure written as what the answer is part of ("5 out of 14", "5 of all 14"), not a reading of it."""
+def _denominator(segment: Segment, figure: Figure) -> bool:
+    """A figure written as what the answer is part of, not a reading of it: "5 out of 14", "5 of all 14",
+    and the whole given first, "Digital has 6 people; 5 of them work remotely" ("5 of whom")."""
+    text = segment.text
     at = text.find(figure.text)
-    return at > 0 and re.search(r"\b(?:out\s+of|of\s+all)\s*$", text[:at], re.IGNORECASE) is not None
+    if at < 0:
+        return False
+    if at > 0 and re.search(r"\b(?:out\s+of|of\s+all)\s*$", text[:at], re.IGNORECASE) is not None:
+        return True
+    later = f"{text[at + len(figure.text):]} {segment.next_text}"
+    return any(read_figures(m.group(1)) for m in _PART_OF.finditer(later))
+
+
+# a part counted from a whole written before it: "5 of them", "five of whom", "3 out of those"
+_PART_OF = re.compile(r"(?<![\w.,])([\w-]+)\s+(?:out\s+)?of\s+(?:them|those|these|whom|which)\b", re.IGNORECASE)
 
 
 def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
@@ -782,9 +823,10 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     """
     number = fact.number()
     day = fact.day()
-    if day is not None and day in claim.segment.dates and len(set(claim.segment.dates)) > 1 and re.search(
-            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", claim.segment.text, re.IGNORECASE):
-        return [str(d) for d in dict.fromkeys(claim.segment.dates) if d != day]
+    dates = [*claim.segment.dates, *claim.segment.loose_dates]
+    if day is not None and day in dates and len(set(dates)) > 1 and re.search(
+            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", without_loose_dates(claim.segment.text), re.IGNORECASE):
+        return [str(d) for d in dict.fromkeys(dates) if d != day]
     if number is None:
         return []
     text = claim.segment.text

@@ -118,12 +118,16 @@ _MONTHS = {
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR_GROUP = r"(?P<year>\d{4})"
+# Two-digit years only where nothing else reads the same: "13-Oct-26" and "01/10/26" (one
+# separator used twice), never "Oct 13, 26" (26 may be a count that follows the date).
 _DATE_PATTERNS = [
     re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})(?![\d])"),
     re.compile(r"\b(?P<year>\d{4})/(?P<mnum>\d{1,2})/(?P<day>\d{1,2})\b"),
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR_GROUP}\b", re.IGNORECASE),
-    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR_GROUP}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}(?:\s+(?:of\s+)?|-){_MONTH}(?:,?\s+|-){_YEAR_GROUP}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}-{_MONTH}-(?P<year>\d{{2}})(?![\w.,/-]\w|\w)", re.IGNORECASE),
     re.compile(r"\b(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-](?P<year>\d{4})\b"),
+    re.compile(r"(?<![\w.,/-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})(?P=sep)(?P<year>\d{2})(?![\w.,/-]\w|\w)"),
 ]
 _LIST_SPLIT = re.compile(r"\s*(?:[,;\n]|\band\b)\s*", re.IGNORECASE)
 _EDGE_PUNCT = "\"'`.,;:!?()[]{}*_ "
@@ -292,9 +296,18 @@ def stated_numbers(text: str, tolerance: float = DEFAULT_TEXT_TOLERANCE, locale:
     return figures
 
 
+def full_year(year: str) -> int:
+    """A written year as a number: two digits are this century's up to 69, the last one's after
+    (the POSIX rule ``strptime`` follows), so "01/10/26" is in 2026."""
+    value = int(year)
+    if len(year) == 2:
+        return value + (2000 if value <= 69 else 1900)
+    return value
+
+
 def _make_date(year: str, month: int, day: str) -> date | None:
     try:
-        return date(int(year), month, int(day))
+        return date(full_year(year), month, int(day))
     except ValueError:
         return None
 
