@@ -140,3 +140,20 @@ def test_another_phone_number_fails() -> None:
     grade = replay(task(PHONE), edit=_reply_with("01 81 52 74 23"))
     assert not passes(grade)
     assert "does not state" in next(r.reason for r in grade.results() if r.id == "answered_2")
+
+
+SIGNATURE = "contact-from-signature-forge-001"  # the signature gives +49 83 6640 9169 (de_DE)
+
+
+def _contact_phone(number: str) -> dict[str, Any]:
+    return {"crm_create_contact": lambda arguments: {**arguments, "phone": number}}
+
+
+@pytest.mark.parametrize("number", ["083 6640 9169", "+49 (0)83 6640 9169", "+498366409169", "0049 83 6640 9169"])
+def test_a_contacts_phone_stored_in_its_german_national_form_passes(number: str) -> None:
+    assert passes(replay(task(SIGNATURE), edit=_contact_phone(number)))
+
+
+@pytest.mark.parametrize("number", ["083 6640 9168", "+49 83 6640 9169 ext. 12", "183 6640 9169"])
+def test_a_contacts_phone_that_is_another_number_fails(number: str) -> None:
+    assert not passes(replay(task(SIGNATURE), edit=_contact_phone(number)))
