@@ -88,6 +88,8 @@ def test_the_launch_date_written_in_other_forms_passes(text: str) -> None:
     "Hi Alexis, 10/21 or 10/8?",
     "Hi Alexis, it's Oct. 8, 2026.",
     "Hi Alexis, it's 10/21 or 10/22.",
+    "Hi Alexis, it's 10/20, 10/21, 10/22.",  # a list of guesses, none of them the wrong reading
+    "Hi Alexis, it's 10/21-10/23.",
 ])
 def test_the_wrong_or_a_hedged_launch_date_fails(text: str) -> None:
     assert fails(replay(task(LAUNCH), text=text))

@@ -91,7 +91,8 @@ _DAY_MONTH = (
 # full dates: ISO, numeric and English month names, and German and French ones ("27. Oktober 2026",
 # "27 octobre 2026"): a colleague in a German or French world writes their own month names
 _FULL_DATES = (*_DATE_PATTERNS, _LOCAL_DATE)
-_SHORT_DATE = re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
+# a dash before it only where another one ends there: "10/21-10/23" is two dates, "1-10/21" none
+_SHORT_DATE = re.compile(r"(?<![\d/.])(?:(?<!-)|(?<=/\d-)|(?<=/\d\d-))(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
 
 # ----------------------------------------------------------------------------- segments
 _BULLET = re.compile(r"^\s*(?:[-*•·▪]|\d{1,2}[.)]|[a-z][.)])\s+")

@@ -824,8 +824,9 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     number = fact.number()
     day = fact.day()
     dates = [*claim.segment.dates, *claim.segment.loose_dates]
-    if day is not None and day in dates and len(set(dates)) > 1 and re.search(
-            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", without_loose_dates(claim.segment.text), re.IGNORECASE):
+    if day is not None and day in dates and len(set(dates)) > 1 and (re.search(
+            r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", without_loose_dates(claim.segment.text), re.IGNORECASE)
+            or _LOOSE_DATE_RUN.search(claim.segment.text)):
         return [str(d) for d in dict.fromkeys(dates) if d != day]
     if number is None:
         return []
@@ -851,6 +852,11 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
         out += [f.text for *_, f in run if (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind
                 and f not in right]
     return out
+
+
+# loose dates listed one after another ("10/20, 10/21 or 10/22"): a list of guesses, not a date
+_LOOSE_DATE_RUN = re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}\s*(?:,|;|\bor\b|\band\b|\bto\b|-|–|—)\s*"
+                             r"\d{1,2}/\d{1,2}(?![\d/])", re.IGNORECASE)
 
 
 def _positions(text: str, figures: list[Figure]) -> list[tuple[Figure, int]]:
