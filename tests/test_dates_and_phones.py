@@ -159,3 +159,43 @@ def test_a_contacts_phone_stored_in_its_german_national_form_passes(number: str)
 @pytest.mark.parametrize("number", ["083 6640 9168", "+49 83 6640 9169 ext. 12", "183 6640 9169"])
 def test_a_contacts_phone_that_is_another_number_fails(number: str) -> None:
     assert not passes(replay(task(SIGNATURE), edit=_contact_phone(number)))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Der Launch ist am 21.10.", [date(2026, 10, 21)]),
+    ("Mi., 21.10. um 10 Uhr", [date(2026, 10, 21)]),
+    ("Termin: 21.10., danach die Abnahme", [date(2026, 10, 21)]),
+    ("The price is 21.10.", []),  # an amount, in any world
+])
+def test_a_german_day_and_month_after_a_date_word_is_a_loose_date(text: str, expected: list[date]) -> None:
+    from officesim.grading.claims import read_figures
+    from officesim.grading.normalize import reading_locale
+
+    with reading_locale("de_DE"):
+        assert [d for s in segments(text, day_first=True) for d in s.loose_dates] == expected
+        assert any(f.value == 21.1 for f in read_figures(text)) == (not expected)
+    with reading_locale("en_US"):  # a dot there is a decimal point
+        assert [d for s in segments(text, day_first=True) for d in s.loose_dates] == []
+
+
+CLOSE = "late-change-forge-004"  # Kitzmann - Tooling order now closes 2026-10-30 (de_DE); 10-16 was the old date
+
+
+def _told(body: str) -> dict[str, Any]:
+    return {"mail_send_message": lambda arguments: {**arguments, "body": body}}
+
+
+@pytest.mark.parametrize("body", [
+    "Hallo Georgia,\n\nerledigt: Kitzmann - Tooling order hat jetzt den 30.10. als Abschlussdatum.\n\nViele Grüße",
+    "Hallo Georgia,\n\nerledigt: Kitzmann - Tooling order schließt am 30. Okt. 2026.\n\nViele Grüße",
+    "Hi Georgia, done: Kitzmann - Tooling order now closes on 30/10.",
+    "Hi Georgia, done: Kitzmann - Tooling order now closes Fri. Oct. 30, 2026.",
+])
+def test_the_close_date_told_the_german_or_the_english_way_passes(body: str) -> None:
+    assert passes(replay(task(CLOSE), edit=_told(body)))
+
+
+def test_the_old_close_date_told_the_german_way_fails() -> None:
+    grade = replay(task(CLOSE), edit=_told("Hallo Georgia,\n\nKitzmann - Tooling order schließt am 16.10.\n\nGrüße"))
+    assert fails(grade)
+    assert "2026-10-16" in next(r.reason for r in grade.results() if r.id == "told")

@@ -12,6 +12,7 @@ years, codes (INV-2026-0042, SOC 2, Q3, FY27), phone numbers, ordinals and compo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import unicodedata
@@ -27,6 +28,7 @@ from officesim.grading.normalize import (
     _MONTHS,
     _TYPOGRAPHIC_SPACES,
     CURRENCY_CODES,
+    _convention,
     _date_from,
     _grouped_digits,
     _reader,
@@ -91,6 +93,13 @@ _DAY_MONTH = (
 # full dates: ISO, numeric and English month names, and German and French ones ("27. Oktober 2026",
 # "27 octobre 2026"): a colleague in a German or French world writes their own month names
 _FULL_DATES = (*_DATE_PATTERNS, _LOCAL_DATE)
+# day and month the German way, "am 21.10." (the trailing full stop is the mark), where the locale
+# writes decimals with a comma, and only after a word that introduces a date: "The price is 21.10."
+# is an amount in any world
+_DATE_WORD = ("am|bis|zum|vom|ab|seit|den|dem|on|by|due|until|before|after|from|termin|frist|datum|deadline|date|"
+              "fällig|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|mo|di|mi|do|fr|sa|so")
+_DOTTED_DATE = re.compile(rf"\b(?:{_DATE_WORD})\b[.,:]{{0,2}}\s*(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?!\d)",
+                          re.IGNORECASE)
 # a dash before it only where another one ends there: "10/21-10/23" is two dates, "1-10/21" none
 _SHORT_DATE = re.compile(r"(?<![\d/.])(?:(?<!-)|(?<=/\d-)|(?<=/\d\d-))(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])")
 
@@ -287,6 +296,8 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
         for pattern in (_TIMESTAMP, *_FULL_DATES, *_DAY_MONTH, _CLOCK, _CODE_RE, *acronyms, _LABELLED):
             work = _blank(work, pattern)
         work = _blank(work, _SHORT_DATE)
+        if _convention(locale).decimal_comma:
+            work = _blank(work, _DOTTED_DATE)
     # the reading locale's own way of writing figures: "31 400,00 €" in a French world is 31400
     number_re, token_of = _reader(locale)
     comma_locale = token_of is not _token
@@ -423,23 +434,26 @@ def _inside_date(before: str, after: str) -> bool:
 def _read(segment: Segment, day_first: bool, year: int) -> Segment:
     segment.figures = read_figures(segment.text)
     segment.dates = read_dates(segment.text, day_first=day_first, year=year)
-    if "/" in segment.text:
+    if "/" in segment.text or "." in segment.text:
         segment.loose_dates = read_loose_dates(segment.text, day_first=day_first, year=year)
     return segment
 
 
 def read_loose_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
     """Every "13/10" in ``text`` as a date of ``year``: a number over 12 is the day, else the locale's
-    order decides ("8/10" is 8 October where the day comes first, August 10 elsewhere)."""
-    out = []
-    for m in _SHORT_DATE.finditer(text):
+    order decides ("8/10" is 8 October where the day comes first, August 10 elsewhere); and where
+    the reading locale writes decimals with a comma, "21.10." (always the day first)."""
+    found: list[tuple[int, date]] = []
+    for m in _SHORT_DATE.finditer(text) if "/" in text else ():
         a, b = int(m.group("a")), int(m.group("b"))
         month, day = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
-        try:
-            out.append(date(year, month, day))
-        except ValueError:
-            continue
-    return out
+        with contextlib.suppress(ValueError):
+            found.append((m.start(), date(year, month, day)))
+    if "." in text and _convention(None).decimal_comma:
+        for m in _DOTTED_DATE.finditer(text):
+            with contextlib.suppress(ValueError):
+                found.append((m.start(), date(year, int(m.group("b")), int(m.group("a")))))
+    return [d for _, d in sorted(found)]
 
 
 def without_loose_dates(text: str) -> str:
