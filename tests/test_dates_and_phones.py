@@ -27,6 +27,9 @@ from officesim.grading.normalize import extract_dates, full_year
     ("Due 01/10/26", False, date(2026, 1, 10)),
     ("Fällig am 01.10.26.", True, date(2026, 10, 1)),
     ("Due 13 Oct. 2026.", True, date(2026, 10, 13)),
+    ("schließt am 30. Oktober.", True, date(2026, 10, 30)),  # German and French day and month, no year
+    ("am Freitag, 30. Oktober", True, date(2026, 10, 30)),
+    ("le 1er mars", True, date(2026, 3, 1)),
 ])
 def test_dates_with_hyphens_and_two_digit_years_are_read(text: str, day_first: bool, expected: date) -> None:
     assert read_dates(text, day_first=day_first) == [expected]
@@ -188,6 +191,7 @@ def _told(body: str) -> dict[str, Any]:
 @pytest.mark.parametrize("body", [
     "Hallo Georgia,\n\nerledigt: Kitzmann - Tooling order hat jetzt den 30.10. als Abschlussdatum.\n\nViele Grüße",
     "Hallo Georgia,\n\nerledigt: Kitzmann - Tooling order schließt am 30. Okt. 2026.\n\nViele Grüße",
+    "Hallo Georgia,\n\nerledigt: Kitzmann - Tooling order schließt am Freitag, 30. Oktober.\n\nViele Grüße",
     "Hi Georgia, done: Kitzmann - Tooling order now closes on 30/10.",
     "Hi Georgia, done: Kitzmann - Tooling order now closes Fri. Oct. 30, 2026.",
 ])

@@ -89,6 +89,9 @@ _DAY_MONTH = (
                r"(?:st|nd|rd|th)?\b(?!\s*,?\s*\d{4})", re.IGNORECASE),
     re.compile(r"\b(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>"
                + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")(?![a-z])(?!\.?,?\s*\d{4})", re.IGNORECASE),
+    # German and French: "am 30. Oktober", "le 30 octobre", "bis 3. Okt."
+    re.compile(r"\b(?P<day>\d{1,2})(?:\.|er)?\s+(?P<lmonth>" + "|".join(sorted(_LOCAL_MONTHS, key=len, reverse=True))
+               + r")(?![^\W\d_])(?!\.?,?\s*\d{4})", re.IGNORECASE),
 )
 # full dates: ISO, numeric and English month names, and German and French ones ("27. Oktober 2026",
 # "27 octobre 2026"): a colleague in a German or French world writes their own month names
@@ -262,11 +265,11 @@ def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
             add(m.start(), m.end(), _date_from(m, day_first))
     for pattern in _DAY_MONTH:
         for m in pattern.finditer(text):
-            try:
-                add(m.start(), m.end(), date(year, _MONTHS[m.group("month").lower().rstrip(".")],
-                                             int(m.group("day"))))
-            except ValueError:
-                continue
+            named = m.groupdict()
+            month = (_LOCAL_MONTHS[named["lmonth"].lower()] if named.get("lmonth")
+                     else _MONTHS[named["month"].lower().rstrip(".")])
+            with contextlib.suppress(ValueError):
+                add(m.start(), m.end(), date(year, month, int(m.group("day"))))
     return [d for _, d in sorted(found)]
 
 
