@@ -248,16 +248,21 @@ def _kept_dates(text: str, day_first: bool, year: int) -> tuple[date, ...]:
 
 
 def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
+    return [d for *_, d in _date_spans(text, day_first, year)]
+
+
+def _date_spans(text: str, day_first: bool, year: int) -> list[tuple[int, int, date]]:
+    """(start, end, date) of every full date and every day and month with a month name, in order."""
     if not _has_digit(text):  # every date pattern needs a (Unicode decimal) digit
         return []
-    found: list[tuple[int, date]] = []
+    found: list[tuple[int, int, date]] = []
     taken: list[range] = []
 
     def add(start: int, end: int, value: date | None) -> None:
         span = range(start, end)
         if value is None or any(span.start in t or t.start in span for t in taken):
             return
-        found.append((start, value))
+        found.append((start, end, value))
         taken.append(span)
 
     for pattern in _FULL_DATES:
@@ -270,7 +275,12 @@ def _read_dates(text: str, day_first: bool, year: int) -> list[date]:
                      else _MONTHS[named["month"].lower().rstrip(".")])
             with contextlib.suppress(ValueError):
                 add(m.start(), m.end(), date(year, month, int(m.group("day"))))
-    return [d for _, d in sorted(found)]
+    return sorted(found)
+
+
+def date_spans(text: str, *, day_first: bool = False, year: int = 2026) -> list[tuple[int, int, date]]:
+    """(start, end, date) of every date ``text`` gives, loose ones ("13/10") included, in order."""
+    return sorted([*_date_spans(text, day_first, year), *_loose_spans(text, day_first, year)])
 
 
 def read_figures(text: str) -> list[Figure]:
@@ -446,17 +456,21 @@ def read_loose_dates(text: str, *, day_first: bool = False, year: int = 2026) ->
     """Every "13/10" in ``text`` as a date of ``year``: a number over 12 is the day, else the locale's
     order decides ("8/10" is 8 October where the day comes first, August 10 elsewhere); and where
     the reading locale writes decimals with a comma, "21.10." (always the day first)."""
-    found: list[tuple[int, date]] = []
+    return [d for *_, d in _loose_spans(text, day_first, year)]
+
+
+def _loose_spans(text: str, day_first: bool, year: int) -> list[tuple[int, int, date]]:
+    found: list[tuple[int, int, date]] = []
     for m in _SHORT_DATE.finditer(text) if "/" in text else ():
         a, b = int(m.group("a")), int(m.group("b"))
         month, day = (b, a) if (day_first or a > 12) and b <= 12 else (a, b)
         with contextlib.suppress(ValueError):
-            found.append((m.start(), date(year, month, day)))
+            found.append((m.start(), m.end(), date(year, month, day)))
     if "." in text and _convention(None).decimal_comma:
         for m in _DOTTED_DATE.finditer(text):
             with contextlib.suppress(ValueError):
-                found.append((m.start(), date(year, int(m.group("b")), int(m.group("a")))))
-    return [d for _, d in sorted(found)]
+                found.append((m.start("a"), m.end(), date(year, int(m.group("b")), int(m.group("a")))))
+    return sorted(found)
 
 
 def without_loose_dates(text: str) -> str:

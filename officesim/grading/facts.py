@@ -45,6 +45,7 @@ from officesim.grading.claims import (
     Figure,
     Segment,
     clean,
+    date_spans,
     excluded,
     hedged,
     read_figures,
@@ -54,6 +55,7 @@ from officesim.grading.claims import (
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import compiled, read_date
+from officesim.grading.scope import changed_from, governed, has_marker
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -732,17 +734,68 @@ def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
 def _left_out(reader: Reader, segment: Segment) -> bool:
     """``excluded``, read with the entities' own names blanked: 'The Old Mill' or 'No Frills Ltd'
     names an option, it does not mark one as left out."""
-    def blank(text: str) -> str:
-        for start, end, _ in reversed(reader.mentions(text)):
-            text = text[:start] + " " * (end - start) + text[end:]
-        return text
-
     key = (segment.context, segment.text)
     found = reader._left_out.get(key)
     if found is None:
         found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(
-            f"{blank(segment.context)} {blank(segment.text)}") is not None
+            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}") is not None
     return found
+
+
+def _blanked(reader: Reader, text: str) -> str:
+    """``text`` with the entities' names blanked out (the same length, so positions still hold)."""
+    for start, end, _ in reversed(reader.mentions(text)):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _contested(reader: Reader, claim: Claim, fact: Fact) -> bool:
+    """Whether the claim gives the fact's value and a wrong one with a negation or change marker of its
+    own (not its heading's): then which value it asserts depends on where the marker stands (``scope``)."""
+    if not fact.wrong or (fact.number() is None and fact.day() is None):
+        return False
+    segment = claim.segment
+    if not has_marker(segment.text) or not has_marker(_blanked(reader, segment.text)):
+        return False
+    if segment.context and EXCLUSION.search(_blanked(reader, segment.context)) is not None:
+        return False  # under "Excluded:" everything is left out
+    kinds = {kind for *_, kind, _ in _values(reader, claim, fact)}
+    return {"right", "wrong"} <= kinds
+
+
+def _values(reader: Reader, claim: Claim, fact: Fact) -> list[tuple[int, int, str, str]]:
+    """(start, end, "right" / "wrong" / "", as written) of each figure or date of the fact's kind in the claim."""
+    text = claim.segment.text
+    number, day = fact.number(), fact.day()
+    out: list[tuple[int, int, str, str]] = []
+    if number is not None:
+        wrong_numbers = [w for w in fact.wrong if isinstance(w, int | float)]
+        for figure, at in _positions(text, claim.segment.figures):
+            if at < 0:
+                continue
+            readings = figure.readings()
+            kind = ""
+            if any(_close(r, number, fact.tolerance) for r in readings):
+                kind = "right"
+            elif any(_close(r, w, fact.wrong_tolerance) for w in wrong_numbers for r in readings) and not _denominator(
+                    claim.segment, figure):
+                kind = "wrong"
+            out.append((at, at + len(figure.text), kind, figure.text))
+    elif day is not None:
+        wrong_days = {d for w in fact.wrong if isinstance(w, str) and (d := read_date(w)) is not None}
+        for start, end, found in date_spans(text, day_first=reader.day_first, year=reader.ctx.now_year):
+            kind = "right" if found == day else "wrong" if found in wrong_days else ""
+            out.append((start, end, kind, str(found)))
+    return out
+
+
+def _asserted(reader: Reader, claim: Claim, fact: Fact) -> tuple[bool, list[str]]:
+    """In a contested claim: (whether it asserts the fact's value, the wrong values it asserts), the
+    values a negation governs set aside ("closes Oct 30, not Oct 16" asserts Oct 30 only)."""
+    values = _values(reader, claim, fact)
+    aside = governed(_blanked(reader, claim.segment.text), [(start, end) for start, end, *_ in values])
+    kept = [v for i, v in enumerate(values) if i not in aside]
+    return any(kind == "right" for *_, kind, _ in kept), [shown for *_, kind, shown in kept if kind == "wrong"][:1]
 
 
 def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
@@ -799,12 +852,13 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
 
 def _denominator(segment: Segment, figure: Figure) -> bool:
     """A figure written as what the answer is part of, not a reading of it: "5 out of 14", "5 of all 14",
+    "one of the six",
     and the whole given first, "Digital has 6 people; 5 of them work remotely" ("5 of whom")."""
     text = segment.text
     at = text.find(figure.text)
     if at < 0:
         return False
-    if at > 0 and re.search(r"\b(?:out\s+of|of\s+all)\s*$", text[:at], re.IGNORECASE) is not None:
+    if at > 0 and re.search(r"\b(?:out\s+of|of\s+all|of\s+the)\s*$", text[:at], re.IGNORECASE) is not None:
         return True
     later = f"{text[at + len(figure.text):]} {segment.next_text}"
     return any(read_figures(m.group(1)) for m in _PART_OF.finditer(later))
@@ -838,6 +892,8 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
         gap = text[runs[-1][-1][1]:span[0]] if runs else None
         if gap == ",":  # a CSV row's cells ("Knight PLC,5250,154000") are columns, not a list of readings
             runs.append([span])
+        elif gap is not None and re.fullmatch(r"\s*to\s*", gap, re.IGNORECASE) and changed_from(text[:runs[-1][0][0]]):
+            runs.append([span])  # "went from 6 to 5": the old value and the new one, not a range
         elif gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
                                             r"possibly|probably))\s*", gap, re.IGNORECASE):
             runs[-1].append(span)
@@ -903,19 +959,20 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     for key in check.require:
         fact = reader.spec.fact(key)
         label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
-        if not any(_about(c, fact, check.subject, reader) and _states(c, fact, reader, headings=check.headings)
-                   for c in read):
+        if not any(_about(c, fact, check.subject, reader) and (_asserted(reader, c, fact)[0] if _contested(
+                reader, c, fact) else _states(c, fact, reader, headings=check.headings)) for c in read):
             missing.append(f"does not state {label} with {entities[fact.entity].name}")
         for claim in read:
             if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
                 violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
-            if _left_out(reader, claim.segment):
+            contested = _contested(reader, claim, fact)
+            if not contested and _left_out(reader, claim.segment):
                 continue
             # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
             # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
             about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
                                                                                       reader))
-            wrong = _states_wrong(claim, fact, reader)
+            wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
             if wrong and (about or not claim.names or check.wrong_anywhere):
                 violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                                   f"{claim.segment.text[:80]!r}")

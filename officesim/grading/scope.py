@@ -1,0 +1,88 @@
+"""Which of a sentence's values a negation or a change marker sets aside.
+
+``claims.excluded`` says that a sentence presents something as left out.  That is enough for a
+sentence that gives one value, but not for one that gives the right value *and* a wrong one:
+"closes Oct 30, not Oct 16" and "closes Oct 16, not Oct 30" have the same words, and "Oct 21 or
+Oct 8, I don't know which" has a negation that sets nothing aside.  Read as a whole, all three
+were left out, so neither value counted against them, and a hedge with any "not" in it passed.
+
+Here each value of such a sentence is governed or not:
+
+* a marker governs the nearest value after it in its clause, and the values run on from that one
+  ("not Oct 16 or Oct 23"); "instead of", "no longer", "rather than", "old", "previous" are markers;
+* a marker with no value after it in its clause governs the nearest value before it ("Oct 8 is
+  only the beta end, not the launch"), as does one followed by "by" ("Oct 16 was replaced by ...");
+* the value after "from" in "from X to Y" is the old one ("moved the close from Oct 16 to Oct 30");
+* a value inside parentheses after "was", "previously", "before" is the old one ("(it was Oct 16)"),
+  and one after "previously", "formerly", "originally" anywhere ("previously Oct 16, now Oct 30").
+"""
+
+from __future__ import annotations
+
+import re
+
+from officesim.grading.claims import EXCLUSION
+
+# where a marker's reach ends: a clause break ("not sure, but it is Oct 30")
+_CLAUSE_BREAK = re.compile(r"[;:!?()|]|[,.](?=\s|$)|\s[-–—]\s|\b(?:but|and|while|whereas|aber|und|mais|et)\b",
+                           re.IGNORECASE)
+# what stops a backward reach: a sentence or a cell ends there
+_HARD_BREAK = re.compile(r"[;:!?()|]|\.(?=\s|$)")
+# between values one marker governs together: "not Oct 16 or Oct 23", "neither 5 nor 6"
+_RUN_ON = re.compile(r"\s*(?:,|/|\bor\b|\bnor\b|\band\b|\boder\b|\bou\b|\bni\b)?\s*(?:(?:not|nor|no)\s+)?",
+                     re.IGNORECASE)
+# "replaced by", "superseded by": the value before the marker is the old one
+_BY = re.compile(r"\s+(?:by|durch|par)\b", re.IGNORECASE)
+_FROM = re.compile(r"\b(?:from|von|vom|de|du)\s+$", re.IGNORECASE)
+_TO = re.compile(r"\s*(?:to|auf|à|au|->|→)(?=\s|$)", re.IGNORECASE)
+# words that mark the old value of a change, beside the negations of ``EXCLUSION``
+_FORMERLY = re.compile(r"\b(?:previously|formerly|originally|earlier|bisher|vorher|zuvor|ursprünglich|auparavant|"
+                       r"précédemment|initialement)\b", re.IGNORECASE)
+_FROM_TO = re.compile(r"\b(?:from|von|vom|de|du)\s.*?\s(?:to|auf|à|au)\s|->|→", re.IGNORECASE)
+_WAS = r"\((?:[^()]*?\s)?(?:was|previously|formerly|originally|before|earlier|vorher|bisher|zuvor|avant|auparavant)\s"
+_EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: it stands inside the parentheses
+_EARLIER_ANYWHERE = re.compile(_WAS, re.IGNORECASE)
+
+
+def has_marker(text: str) -> bool:
+    """Whether ``text`` has a negation or a change marker that may set one of its values aside."""
+    return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE))
+
+
+def _markers(text: str) -> list[re.Match[str]]:
+    return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
+
+
+def governed(text: str, spans: list[tuple[int, int]]) -> set[int]:
+    """Indices of ``spans`` (where ``text`` gives its values, in order) that ``text`` sets aside.
+
+    ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation)."""
+    out: set[int] = set()
+    for marker in _markers(text):
+        if _BY.match(text, marker.end()) is None:
+            after = next((i for i, (start, _) in enumerate(spans) if start >= marker.end()), None)
+            if after is not None and _CLAUSE_BREAK.search(text, marker.end(), spans[after][0]) is None:
+                out.add(after)
+                while after + 1 < len(spans) and _RUN_ON.fullmatch(text, spans[after][1], spans[after + 1][0]):
+                    after += 1
+                    out.add(after)
+                continue
+        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()]
+        if before and _HARD_BREAK.search(text, spans[before[-1]][1], marker.start()) is None:
+            out.add(before[-1])
+    for i, (start, end) in enumerate(spans):
+        if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start):
+            out.add(i)
+    return out
+
+
+# "went from 6 to 5", "moved the close from Oct 16 to Oct 30": a change, not a range offered
+_CHANGED_FROM = re.compile(r"\b(?:went|gone|moved|changed|dropped|fell|rose|increased|decreased|grew|shrank|updated|"
+                           r"corrected|revised|cut|raised|lowered|reduced|pushed|pulled|shifted|rescheduled|slipped|"
+                           r"jumped|climbed|declined|brought|amended|adjusted)\b[^,;:.!?]*\bfrom\s+$", re.IGNORECASE)
+
+
+def changed_from(before: str) -> bool:
+    """Whether the text up to a value ends with a change's "from" (the value is the old one)."""
+    return _CHANGED_FROM.search(before) is not None
+

@@ -1,0 +1,96 @@
+"""A negation sets aside the value it governs, not the whole sentence.
+
+Read as a whole, any sentence with a negation in it was "left out": "Oct 21 or Oct 8, I don't know
+which" and "closes Oct 16, not Oct 30" passed (the right value stated, the wrong one excused), and
+"moved from Oct 16 to Oct 30" or "(it was Oct 16)" failed (the old value read as the answer).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_facts_grading import fails, passes, replay, task
+from test_redteam_r1 import HEADCOUNT, answered
+
+from officesim.grading.scope import changed_from, governed, has_marker
+from officesim.pipeline.selftest import would_pass
+
+
+def _aside(text: str, *values: str) -> list[str]:
+    spans = [(text.index(v), text.index(v) + len(v)) for v in values]
+    return [values[i] for i in sorted(governed(text, spans))]
+
+
+@pytest.mark.parametrize(("text", "values", "aside"), [
+    ("closes Oct 30, not Oct 16", ("Oct 30", "Oct 16"), ["Oct 16"]),
+    ("closes Oct 16, not Oct 30", ("Oct 16", "Oct 30"), ["Oct 30"]),
+    ("closes Oct 30 instead of Oct 16", ("Oct 30", "Oct 16"), ["Oct 16"]),
+    ("not Oct 16 or Oct 23 but Oct 30", ("Oct 16", "Oct 23", "Oct 30"), ["Oct 16", "Oct 23"]),
+    ("moved the close from Oct 16 to Oct 30", ("Oct 16", "Oct 30"), ["Oct 16"]),
+    ("closes Oct 30 (it was Oct 16)", ("Oct 30", "Oct 16"), ["Oct 16"]),
+    ("previously Oct 16, now Oct 30", ("Oct 16", "Oct 30"), ["Oct 16"]),
+    ("Oct 16 was replaced by Oct 30", ("Oct 16", "Oct 30"), ["Oct 16"]),
+    ("Oct 21 (Oct 8 is only the beta end, not the launch)", ("Oct 21", "Oct 8"), ["Oct 8"]),
+    ("Oct 21 or Oct 8; I don't know which", ("Oct 21", "Oct 8"), []),  # the sentence ends before the negation
+])
+def test_a_negation_governs_the_value_it_stands_before_or_after(text: str, values: tuple[str, ...],
+                                                                 aside: list[str]) -> None:
+    assert has_marker(text)
+    assert _aside(text, *values) == aside
+
+
+def test_a_change_from_one_value_to_another_is_not_a_range() -> None:
+    assert changed_from("It went from ") and changed_from("I moved the close date from ")
+    assert not changed_from("The budget is from ") and not changed_from("from ")
+
+
+LATE = "late-change-forge-004"  # the final word: the close date is 2026-10-30; 2026-10-16 was the earlier one
+
+
+def _told(body: str) -> dict:
+    return {"mail_send_message": lambda arguments: {**arguments, "body": body}}
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Georgia, done: I moved Kitzmann - Tooling order's close date from Oct 16 to Oct 30.",
+    "Hi Georgia, done: Kitzmann - Tooling order now closes Oct 30 (it was Oct 16).",
+    "Hi Georgia, done: Kitzmann - Tooling order now closes Oct 30 instead of Oct 16.",
+    "Hi Georgia, done: Kitzmann - Tooling order now closes Oct 30, no longer Oct 16.",
+])
+def test_the_new_date_told_with_the_old_one_as_the_old_one_passes(body: str) -> None:
+    assert passes(replay(task(LATE), edit=_told(body)))
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Georgia, done: Kitzmann - Tooling order closes Oct 16, not Oct 30.",
+    "Hi Georgia, done: Kitzmann - Tooling order closes Oct 16 instead of Oct 30.",
+    "Hi Georgia, I moved Kitzmann - Tooling order's close date from Oct 30 to Oct 16.",
+    "Hi Georgia, Kitzmann - Tooling order: Oct 16 or Oct 30, no confirmation yet.",
+    "Hi Georgia, Kitzmann - Tooling order closes Oct 16 or Oct 30, I don't know which.",
+    "Hi Georgia, Kitzmann - Tooling order: Oct 16, Oct 30 (old and new).",
+])
+def test_the_old_date_asserted_or_a_hedge_with_a_negation_fails(body: str) -> None:
+    assert fails(replay(task(LATE), edit=_told(body)))
+
+
+@pytest.mark.parametrize("text", ["Hi Alexis, Oct 21 or Oct 8, I don't know which.",
+                                  "Hi Alexis, the launch is Oct 8, not Oct 21."])
+def test_a_launch_date_hedged_or_swapped_with_a_negation_fails(text: str) -> None:
+    assert fails(replay(task("dm-answer-question-004"), text=text))
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5, not 6.", True),
+    ("5 (not 6: one of the six works from Montréal).", True),
+    ("Five remote; previously 6.", True),
+    ("5 remote (it was 6 last month).", True),
+    ("It went from 6 to 5.", True),
+    ("5 — not 2 or 6", True),
+    ("6, not 5.", False),
+    ("5 or 6, I don't know which.", False),
+    ("5 or 6, no idea", False),
+    ("6 remote; previously 5.", False),
+    ("It went from 5 to 6.", False),
+    ("2 or 5 or 6, none confirmed", False),
+])
+def test_a_count_with_a_negation_is_read_by_what_it_negates(answer: str, ok: bool) -> None:
+    assert would_pass(answered(HEADCOUNT, answer)) is ok
