@@ -94,3 +94,14 @@ def test_a_launch_date_hedged_or_swapped_with_a_negation_fails(text: str) -> Non
 ])
 def test_a_count_with_a_negation_is_read_by_what_it_negates(answer: str, ok: bool) -> None:
     assert would_pass(answered(HEADCOUNT, answer)) is ok
+
+
+@pytest.mark.parametrize("text", ["Hi Alexis, Oct 21. Or maybe Oct 8, I don't know.",
+                                  "Hi Alexis, Oct 21. Or Oct 8, can't say."])
+def test_an_alternative_in_the_next_sentence_is_offered_whatever_its_negation(text: str) -> None:
+    assert fails(replay(task("dm-answer-question-004"), text=text))
+
+
+def test_the_wrong_date_explained_in_its_own_sentence_still_passes() -> None:
+    text = "Hi Alexis, it's Oct 21. Oct 8 is the beta end, not the launch."
+    assert passes(replay(task("dm-answer-question-004"), text=text))

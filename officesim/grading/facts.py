@@ -738,8 +738,14 @@ def _left_out(reader: Reader, segment: Segment) -> bool:
     found = reader._left_out.get(key)
     if found is None:
         found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(
-            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}") is not None
+            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}") is not None and \
+            _ALTERNATIVE.search(segment.text) is None
     return found
+
+
+# a sentence that offers an alternative to the one before ("Oct 21. Or maybe Oct 8, I don't know."):
+# whatever negation it has, what it names is offered, not left out
+_ALTERNATIVE = re.compile(r"^\W*(?:or|oder|ou)\b|\bor\s+(?:maybe|perhaps|possibly|probably)\b", re.IGNORECASE)
 
 
 def _blanked(reader: Reader, text: str) -> str:
