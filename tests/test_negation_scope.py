@@ -105,3 +105,8 @@ def test_an_alternative_in_the_next_sentence_is_offered_whatever_its_negation(te
 def test_the_wrong_date_explained_in_its_own_sentence_still_passes() -> None:
     text = "Hi Alexis, it's Oct 21. Oct 8 is the beta end, not the launch."
     assert passes(replay(task("dm-answer-question-004"), text=text))
+
+
+def test_down_from_marks_the_old_value() -> None:
+    text = "hiring budget: ₹1,67,500 (down from ₹1,97,000)"
+    assert _aside(text, "₹1,67,500", "₹1,97,000") == ["₹1,97,000"]

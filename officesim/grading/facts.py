@@ -784,7 +784,7 @@ def _values(reader: Reader, claim: Claim, fact: Fact) -> list[tuple[int, int, st
             if any(_close(r, number, fact.tolerance) for r in readings):
                 kind = "right"
             elif any(_close(r, w, fact.wrong_tolerance) for w in wrong_numbers for r in readings) and not _denominator(
-                    claim.segment, figure):
+                    claim.segment, figure) and not _theirs(reader, claim, fact, figure):
                 kind = "wrong"
             out.append((at, at + len(figure.text), kind, figure.text))
     elif day is not None:
@@ -846,7 +846,7 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         if isinstance(wrong, int | float):
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
                     and not (number is not None and _close(r, number, fact.tolerance))
-                    and not _denominator(claim.segment, f)]
+                    and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
             if day in claim.segment.dates or day in claim.segment.loose_dates:
@@ -854,6 +854,24 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
     return out
+
+
+def _theirs(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
+    """Whether ``figure`` is another entity's own value, written with it: "Silverbirch Media (product
+    video, 12.500 €): purchases over 7.500 € need approval" gives the request's amount, which is also
+    what a wrong reading of the limit gives.  The figure is theirs when that entity's fact has its
+    value and that entity is named nearer before the figure than the fact's own."""
+    text = claim.segment.text
+    at = text.find(figure.text)
+    if at < 0:
+        return False
+    before = [key for start, _, key in reader.mentions(text) if start < at]
+    if not before or before[-1] == fact.entity:
+        return False
+    owner = before[-1]
+    return any(f.entity == owner and (v := f.number()) is not None and any(_close(r, v, min(f.tolerance, 0.001))
+                                                                           for r in figure.readings())
+               for f in reader.spec.facts)
 
 
 def _denominator(segment: Segment, figure: Figure) -> bool:

@@ -36,8 +36,8 @@ _BY = re.compile(r"\s+(?:by|durch|par)\b", re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|von|vom|de|du)\s+$", re.IGNORECASE)
 _TO = re.compile(r"\s*(?:to|auf|à|au|->|→)(?=\s|$)", re.IGNORECASE)
 # words that mark the old value of a change, beside the negations of ``EXCLUSION``
-_FORMERLY = re.compile(r"\b(?:previously|formerly|originally|earlier|bisher|vorher|zuvor|ursprünglich|auparavant|"
-                       r"précédemment|initialement)\b", re.IGNORECASE)
+_FORMERLY = re.compile(r"\b(?:previously|formerly|originally|earlier|(?:down|up)\s+from|bisher|vorher|zuvor|"
+                       r"ursprünglich|auparavant|précédemment|initialement)\b", re.IGNORECASE)
 _FROM_TO = re.compile(r"\b(?:from|von|vom|de|du)\s.*?\s(?:to|auf|à|au)\s|->|→", re.IGNORECASE)
 _WAS = r"\((?:[^()]*?\s)?(?:was|previously|formerly|originally|before|earlier|vorher|bisher|zuvor|avant|auparavant)\s"
 _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: it stands inside the parentheses
