@@ -110,3 +110,18 @@ def test_the_wrong_date_explained_in_its_own_sentence_still_passes() -> None:
 def test_down_from_marks_the_old_value() -> None:
     text = "hiring budget: ₹1,67,500 (down from ₹1,97,000)"
     assert _aside(text, "₹1,67,500", "₹1,97,000") == ["₹1,97,000"]
+
+
+BUDGET = "budget-variance-answer-001"  # Sales is over by $26,300; Legal and the others are not
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("Sales, not Legal: over by $26,300.00", True),  # the figure is written with Sales, not with Legal
+    ("Sales over by $26,300 (not Legal)", True),
+    ("Sales over by $26,300. Legal is not over budget.", True),
+    ("Legal, not Sales, over by $26,300.00", False),
+    ("Legal over by $26,300 — not Sales", False),
+    ("Sales or Legal, over by $26,300, not sure which", False),
+])
+def test_a_department_with_a_negation_is_read_by_what_it_negates(answer: str, ok: bool) -> None:
+    assert would_pass(answered(BUDGET, answer)) is ok

@@ -755,6 +755,35 @@ def _blanked(reader: Reader, text: str) -> str:
     return text
 
 
+def _unnegated_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]:
+    """``reader.mentions(text)`` less those a negation before them sets aside: in "Sales, not Legal:
+    over by $26,300" the figure is written with Sales, not with Legal."""
+    mentions = reader.mentions(text)
+    if len(mentions) < 2:
+        return mentions
+    blanked = _blanked(reader, text)
+    if not has_marker(blanked):
+        return mentions
+    aside = governed(blanked, [(start, end) for start, end, _ in mentions], backward=False)
+    return [m for i, m in enumerate(mentions) if i not in aside]
+
+
+def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[list[str], bool]:
+    """(the entities the claim names, whether a negation decided them): where the claim names an
+    answer and another of the candidates and has a negation of its own, those a negation before them
+    sets aside are left out ("Legal, not Sales" names Legal only); elsewhere all it names, as before."""
+    named = reader.named(claim.segment.text)
+    rivals = [k for k in check.candidates if k not in check.name]
+    if not any(k in named for k in check.name) or not any(k in named for k in rivals):
+        return named, False
+    text = _blanked(reader, claim.segment.text)
+    if not has_marker(text):
+        return named, False
+    mentions = reader.mentions(claim.segment.text)
+    aside = governed(text, [(start, end) for start, end, _ in mentions], backward=False)
+    return list(dict.fromkeys(key for i, (*_, key) in enumerate(mentions) if i not in aside)), True
+
+
 def _contested(reader: Reader, claim: Claim, fact: Fact) -> bool:
     """Whether the claim gives the fact's value and a wrong one with a negation or change marker of its
     own (not its heading's): then which value it asserts depends on where the marker stands (``scope``)."""
@@ -1012,7 +1041,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                                 f"({_show_value(f, reader)})" for f in options)
             missing.append(f"states none of {shown}")
     for key in check.name:
-        own = [c for c in read if key in reader.named(c.segment.text)]
+        own = [c for c in read if key in _asserted_names(reader, c, check)[0]]
         if not own:
             missing.append(f"does not name {entities[key].name}")
         elif not check.tentative_ok and all(hedged(c.segment) for c in own):
@@ -1023,6 +1052,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     comparisons = check.subject is None or check.others_at_most is not None
     for claim in read:
         own_names = reader.named(claim.segment.text)
+        asserted, contested = _asserted_names(reader, claim, check)
         for key in others:
             if key not in own_names:
                 continue
@@ -1030,7 +1060,10 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if answer_too and compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
-            elif not _left_out(reader, claim.segment) and not (comparisons and _own_value(claim, key, reader)):
+            elif key not in asserted:
+                continue  # "Sales, not Legal": set aside by the negation before it
+            elif (contested or not _left_out(reader, claim.segment)) and not (
+                    comparisons and _own_value(claim, key, reader)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
@@ -1075,7 +1108,8 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     out = []
     for claim in read:
         text = claim.segment.text
-        spots = sorted(m for m in [*reader.mentions(text), *header_spots(reader, claim.segment)] if m[2] in holders)
+        spots = sorted(m for m in [*_unnegated_mentions(reader, text), *header_spots(reader, claim.segment)]
+                       if m[2] in holders)
         if not spots:
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         if not spots:

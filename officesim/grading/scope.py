@@ -53,10 +53,12 @@ def _markers(text: str) -> list[re.Match[str]]:
     return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
 
 
-def governed(text: str, spans: list[tuple[int, int]]) -> set[int]:
+def governed(text: str, spans: list[tuple[int, int]], *, backward: bool = True) -> set[int]:
     """Indices of ``spans`` (where ``text`` gives its values, in order) that ``text`` sets aside.
 
-    ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation)."""
+    ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation).  Without
+    ``backward`` a marker governs only what follows it: for names, "Sales is over, not under" says
+    nothing against Sales."""
     out: set[int] = set()
     for marker in _markers(text):
         if _BY.match(text, marker.end()) is None:
@@ -67,7 +69,7 @@ def governed(text: str, spans: list[tuple[int, int]]) -> set[int]:
                     after += 1
                     out.add(after)
                 continue
-        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()]
+        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()] if backward else []
         if before and _HARD_BREAK.search(text, spans[before[-1]][1], marker.start()) is None:
             out.add(before[-1])
     for i, (start, end) in enumerate(spans):
