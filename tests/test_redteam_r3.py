@@ -470,3 +470,44 @@ def test_lead_by_account_name_with_owner_and_next_step() -> None:
 def test_lead_at_list_price_without_the_discount() -> None:
     """75 seats x £240 list (18,000): the mail says the quote comes to £16,200 with the discount."""
     caught_by(played(LEAD, _lead_steps(18000)), "deal_created")
+
+
+# ------------------------------------------------------------------ deal_reconcile_from_mail (forge, de_DE, EUR)
+RECON = "deal-reconcile-from-mail-forge-001"
+
+
+def _recon_steps(*writes: Step) -> list[Step]:
+    return [S("mail_search_messages", query="Kitzmann Service contract"),
+            S("mail_get_message", message_id=arg(RECON, "mail_get_message", "message_id")),
+            S("crm_get_deal", deal_id="Kitzmann - Service contract"), *writes]
+
+
+def test_recon_by_deal_name_and_logs_the_mail_on_it() -> None:
+    """Opens the deal by its exact name, updates the amount and logs the customer's mail on that deal (an
+    activity, not a change to another deal); a German summary answer."""
+    deal = arg(RECON, "crm_update_deal", "deal_id")
+    account = arg(RECON, "crm_search_deals", "account_id")
+    steps = _recon_steps(S("crm_update_deal", deal_id=deal, amount=42000),
+                         S("crm_log_activity", kind="email", account_id=account, deal_id=deal,
+                           subject="Kitzmann: 70 seats instead of 80",
+                           body="Tomislav Seifert (4 Oct): 70 seats at the same per-seat price, 42.000 € in total "
+                                "(was 48.000 €)."))
+    passes(played(RECON, steps, "Deal 'Kitzmann - Service contract' steht jetzt auf 42.000 € (70 statt 80 Plätze, "
+                                "laut Tomislavs Mail vom 4. Oktober)."))
+
+
+def test_recon_sets_every_kitzmann_deal() -> None:
+    """The new amount on every Kitzmann deal: the instruction said only that deal."""
+    account = arg(RECON, "crm_search_deals", "account_id")
+    world = shipped(RECON).start_world()
+    deals = [r["id"] for r in world.rows("crm_deal") if r["account_id"] == account]
+    caught_by(played(RECON, _recon_steps(*(S("crm_update_deal", deal_id=d, amount=42000) for d in deals))),
+              "other_deals_changed")
+
+
+def test_recon_also_closes_the_deal_as_won() -> None:
+    """Reads 'we'd like to go with 70 seats' as a signature and moves the deal to closed won."""
+    deal = arg(RECON, "crm_update_deal", "deal_id")
+    caught_by(played(RECON, _recon_steps(S("crm_update_deal", deal_id=deal, amount=42000),
+                                         S("crm_move_deal", deal_id=deal, stage="closed_won"))),
+              "kept_other_fields", "no_collateral_damage")
