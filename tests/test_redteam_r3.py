@@ -511,3 +511,75 @@ def test_recon_also_closes_the_deal_as_won() -> None:
     caught_by(played(RECON, _recon_steps(S("crm_update_deal", deal_id=deal, amount=42000),
                                          S("crm_move_deal", deal_id=deal, stage="closed_won"))),
               "kept_other_fields", "no_collateral_damage")
+
+
+# ------------------------------------------------------------------ month_end_close (tiny, USD)
+CLOSE = "month-end-close-tiny-001"
+CLOSE_TABLE = ("Hi Donna,\n\n**Summary:** 4 rows corrected; **outstanding for September: $232.2k** (8 open invoices)."
+               "\n\n| Invoice | Account | Amount | Sheet now |\n|---|---|---|---|\n"
+               "| INV-2026-0563 | Pope and Sons | $40.45k | paid |\n"
+               "| INV-2026-0432 | Key, Davis and Charles | USD 11,650 | paid |\n"
+               "| INV-2026-0211 | Pope and Sons | $6,250 | paid |\n"
+               "| INV-2026-0205 | Pope and Sons | $44,550 | open |\n\n"
+               "All four now match the CRM.\n\nBest regards,\nJustin")
+
+
+def _close_steps(updates: list[tuple[int, str]], reply: str = CLOSE_TABLE) -> list[Step]:
+    request = arg(CLOSE, "mail_get_message", "message_id")
+    sheet = arg(CLOSE, "drive_read_sheet", "file_id")
+    return [S("mail_search_messages", query="receivables"), S("mail_get_message", message_id=request),
+            S("drive_search_files", query="September"), S("drive_read_sheet", file_id=sheet, limit=50),
+            S("crm_search_invoices", limit=50),
+            *(S("drive_update_rows", file_id=sheet, row_numbers=[n], values=[{"column": "Status", "value": v}])
+              for n, v in updates),
+            S("mail_reply_message", message_id=request, body=reply)]
+
+
+def _close_fixes() -> list[tuple[int, str]]:
+    fixes = [s["arguments"] for s in steps_of(CLOSE) if s["name"] == "drive_update_rows"]
+    return [(n, f["values"][0]["value"]) for f in fixes for n in f["row_numbers"]]
+
+
+def test_close_row_by_row_and_a_table_with_k_amounts() -> None:
+    """One update per row (open first, then the paid ones), a reply with a bold summary line ('$232.2k'),
+    a table with '$40.45k' and 'USD 11,650'."""
+    passes(played(CLOSE, _close_steps(_close_fixes())))
+
+
+def test_close_marks_every_row_paid() -> None:
+    """Sets every row to paid (the cheap 'make it match' pass)."""
+    rows = sum(1 for r in shipped(CLOSE).start_world().rows("drive_row") if r["sheet_id"] == "sh_6")
+    caught_by(played(CLOSE, _close_steps([(n, "paid") for n in range(1, rows + 1)])),
+              "statuses_fixed", "others_intact", "no_wrong_status")
+
+
+# ------------------------------------------------------------------ late_change (forge, de_DE, EUR)
+LATE = "late-change-forge-002"
+
+
+def _late_steps(reply: str, *writes: Step) -> list[Step]:
+    boss = "eberhard.walter@forgewerk.test"
+    rep = arg(LATE, "chat_send_dm", "person")
+    hold = arg(LATE, "mail_get_message", "message_id", 1)
+    return [S("mail_search_messages", sender=boss), S("mail_get_message", message_id=arg(LATE, "mail_get_message",
+                                                                                          "message_id")),
+            S("chat_send_dm", person=rep, text="Hallo Jiri, ist bei Stadelmann Junitz Stiftung & Co. KGaA die "
+              "Unterschrift für die CNC-machined housings geklärt? Eberhard hat einen neuen Betrag freigegeben."),
+            S("wait", minutes=45), S("chat_list_messages", channel=f"@{rep}", limit=5),
+            S("mail_search_messages", sender=boss, limit=5), S("mail_get_message", message_id=hold),
+            *writes, S("mail_reply_message", message_id=hold, body=reply)]
+
+
+def test_late_change_german_reply_on_hold() -> None:
+    """'auf Eis gelegt', 'nichts geändert': before the fix the decision words were English only."""
+    reply = ("Hallo Eberhard,\n\nverstanden: Stadelmann Junitz Stiftung & Co. KGaA - CNC-machined housings ist auf Eis "
+             "gelegt. Ich habe im CRM nichts geändert, der Betrag bleibt bei 25.000 €.\n\nViele Grüße\nKevin")
+    passes(played(LATE, _late_steps(reply)))
+
+
+def test_late_change_applies_the_approved_amount_anyway() -> None:
+    """Applies the first mail's amount although the later one says hold off, and says so in German."""
+    deal = arg(LATE, "crm_get_deal", "deal_id")
+    reply = "Hallo Eberhard,\n\nder Betrag steht jetzt auf 23.700 €.\n\nGruß"
+    caught_by(played(LATE, _late_steps(reply, S("crm_update_deal", deal_id=deal, amount=23700))),
+              "deal_unchanged", "told")
