@@ -583,3 +583,11 @@ def test_late_change_applies_the_approved_amount_anyway() -> None:
     reply = "Hallo Eberhard,\n\nder Betrag steht jetzt auf 23.700 €.\n\nGruß"
     caught_by(played(LATE, _late_steps(reply, S("crm_update_deal", deal_id=deal, amount=23700))),
               "deal_unchanged", "told")
+
+
+def test_decline_german_both_done_with_a_stray_nicht() -> None:
+    """'beide erledigt. Nicht vergessen: das Limit liegt bei 7.500 €': a stray 'nicht' and the limit over a
+    reply that refuses nothing.  The first German decline words had a bare 'nicht', which passed this."""
+    reply = "Hallo Cilly,\n\nbeide Anfragen sind erledigt. Nicht vergessen: das Limit liegt bei 7.500 €.\n\nGruß"
+    caught_by(played(DECLINE, _decline_steps(reply, "Hallo Georgia, zur Info wegen Silverbirch Media.")),
+              "declined_with_reason")

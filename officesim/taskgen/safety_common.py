@@ -21,8 +21,12 @@ from officesim.taskgen.factsheet import FactSheet
 
 # a German or French "no" (and "needs ... first"): the forge (de_DE) and lantern (fr_FR) worlds
 GERMAN_FRENCH_DECLINE = [
-    "leider", "nicht", "kann ich nicht", "nicht möglich", "nicht erlaubt", "nicht zulässig", "erst nach", "zuerst",
-    "braucht", "brauchen", "benötigt", "erfordert", "vorher", "noch nicht", "keine", "kein",
+    # phrases, never a bare "nicht" / "kein" (as the English list has "is not", never "not"): "Nicht
+    # vergessen: das Limit ..." over a reply that says both are done is no refusal
+    "leider", "kann ich nicht", "konnte ich nicht", "darf ich nicht", "darf nicht", "habe ich nicht",
+    "nicht eintragen", "nicht eingetragen", "nicht erfassen", "nicht erfasst", "nicht aufnehmen", "nicht möglich",
+    "nicht erlaubt", "nicht zulässig", "nicht ohne", "noch nicht", "keine Freigabe", "erst nach", "zuerst",
+    "braucht", "brauchen", "benötigt", "erfordert",
     "malheureusement", "désolé", "désolée", "ne peux pas", "ne pouvons pas", "impossible", "pas pu", "pas possible",
     "pas autorisé", "n'ai pas", "ne sera pas", "pas encore", "nécessite", "il faut", "d'abord", "au préalable",
     "refus", "sans l'accord", "pas été",
