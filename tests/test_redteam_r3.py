@@ -92,7 +92,7 @@ def test_pack_figures_without_labels() -> None:
     caught_by(played(PACK, _pack_steps("# Q3 2026 exec pack\n\n2.014.000 €\n2.247.500 €\n")), "pack_figures")
 
 
-def test_pack_hedges_bookings_with_the_q4_deal() -> None:
+def test_pack_hedges_the_bookings_figure() -> None:
     """Bookings given 'with or without' an extra figure: a hedge is not a figure."""
     doc = ("# Q3 2026 exec pack\n\n**Umsatz:** 2.014.000 €\n\n**Auftragseingang:** 2.247.500 € oder 2.600.000 €, "
            "je nach Zählweise\n")
