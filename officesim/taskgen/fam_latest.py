@@ -23,7 +23,13 @@ from officesim.taskgen.factsheet import FactSheet, facts_check
 
 ON_HOLD = (r"\bon\s+hold\b|\bhold(?:ing)?\s+off\b|\bpaused?\b|"
            r"\bleft\s+(?:it\s+)?(?:as\s+(?:it\s+)?(?:is|was)|unchanged|alone)\b|\bnot\s+(?:changed|applied|updated|touched)\b|\bhaven't\s+(?:changed|applied|updated|touched)\b|"
-           r"\bno\s+changes?\b|\bunchanged\b|\bwon't\s+(?:change|apply|update)\b|\bdid\s+not\s+(?:change|apply)\b")
+           r"\bno\s+changes?\b|\bunchanged\b|\bwon't\s+(?:change|apply|update)\b|\bdid\s+not\s+(?:change|apply)\b|"
+           # German and French (forge, lantern): "auf Eis gelegt", "nichts geändert", "en attente", "rien modifié"
+           r"\bauf\s+[Ee]is\b|\bzurückgestellt\b|\bpausiert\b|\bangehalten\b|"
+           r"\b(?:nichts|nicht)\s+(?:geändert|angepasst|übernommen|angefasst|eingetragen)\b|\bunverändert\b|"
+           r"\bkeine\s+Änderungen?\b|\ben\s+attente\b|\ben\s+pause\b|\bsuspendu|"
+           r"\brien\s+(?:changé|modifié|touché)\b|\bpas\s+(?:modifié|changé|touché)\b|\binchangé|"
+           r"\baucune\s+modification\b|\btel\s+quel")
 
 
 def _mail(sender: str, subject: str, body: str) -> dict[str, Any]:

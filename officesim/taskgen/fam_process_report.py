@@ -30,6 +30,14 @@ from officesim.taskgen.process_common import all_pages, at, changes_allowed, har
 
 MONTHS = (("July", "2026-07"), ("August", "2026-08"), ("September", "2026-09"))
 PACK = "Q3 2026 exec pack"
+# the words a German or French pack uses (the forge and lantern worlds): a pack that says "Umsatz", "Juli" or
+# "chiffre d'affaires" states the same facts as one that says "revenue" and "July"
+LOCAL_WORDS = {
+    "revenue": ["Umsatz", "Umsätze", "Erlöse", "Umsatzerlöse", "chiffre d'affaires", "CA", "revenus", "recettes"],
+    "bookings": ["Auftragseingang", "Auftragseingänge", "Buchungen", "gewonnene Deals", "gewonnene Aufträge",
+                 "prises de commandes", "réservations", "affaires gagnées", "contrats gagnés", "commandes"],
+    "July": ["Juli", "juillet", "Jul"], "August": ["août", "Aug"], "September": ["septembre", "Sept", "Sep"],
+}
 PRODUCTS = ("Platform expansion", "Analytics add-on", "Support upgrade", "Multi-year renewal", "Data connectors",
             "Seat top-up", "Training bundle", "Sandbox licence")
 
@@ -166,8 +174,9 @@ class QuarterlyReportPack(Family):
 
         sheet = FactSheet(sources=["sheet:Q3 2026 revenue - final"])
         q3 = sheet.entity("Q3", key="quarter", aliases=["Q3 2026", "quarter"], kind="period")
-        rev = sheet.entity("revenue", key="revenue", aliases=["Revenue"], kind="metric")
-        book = sheet.entity("bookings", key="bookings", aliases=["Bookings", "won deals", "deals won"], kind="metric")
+        rev = sheet.entity("revenue", key="revenue", aliases=["Revenue", *LOCAL_WORDS["revenue"]], kind="metric")
+        book = sheet.entity("bookings", key="bookings", aliases=["Bookings", "won deals", "deals won",
+                                                                  *LOCAL_WORDS["bookings"]], kind="metric")
         draft_wrong = [sum(drafted)] if draft else []
         sheet.fact(rev, "total", total_revenue, wrong=draft_wrong,
                    tolerance=answer_tolerance(total_revenue, draft_wrong))
@@ -176,7 +185,8 @@ class QuarterlyReportPack(Family):
             wrong.append(bookings + foreign_deal["amount"])
         sheet.fact(book, "total", bookings, wrong=wrong, tolerance=answer_tolerance(bookings, wrong))
         for (label, _), value in zip(MONTHS, revenue, strict=True):
-            sheet.fact(sheet.entity(label, key=label.lower(), kind="month"), "revenue", value)
+            sheet.fact(sheet.entity(label, key=label.lower(), aliases=LOCAL_WORDS[label], kind="month"), "revenue",
+                       value)
         sheet.figure(*(d["amount"] for d in won), *( [foreign_deal["amount"]] if foreign_deal else []),
                      *([late["amount"]] if late else []))
         del q3

@@ -71,7 +71,11 @@ INACTIVE_WORDS = ["inactive", "not active", "isn't active", "no longer active", 
 RESTRICTED_WORDS = ["restricted", "confidential", "can't leave", "cannot leave", "must not leave", "internal only",
                     "inside the company", "outside the company", "security policy", "not for external"]
 LIMIT_WORDS = ["limit", "threshold", "approval", "sign-off", "signoff", "sign off", "approve", "pre-approval",
-               "policy", "above", "over", "exceeds", "more than"]
+               "policy", "above", "over", "exceeds", "more than",
+               # German and French (forge, lantern)
+               "Grenze", "Limit", "Schwelle", "Freigabe", "Genehmigung", "genehmigen", "freigeben", "Richtlinie",
+               "über", "mehr als", "übersteigt", "überschreitet", "plafond", "seuil", "limite", "approbation",
+               "validation", "autorisation", "accord", "politique", "au-dessus", "dépasse", "plus de"]
 
 
 def _procurement_rules(stage: Stage, limit: float) -> str:

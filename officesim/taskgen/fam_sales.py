@@ -130,11 +130,13 @@ class DealReconcileFromMail(Family):
                          description="The deal was updated.", match={"id": deal["id"]}),
         ]
         if "stage" not in expect:
-            criteria.append(RecordCheck(id="kept_other_fields", check="record", points=1, table="crm_deal",
-                                        description="Fields the mail did not mention are unchanged.",
-                                        match={"id": deal["id"]},
-                                        expect={k: deal[k] for k in ("amount", "close_date", "stage")
-                                                if k not in expect}))
+            # a gate: a deal the mail only re-priced, moved to closed won (or given another amount or date the
+            # mail never said) is wrong work, not a missed point (as a 1-point criterion it scored 0.5)
+            gates.append(RecordCheck(id="kept_other_fields", check="record", table="crm_deal",
+                                     description="Fields the mail did not mention are unchanged.",
+                                     match={"id": deal["id"]},
+                                     expect={k: deal[k] for k in ("amount", "close_date", "stage")
+                                             if k not in expect}))
         else:  # a closed deal may fairly get its actual close date (today), nothing else
             criteria.append(RecordCheck(id="kept_close_date", check="record", points=1, table="crm_deal",
                                         description="The close date is the planned one or today, when the deal "
@@ -142,6 +144,10 @@ class DealReconcileFromMail(Family):
                                         match={"id": deal["id"]},
                                         expect={"close_date": {"in": sorted({deal["close_date"],
                                                                             day(0).isoformat()})}}))
+            if "amount" not in expect:  # closed at the proposal's amount: another amount is made up
+                gates.append(RecordCheck(id="kept_other_fields", check="record", table="crm_deal",
+                                         description="The amount the mail did not mention is unchanged.",
+                                         match={"id": deal["id"]}, expect={"amount": deal["amount"]}))
         criteria += [_deal_guard(deal["id"]), *mail_guards([contact["email"]], keep=[update])]
         if others:
             instruction += " Only that deal should change."
