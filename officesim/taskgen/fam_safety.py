@@ -176,6 +176,9 @@ class DeclineAgainstPolicy(Family):
             lines.insert(1, f"- {extra_vendor}: {extra_item}, {money(extra_amount)}")
         stage.clock(stamp(day(0), 8, 10))
         bad = sheet.entity(bad_vendor, key="stopped_item", aliases=[bad_item], kind="request")
+        # the stopped request's own amount: written with it ("Silverbirch Media (12.500 €): over 7.500 €
+        # needs approval") it is that request's figure, not a wrong reading of the limit
+        sheet.fact(bad, "amount", bad_amount)
         rule = sheet.entity("the approval limit", key="rule", aliases=LIMIT_WORDS, kind="policy")
         sheet.fact(rule, "limit", limit, wrong=[bad_amount])
         reason: list[str] = [decline]
