@@ -122,6 +122,8 @@ BUDGET = "budget-variance-answer-001"  # Sales is over by $26,300; Legal and the
     ("Legal, not Sales, over by $26,300.00", False),
     ("Legal over by $26,300 — not Sales", False),
     ("Sales or Legal, over by $26,300, not sure which", False),
+    ("Sales: over by $26,300, while IT came in under budget", True),  # the negation's clause is IT's
+    ("Legal is the one over by $26,300, Sales is not", False),
 ])
 def test_a_department_with_a_negation_is_read_by_what_it_negates(answer: str, ok: bool) -> None:
     assert would_pass(answered(BUDGET, answer)) is ok

@@ -764,7 +764,7 @@ def _unnegated_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]
     blanked = _blanked(reader, text)
     if not has_marker(blanked):
         return mentions
-    aside = governed(blanked, [(start, end) for start, end, _ in mentions], backward=False)
+    aside = governed(blanked, [(start, end) for start, end, _ in mentions], backward="clause")
     return [m for i, m in enumerate(mentions) if i not in aside]
 
 
@@ -780,7 +780,7 @@ def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[li
     if not has_marker(text):
         return named, False
     mentions = reader.mentions(claim.segment.text)
-    aside = governed(text, [(start, end) for start, end, _ in mentions], backward=False)
+    aside = governed(text, [(start, end) for start, end, _ in mentions], backward="clause")
     return list(dict.fromkeys(key for i, (*_, key) in enumerate(mentions) if i not in aside)), True
 
 

@@ -53,12 +53,14 @@ def _markers(text: str) -> list[re.Match[str]]:
     return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
 
 
-def governed(text: str, spans: list[tuple[int, int]], *, backward: bool = True) -> set[int]:
+def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "sentence") -> set[int]:
     """Indices of ``spans`` (where ``text`` gives its values, in order) that ``text`` sets aside.
 
-    ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation).  Without
-    ``backward`` a marker governs only what follows it: for names, "Sales is over, not under" says
-    nothing against Sales."""
+    ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation).  A marker
+    with nothing after it reaches back to the value before it within the sentence (``backward``
+    "sentence", for figures and dates: "Oct 8 is only the beta end, not the launch") or only within
+    its clause ("clause", for names: "while IT came in under budget" sets IT aside, but "Sales is
+    over, not under" says nothing against Sales)."""
     out: set[int] = set()
     for marker in _markers(text):
         if _BY.match(text, marker.end()) is None:
@@ -69,8 +71,9 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: bool = True) 
                     after += 1
                     out.add(after)
                 continue
-        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()] if backward else []
-        if before and _HARD_BREAK.search(text, spans[before[-1]][1], marker.start()) is None:
+        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()]
+        reach = _HARD_BREAK if backward == "sentence" else _CLAUSE_BREAK
+        if before and reach.search(text, spans[before[-1]][1], marker.start()) is None:
             out.add(before[-1])
     for i, (start, end) in enumerate(spans):
         if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start):
