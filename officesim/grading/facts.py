@@ -318,6 +318,12 @@ class Reader:
     _claims: dict[tuple[str, str | None], list[Claim]] = field(default_factory=dict, repr=False)
     _left_out: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _named: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    # text -> (whether it has a negation or change marker, names blanked; the blanked text): asked for
+    # every fact and claim pair by the negation scope
+    _marked: dict[str, tuple[bool, str]] = field(default_factory=dict, repr=False)
+    # (id of a claim, id of a fact) -> whether the claim is contested for it; both live as long as the
+    # grading (the claims in ``_claims``, the facts in the spec), so their ids are not reused meanwhile
+    _contested: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -761,8 +767,8 @@ def _unnegated_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]
     mentions = reader.mentions(text)
     if len(mentions) < 2:
         return mentions
-    blanked = _blanked(reader, text)
-    if not has_marker(blanked):
+    marked, blanked = _marked(reader, text)
+    if not marked:
         return mentions
     aside = governed(blanked, [(start, end) for start, end, _ in mentions], backward="clause")
     return [m for i, m in enumerate(mentions) if i not in aside]
@@ -776,21 +782,45 @@ def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[li
     rivals = [k for k in check.candidates if k not in check.name]
     if not any(k in named for k in check.name) or not any(k in named for k in rivals):
         return named, False
-    text = _blanked(reader, claim.segment.text)
-    if not has_marker(text):
+    marked, text = _marked(reader, claim.segment.text)
+    if not marked:
         return named, False
     mentions = reader.mentions(claim.segment.text)
     aside = governed(text, [(start, end) for start, end, _ in mentions], backward="clause")
     return list(dict.fromkeys(key for i, (*_, key) in enumerate(mentions) if i not in aside)), True
 
 
+def _marked(reader: Reader, text: str) -> tuple[bool, str]:
+    """(whether ``text`` has a negation or change marker outside the entities' names, ``text`` with
+    the names blanked), once per text for this grading."""
+    found = reader._marked.get(text)
+    if found is None:
+        if not has_marker(text):
+            found = (False, text)
+        else:
+            blanked = _blanked(reader, text)
+            found = (has_marker(blanked), blanked)
+        reader._marked[text] = found
+    return found
+
+
 def _contested(reader: Reader, claim: Claim, fact: Fact) -> bool:
     """Whether the claim gives the fact's value and a wrong one with a negation or change marker of its
     own (not its heading's): then which value it asserts depends on where the marker stands (``scope``)."""
-    if not fact.wrong or (fact.number() is None and fact.day() is None):
+    if not fact.wrong:
+        return False
+    key = (id(claim), id(fact))
+    found = reader._contested.get(key)
+    if found is None:
+        found = reader._contested[key] = _is_contested(reader, claim, fact)
+    return found
+
+
+def _is_contested(reader: Reader, claim: Claim, fact: Fact) -> bool:
+    if fact.number() is None and fact.day() is None:
         return False
     segment = claim.segment
-    if not has_marker(segment.text) or not has_marker(_blanked(reader, segment.text)):
+    if not _marked(reader, segment.text)[0]:
         return False
     if segment.context and EXCLUSION.search(_blanked(reader, segment.context)) is not None:
         return False  # under "Excluded:" everything is left out
@@ -828,7 +858,7 @@ def _asserted(reader: Reader, claim: Claim, fact: Fact) -> tuple[bool, list[str]
     """In a contested claim: (whether it asserts the fact's value, the wrong values it asserts), the
     values a negation governs set aside ("closes Oct 30, not Oct 16" asserts Oct 30 only)."""
     values = _values(reader, claim, fact)
-    aside = governed(_blanked(reader, claim.segment.text), [(start, end) for start, end, *_ in values])
+    aside = governed(_marked(reader, claim.segment.text)[1], [(start, end) for start, end, *_ in values])
     kept = [v for i, v in enumerate(values) if i not in aside]
     return any(kind == "right" for *_, kind, _ in kept), [shown for *_, kind, shown in kept if kind == "wrong"][:1]
 
