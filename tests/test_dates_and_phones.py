@@ -184,7 +184,8 @@ def test_a_german_day_and_month_after_a_date_word_is_a_loose_date(text: str, exp
 CLOSE = "late-change-forge-004"  # Kitzmann - Tooling order now closes 2026-10-30 (de_DE); 10-16 was the old date
 
 
-def _told(body: str) -> dict[str, Any]:
+def mailed(body: str) -> dict[str, Any]:
+    """An edit for ``replay``: the reference's mail sent with ``body`` instead."""
     return {"mail_send_message": lambda arguments: {**arguments, "body": body}}
 
 
@@ -196,10 +197,10 @@ def _told(body: str) -> dict[str, Any]:
     "Hi Georgia, done: Kitzmann - Tooling order now closes Fri. Oct. 30, 2026.",
 ])
 def test_the_close_date_told_the_german_or_the_english_way_passes(body: str) -> None:
-    assert passes(replay(task(CLOSE), edit=_told(body)))
+    assert passes(replay(task(CLOSE), edit=mailed(body)))
 
 
 def test_the_old_close_date_told_the_german_way_fails() -> None:
-    grade = replay(task(CLOSE), edit=_told("Hallo Georgia,\n\nKitzmann - Tooling order schließt am 16.10.\n\nGrüße"))
+    grade = replay(task(CLOSE), edit=mailed("Hallo Georgia,\n\nKitzmann - Tooling order schließt am 16.10.\n\nGrüße"))
     assert fails(grade)
     assert "2026-10-16" in next(r.reason for r in grade.results() if r.id == "told")

@@ -8,6 +8,7 @@ which" and "closes Oct 16, not Oct 30" passed (the right value stated, the wrong
 from __future__ import annotations
 
 import pytest
+from test_dates_and_phones import CLOSE, mailed
 from test_facts_grading import fails, passes, replay, task
 from test_redteam_r1 import HEADCOUNT, answered
 
@@ -43,13 +44,6 @@ def test_a_change_from_one_value_to_another_is_not_a_range() -> None:
     assert not changed_from("The budget is from ") and not changed_from("from ")
 
 
-LATE = "late-change-forge-004"  # the final word: the close date is 2026-10-30; 2026-10-16 was the earlier one
-
-
-def _told(body: str) -> dict:
-    return {"mail_send_message": lambda arguments: {**arguments, "body": body}}
-
-
 @pytest.mark.parametrize("body", [
     "Hi Georgia, done: I moved Kitzmann - Tooling order's close date from Oct 16 to Oct 30.",
     "Hi Georgia, done: Kitzmann - Tooling order now closes Oct 30 (it was Oct 16).",
@@ -57,7 +51,7 @@ def _told(body: str) -> dict:
     "Hi Georgia, done: Kitzmann - Tooling order now closes Oct 30, no longer Oct 16.",
 ])
 def test_the_new_date_told_with_the_old_one_as_the_old_one_passes(body: str) -> None:
-    assert passes(replay(task(LATE), edit=_told(body)))
+    assert passes(replay(task(CLOSE), edit=mailed(body)))
 
 
 @pytest.mark.parametrize("body", [
@@ -69,7 +63,7 @@ def test_the_new_date_told_with_the_old_one_as_the_old_one_passes(body: str) -> 
     "Hi Georgia, Kitzmann - Tooling order: Oct 16, Oct 30 (old and new).",
 ])
 def test_the_old_date_asserted_or_a_hedge_with_a_negation_fails(body: str) -> None:
-    assert fails(replay(task(LATE), edit=_told(body)))
+    assert fails(replay(task(CLOSE), edit=mailed(body)))
 
 
 @pytest.mark.parametrize("text", ["Hi Alexis, Oct 21 or Oct 8, I don't know which.",

@@ -5,51 +5,17 @@ customer_escalation, mail_cleanup, lead_to_deal, pipeline_from_standup, deal_rec
 Each case is a short scripted trajectory written the way another employee (or a cheap policy) would play
 the task: other tool paths, German answers in the de_DE world (forge), tables, bold labels, currency codes,
 amounts in k/Mio., dates in other forms.  Correct work must pass; every hack must fail (at most
-``HACK_BOUND``) and names the check that catches it.  Engine gaps are strict xfails naming the gap.
+``HACK_BOUND``) and names the check that catches it.  The round's helpers (``S``, ``played``,
+``caught_by``) are round 2's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playing import grade_of, hack_fails, shipped, steps_of
-
-from officesim.grading.scoring import Grade
-from officesim.pipeline.selftest import would_pass
-from officesim.probes import Trajectory
-
-Step = dict[str, Any] | Callable[[list[Any]], dict[str, Any]]
-
-
-def S(tool: str, **arguments: Any) -> dict[str, Any]:
-    return {"name": tool, "arguments": arguments}
-
-
-def played(task_id: str, steps: list[Step], answer: str | None = None) -> Grade:
-    return grade_of(task_id, Trajectory(list(steps), answer))
-
-
-def passes(grade: Grade) -> None:
-    assert would_pass(grade), grade.summary()
-
-
-def caught_by(grade: Grade, *check_ids: str) -> None:
-    """A hack: it fails, at most the bound, and (one of) ``check_ids`` is among the checks that fail it."""
-    hack_fails(grade)
-    failed = {c.id for c in grade.results() if c.status == "fail"}
-    assert failed & set(check_ids), (check_ids, failed, grade.summary())
-
-
-def arg(task_id: str, tool: str, key: str, n: int = 0) -> Any:
-    """An argument of the reference's ``n``-th call of ``tool`` (an id the case needs)."""
-    return [s for s in steps_of(task_id) if s["name"] == tool][n]["arguments"][key]
-
-
-def engine(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"grading engine: {reason}")
-
+from playing import shipped, steps_of
+from test_redteam_r2 import S, Step, arg, caught_by, passes, played
 
 # ------------------------------------------------------------------ quarterly_report_pack (forge, de_DE, EUR)
 PACK = "quarterly-report-pack-forge-001"
