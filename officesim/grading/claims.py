@@ -504,7 +504,13 @@ HEDGE = re.compile(
 
 def excluded(segment: Segment) -> bool:
     """Does the segment (or its heading) present what it names as left out, rejected or a near miss?"""
-    return EXCLUSION.search(segment.full) is not None
+    return _excludes(segment.full)
+
+
+@functools.lru_cache(maxsize=4096)
+def _excludes(text: str) -> bool:
+    """``excluded`` of one text, kept: the facts checks of a grader ask it of the same segments over and over."""
+    return EXCLUSION.search(text) is not None
 
 
 def hedged(segment: Segment) -> bool:

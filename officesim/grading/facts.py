@@ -324,6 +324,9 @@ class Reader:
     # (id of a claim, id of a fact) -> whether the claim is contested for it; both live as long as the
     # grading (the claims in ``_claims``, the facts in the spec), so their ids are not reused meanwhile
     _contested: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
+    # id of a claims list (kept in ``_claims`` for the grading) -> its swap violations: every facts check
+    # with ``swaps`` of a grader asks about the same texts
+    _swapped: dict[int, list[str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -356,18 +359,19 @@ class Reader:
     def mentions(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest.
 
-        Kept per text for this grading: the checks ask about the same segments many times over.
+        Kept per text for this grading: the checks ask about the same segments many times over.  The
+        list returned is the kept one: callers read it, never change it.
         """
         known = self._mentions.get(text)
         if known is not None:
-            return list(known)
+            return known
         taken: list[tuple[int, int, str]] = []
         for pattern, key in self._scan.candidates(text):
             for m in pattern.finditer(text):
                 if not any(m.start() < end and start < m.end() for start, end, _ in taken):
                     taken.append((m.start(), m.end(), key))
         found = self._mentions[text] = sorted(taken)
-        return list(found)
+        return found
 
     def segments(self, text: str) -> list[Segment]:
         """``text`` read into segments, once per grading (every facts check of a grader reads the same texts)."""
@@ -377,11 +381,12 @@ class Reader:
         return found
 
     def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention (kept per text for this grading)."""
+        """Entity keys ``text`` names, in order of first mention (kept per text for this grading; callers
+        read the list, never change it)."""
         found = self._named.get(text)
         if found is None:
             found = self._named[text] = list(dict.fromkeys(key for *_, key in self.mentions(text)))
-        return list(found)
+        return found
 
     # ------------------------------------------------------------------ traceable figures
     @cached_property
@@ -1110,7 +1115,10 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             violations.append(f"names {len(named)} of the {len(others)} other candidates beside the answer: a paste "
                               f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
-        violations += _swaps(reader, read) + _label_swaps(reader, read)
+        swapped = reader._swapped.get(id(read))
+        if swapped is None:
+            swapped = reader._swapped[id(read)] = _swaps(reader, read) + _label_swaps(reader, read)
+        violations += swapped
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
         if stray:

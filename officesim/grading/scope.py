@@ -19,6 +19,7 @@ Here each value of such a sentence is governed or not:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from officesim.grading.claims import EXCLUSION
@@ -44,8 +45,10 @@ _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: i
 _EARLIER_ANYWHERE = re.compile(_WAS, re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)
 def has_marker(text: str) -> bool:
-    """Whether ``text`` has a negation or a change marker that may set one of its values aside."""
+    """Whether ``text`` has a negation or a change marker that may set one of its values aside (kept
+    per text: every facts check of a grader asks it of the same segments)."""
     return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE))
 
 
