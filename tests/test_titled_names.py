@@ -50,9 +50,9 @@ def test_the_grader_reads_the_plain_given_and_formal_names_as_naming_the_person(
                        diff=world.diff(task.start_world(), use_change_log=True), answer=env.answer,
                        transcript=env.transcript, facts=task.grader.facts)
     reader = ctx.fact_reader
-    assert reader.named("Edward Read handles it") == ["p_3"]
-    assert reader.named("ask Dr Elliott") == ["p_21"] and reader.named("Damien Elliott knows") == ["p_21"]
-    assert reader.named("Ask Mr Smith") == []
+    assert reader.named("Edward Read handles it") == ("p_3",)
+    assert reader.named("ask Dr Elliott") == ("p_21",) and reader.named("Damien Elliott knows") == ("p_21",)
+    assert reader.named("Ask Mr Smith") == ()
 
 
 def test_no_generated_instruction_calls_someone_by_an_honorific_alone() -> None:

@@ -504,12 +504,14 @@ HEDGE = re.compile(
 
 def excluded(segment: Segment) -> bool:
     """Does the segment (or its heading) present what it names as left out, rejected or a near miss?"""
-    return _excludes(segment.full)
+    text = segment.full
+    return _excludes(text) if len(text) <= _KEPT_LENGTH else EXCLUSION.search(text) is not None
 
 
 @functools.lru_cache(maxsize=4096)
 def _excludes(text: str) -> bool:
-    """``excluded`` of one text, kept: the facts checks of a grader ask it of the same segments over and over."""
+    """``excluded`` of one short text, kept: the facts checks of a grader ask it of the same segments over
+    and over (only short ones are kept, so a long hostile text is not held for the life of the process)."""
     return EXCLUSION.search(text) is not None
 
 

@@ -31,6 +31,7 @@ import csv
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
@@ -313,20 +314,20 @@ class Reader:
 
     spec: FactsSpec
     ctx: GradeContext
-    _mentions: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict, repr=False)
+    _mentions: dict[str, tuple[tuple[int, int, str], ...]] = field(default_factory=dict, repr=False)
     _segments: dict[str, list[Segment]] = field(default_factory=dict, repr=False)
     _claims: dict[tuple[str, str | None], list[Claim]] = field(default_factory=dict, repr=False)
     _left_out: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
-    _named: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _named: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     # text -> (whether it has a negation or change marker, names blanked; the blanked text): asked for
     # every fact and claim pair by the negation scope
     _marked: dict[str, tuple[bool, str]] = field(default_factory=dict, repr=False)
     # (id of a claim, id of a fact) -> whether the claim is contested for it; both live as long as the
     # grading (the claims in ``_claims``, the facts in the spec), so their ids are not reused meanwhile
     _contested: dict[tuple[int, int], bool] = field(default_factory=dict, repr=False)
-    # id of a claims list (kept in ``_claims`` for the grading) -> its swap violations: every facts check
-    # with ``swaps`` of a grader asks about the same texts
-    _swapped: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    # (text, subject) -> the swap violations of its claims: every facts check with ``swaps`` of a grader
+    # asks about the same texts
+    _swapped: dict[tuple[str, str | None], list[str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -356,11 +357,11 @@ class Reader:
             _ALIASES.popitem(last=False)
         return scan
 
-    def mentions(self, text: str) -> list[tuple[int, int, str]]:
+    def mentions(self, text: str) -> tuple[tuple[int, int, str], ...]:
         """(start, end, entity key) of every alias in ``text``, in order; overlaps go to the longest.
 
-        Kept per text for this grading: the checks ask about the same segments many times over.  The
-        list returned is the kept one: callers read it, never change it.
+        Kept per text for this grading: the checks ask about the same segments many times over (a tuple,
+        so no caller can change what the next one reads).
         """
         known = self._mentions.get(text)
         if known is not None:
@@ -370,7 +371,7 @@ class Reader:
             for m in pattern.finditer(text):
                 if not any(m.start() < end and start < m.end() for start, end, _ in taken):
                     taken.append((m.start(), m.end(), key))
-        found = self._mentions[text] = sorted(taken)
+        found = self._mentions[text] = tuple(sorted(taken))
         return found
 
     def segments(self, text: str) -> list[Segment]:
@@ -380,12 +381,11 @@ class Reader:
             found = self._segments[text] = segments(text, day_first=self.day_first, year=self.ctx.now_year)
         return found
 
-    def named(self, text: str) -> list[str]:
-        """Entity keys ``text`` names, in order of first mention (kept per text for this grading; callers
-        read the list, never change it)."""
+    def named(self, text: str) -> tuple[str, ...]:
+        """Entity keys ``text`` names, in order of first mention (kept per text for this grading)."""
         found = self._named.get(text)
         if found is None:
-            found = self._named[text] = list(dict.fromkeys(key for *_, key in self.mentions(text)))
+            found = self._named[text] = tuple(dict.fromkeys(key for *_, key in self.mentions(text)))
         return found
 
     # ------------------------------------------------------------------ traceable figures
@@ -766,7 +766,7 @@ def _blanked(reader: Reader, text: str) -> str:
     return text
 
 
-def _unnegated_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]:
+def _unnegated_mentions(reader: Reader, text: str) -> Sequence[tuple[int, int, str]]:
     """``reader.mentions(text)`` less those a negation before them sets aside: in "Sales, not Legal:
     over by $26,300" the figure is written with Sales, not with Legal."""
     mentions = reader.mentions(text)
@@ -779,7 +779,7 @@ def _unnegated_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]
     return [m for i, m in enumerate(mentions) if i not in aside]
 
 
-def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[list[str], bool]:
+def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[Sequence[str], bool]:
     """(the entities the claim names, whether a negation decided them): where the claim names an
     answer and another of the candidates and has a negation of its own, those a negation before them
     sets aside are left out ("Legal, not Sales" names Legal only); elsewhere all it names, as before."""
@@ -1115,9 +1115,9 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             violations.append(f"names {len(named)} of the {len(others)} other candidates beside the answer: a paste "
                               f"of the source, not a summary (at most {check.others_at_most})")
     if check.swaps:
-        swapped = reader._swapped.get(id(read))
+        swapped = reader._swapped.get((text, check.subject))
         if swapped is None:
-            swapped = reader._swapped[id(read)] = _swaps(reader, read) + _label_swaps(reader, read)
+            swapped = reader._swapped[(text, check.subject)] = _swaps(reader, read) + _label_swaps(reader, read)
         violations += swapped
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)

@@ -45,10 +45,21 @@ _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: i
 _EARLIER_ANYWHERE = re.compile(_WAS, re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=4096)
+_KEPT_LENGTH = 1024  # texts up to this long have their answer kept; a long hostile text is read each time
+
+
 def has_marker(text: str) -> bool:
     """Whether ``text`` has a negation or a change marker that may set one of its values aside (kept
-    per text: every facts check of a grader asks it of the same segments)."""
+    per short text: every facts check of a grader asks it of the same segments)."""
+    return _kept_marker(text) if len(text) <= _KEPT_LENGTH else _read_marker(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_marker(text: str) -> bool:
+    return _read_marker(text)
+
+
+def _read_marker(text: str) -> bool:
     return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE))
 
 
