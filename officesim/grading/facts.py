@@ -328,6 +328,10 @@ class Reader:
     # (text, subject) -> the swap violations of its claims: every facts check with ``swaps`` of a grader
     # asks about the same texts
     _swapped: dict[tuple[str, str | None], list[str]] = field(default_factory=dict, repr=False)
+    # (text, subject, headings, wrong_anywhere, fact key) -> (why the text misses the fact, what it states
+    # wrongly about it): gates and criteria of a grader often require the same facts of the same text
+    _required: dict[tuple[str, str | None, bool, bool, str], tuple[str | None, list[str]]] = field(
+        default_factory=dict, repr=False)
 
     @cached_property
     def day_first(self) -> bool:
@@ -1038,6 +1042,49 @@ def _own_value(claim: Claim, key: str, reader: Reader) -> bool:
     return any(_states(claim, f, reader) for f in reader.spec.facts if f.entity == key and f.value != key)
 
 
+def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim],
+                 key: str) -> tuple[str | None, list[str]]:
+    """(why ``text`` misses the required fact ``key``, or ``None``; what it states wrongly about it).
+
+    Kept per grading for what decides it (the text, the check's subject, ``headings`` and
+    ``wrong_anywhere``, the fact): a grader's gates and criteria often require the same facts of
+    the same text, and this is most of a facts check's work.
+    """
+    memo_key = (text, check.subject, check.headings, check.wrong_anywhere, key)
+    found = reader._required.get(memo_key)
+    if found is not None:
+        return found
+    entities = reader.spec.entities
+    fact = reader.spec.fact(key)
+    label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
+    missed = None
+    if not any(_about(c, fact, check.subject, reader) and (_asserted(reader, c, fact)[0] if _contested(
+            reader, c, fact) else _states(c, fact, reader, headings=check.headings)) for c in read):
+        missed = f"does not state {label} with {entities[fact.entity].name}"
+    violations: list[str] = []
+    for claim in read:
+        if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
+            violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
+        contested = _contested(reader, claim, fact)
+        if not contested and _left_out(reader, claim.segment):
+            continue
+        # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
+        # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
+        about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
+                                                                                  reader))
+        wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
+        if wrong and (about or not claim.names or check.wrong_anywhere):
+            violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
+                              f"{claim.segment.text[:80]!r}")
+        if about:
+            beside = _offered_beside(claim, fact)
+            if beside:
+                violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
+                                  f"({claim.segment.text[:80]!r})")
+    found = reader._required[memo_key] = (missed, violations)
+    return found
+
+
 def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str], list[str]]:
     """(missing requirements, violations) of one text."""
     read = claims(reader, text, check.subject)
@@ -1045,30 +1092,10 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     violations: list[str] = []
     entities = reader.spec.entities
     for key in check.require:
-        fact = reader.spec.fact(key)
-        label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
-        if not any(_about(c, fact, check.subject, reader) and (_asserted(reader, c, fact)[0] if _contested(
-                reader, c, fact) else _states(c, fact, reader, headings=check.headings)) for c in read):
-            missing.append(f"does not state {label} with {entities[fact.entity].name}")
-        for claim in read:
-            if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
-                violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
-            contested = _contested(reader, claim, fact)
-            if not contested and _left_out(reader, claim.segment):
-                continue
-            # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
-            # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
-            about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
-                                                                                      reader))
-            wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
-            if wrong and (about or not claim.names or check.wrong_anywhere):
-                violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
-                                  f"{claim.segment.text[:80]!r}")
-            if about:
-                beside = _offered_beside(claim, fact)
-                if beside:
-                    violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
-                                      f"({claim.segment.text[:80]!r})")
+        missed, wrong_readings = _requirement(reader, check, text, read, key)
+        if missed is not None:
+            missing.append(missed)
+        violations += wrong_readings
     for group in check.require_any:
         options = [reader.spec.fact(k) for k in group]
         if not any(_about(c, f, check.subject, reader) and _states(c, f, reader) for f in options for c in read):
