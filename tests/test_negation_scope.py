@@ -121,3 +121,35 @@ BUDGET = "budget-variance-answer-001"  # Sales is over by $26,300; Legal and the
 ])
 def test_a_department_with_a_negation_is_read_by_what_it_negates(answer: str, ok: bool) -> None:
     assert would_pass(answered(BUDGET, answer)) is ok
+
+
+@pytest.mark.parametrize("text", [
+    "Hi Alexis, the launch is Oct 21. Oct 8 isn't ruled out.",
+    "Hi Alexis, the launch is Oct 21, though Oct 8 isn't ruled out.",
+    "Hi Alexis, the launch is Oct 21. We can't rule out Oct 8.",
+    "Hi Alexis, the launch is Oct 21. Oct 8 is not excluded either.",
+    "Hi Alexis, the launch is Oct 21. Oct 8 is still on the table.",
+])
+def test_a_negated_exclusion_keeps_the_other_date_open_and_fails(text: str) -> None:
+    """"isn't ruled out" is two negations that keep a value open: read as one, the hedge passed."""
+    assert fails(replay(task("dm-answer-question-004"), text=text))
+
+
+@pytest.mark.parametrize("text", [
+    "Hi Alexis, the launch is Oct 21; Oct 8 is ruled out, it is the beta end.",
+    "Hi Alexis, the launch is Oct 21. Oct 8 has been ruled out.",
+    "Hi Alexis, the launch is Oct 21. We can't rule out a slip, but the plan says Oct 21.",
+])
+def test_a_date_ruled_out_or_an_open_risk_without_a_date_still_passes(text: str) -> None:
+    assert passes(replay(task("dm-answer-question-004"), text=text))
+
+
+@pytest.mark.parametrize(("text", "values", "aside"), [
+    ("Oct 21, though Oct 8 isn't ruled out", ("Oct 21", "Oct 8"), []),
+    ("Oct 21; we cannot exclude Oct 8", ("Oct 21", "Oct 8"), []),
+    ("Oct 21; Oct 8 is ruled out", ("Oct 21", "Oct 8"), ["Oct 8"]),
+    ("le 21 oct., le 8 oct. n'est pas exclu", ("21 oct.", "8 oct."), []),
+    ("21. Okt., der 8. Okt. ist nicht ausgeschlossen", ("21. Okt.", "8. Okt."), []),
+])
+def test_a_negated_exclusion_sets_nothing_aside(text: str, values: tuple[str, ...], aside: list[str]) -> None:
+    assert _aside(text, *values) == aside

@@ -502,17 +502,39 @@ HEDGE = re.compile(
 )
 
 
+# A negated exclusion keeps a value open: "Oct 8 isn't ruled out", "we can't rule out Oct 8", "not
+# excluded", "still possible".  Read as a negation it set the alternative aside, and "Oct 21. Oct 8
+# isn't ruled out." passed as if it answered Oct 21 alone; it is a hedge.
+POSSIBLE = re.compile(
+    r"(?:\bnot|\bnever|n't|\bcannot)\s+(?:(?:yet|be|been|quite|entirely|completely|fully|able\s+to|rule\s+it)\s+)*"
+    r"(?:ruled?\s+out|excluded?|off\s+the\s+table|impossible|out\s+of\s+the\s+question)\b"
+    r"|\b(?:still|also|equally)\s+(?:possible|an\s+option|on\s+the\s+table|in\s+play)\b"
+    r"|\bpas\s+(?:encore\s+)?exclue?s?\b|\bnicht\s+(?:ausgeschlossen|auszuschlie(?:ß|ss)en)\b",
+    re.IGNORECASE,
+)
+
+
+def without_possible(text: str) -> str:
+    """``text`` with its negated exclusions ("isn't ruled out") blanked, the same length (positions hold),
+    so that the negations in them are not read as leaving a value out."""
+    return POSSIBLE.sub(lambda m: " " * len(m.group()), text)
+
+
 def excluded(segment: Segment) -> bool:
     """Does the segment (or its heading) present what it names as left out, rejected or a near miss?"""
     text = segment.full
-    return _excludes(text) if len(text) <= _KEPT_LENGTH else EXCLUSION.search(text) is not None
+    return _excludes(text) if len(text) <= _KEPT_LENGTH else _read_excludes(text)
 
 
 @functools.lru_cache(maxsize=4096)
 def _excludes(text: str) -> bool:
     """``excluded`` of one short text, kept: the facts checks of a grader ask it of the same segments over
     and over (only short ones are kept, so a long hostile text is not held for the life of the process)."""
-    return EXCLUSION.search(text) is not None
+    return _read_excludes(text)
+
+
+def _read_excludes(text: str) -> bool:
+    return EXCLUSION.search(text) is not None and EXCLUSION.search(without_possible(text)) is not None
 
 
 def hedged(segment: Segment) -> bool:

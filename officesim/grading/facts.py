@@ -53,6 +53,7 @@ from officesim.grading.claims import (
     segments,
     table_cells,
     without_loose_dates,
+    without_possible,
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import compiled, read_date
@@ -752,8 +753,8 @@ def _left_out(reader: Reader, segment: Segment) -> bool:
     key = (segment.context, segment.text)
     found = reader._left_out.get(key)
     if found is None:
-        found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(
-            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}") is not None and \
+        found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(without_possible(
+            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}")) is not None and \
             _ALTERNATIVE.search(segment.text) is None
     return found
 
@@ -831,7 +832,7 @@ def _is_contested(reader: Reader, claim: Claim, fact: Fact) -> bool:
     segment = claim.segment
     if not _marked(reader, segment.text)[0]:
         return False
-    if segment.context and EXCLUSION.search(_blanked(reader, segment.context)) is not None:
+    if segment.context and EXCLUSION.search(without_possible(_blanked(reader, segment.context))) is not None:
         return False  # under "Excluded:" everything is left out
     kinds = {kind for *_, kind, _ in _values(reader, claim, fact)}
     return {"right", "wrong"} <= kinds

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 
-from officesim.grading.claims import EXCLUSION
+from officesim.grading.claims import EXCLUSION, without_possible
 
 # where a marker's reach ends: a clause break ("not sure, but it is Oct 30")
 _CLAUSE_BREAK = re.compile(r"[;:!?()|]|[,.](?=\s|$)|\s[-–—]\s|\b(?:but|and|while|whereas|aber|und|mais|et)\b",
@@ -64,6 +64,9 @@ def _read_marker(text: str) -> bool:
 
 
 def _markers(text: str) -> list[re.Match[str]]:
+    """The negation and change markers of ``text``, in order; a negated exclusion ("isn't ruled out")
+    keeps its value open, so its words are none."""
+    text = without_possible(text)
     return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
 
 
