@@ -153,3 +153,20 @@ def test_a_date_ruled_out_or_an_open_risk_without_a_date_still_passes(text: str)
 ])
 def test_a_negated_exclusion_sets_nothing_aside(text: str, values: tuple[str, ...], aside: list[str]) -> None:
     assert _aside(text, *values) == aside
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5 remote; it was 6 last month.", True),
+    ("5 remote (6 last month).", True),
+    ("Five remote. Previously 6.", True),  # the old value in a sentence of its own
+    ("5 remote. It went down from 6.", True),
+    ("5 remote. 6 is last month's figure.", True),
+    ("5 remote. Six was the count last month.", True),
+    ("6 remote; it was 5 last month.", False),
+    ("6 remote. Previously 5.", False),
+    ("5 remote, though 6 isn't ruled out.", False),
+])
+def test_an_old_value_marked_as_last_month_s_or_previous_is_not_the_answer(answer: str, ok: bool) -> None:
+    """A careful worker tells the old figure beside the new one ("it was 6 last month"): it is set
+    aside as "previously" is, in the right value's sentence or in one of its own."""
+    assert would_pass(answered(HEADCOUNT, answer)) is ok

@@ -1074,6 +1074,10 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
                                                                                   reader))
         wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
+        if wrong and not contested and _marked(reader, claim.segment.text)[0]:
+            # a wrong value alone in its sentence, as the old one: "5 remote. Previously 6.", "Last month it
+            # was 6.": the marker sets it aside as it would beside the right value
+            wrong = _asserted(reader, claim, fact)[1]
         if wrong and (about or not claim.names or check.wrong_anywhere):
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                               f"{claim.segment.text[:80]!r}")

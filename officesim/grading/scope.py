@@ -37,8 +37,13 @@ _BY = re.compile(r"\s+(?:by|durch|par)\b", re.IGNORECASE)
 _FROM = re.compile(r"\b(?:from|von|vom|de|du)\s+$", re.IGNORECASE)
 _TO = re.compile(r"\s*(?:to|auf|à|au|->|→)(?=\s|$)", re.IGNORECASE)
 # words that mark the old value of a change, beside the negations of ``EXCLUSION``
+# ("it was 6 last month", "last week it was 6": an old value beside the asked one; not "last quarter" or
+# "last year", which reports compare with on purpose)
 _FORMERLY = re.compile(r"\b(?:previously|formerly|originally|earlier|(?:down|up)\s+from|bisher|vorher|zuvor|"
-                       r"ursprünglich|auparavant|précédemment|initialement)\b", re.IGNORECASE)
+                       r"ursprünglich|auparavant|précédemment|initialement|last\s+(?:week|month)|"
+                       r"(?:a|one|two|three|four|a\s+few|\d+)\s+(?:weeks?|months?)\s+ago|until\s+recently|"
+                       r"used\s+to\s+be|letzte[nm]?\s+(?:Woche|Monat)|le\s+mois\s+dernier|la\s+semaine\s+dernière)\b",
+                       re.IGNORECASE)
 _FROM_TO = re.compile(r"\b(?:from|von|vom|de|du)\s.*?\s(?:to|auf|à|au)\s|->|→", re.IGNORECASE)
 _WAS = r"\((?:[^()]*?\s)?(?:was|previously|formerly|originally|before|earlier|vorher|bisher|zuvor|avant|auparavant)\s"
 _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: it stands inside the parentheses
