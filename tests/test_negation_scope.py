@@ -170,3 +170,23 @@ def test_an_old_value_marked_as_last_month_s_or_previous_is_not_the_answer(answe
     """A careful worker tells the old figure beside the new one ("it was 6 last month"): it is set
     aside as "previously" is, in the right value's sentence or in one of its own."""
     assert would_pass(answered(HEADCOUNT, answer)) is ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5. That's all.", True),  # opens with the answer: no list here
+    ("5. Last month it was 6.", True),
+    ("6. That's all.", False),
+    ("5. Or 6.", False),
+])
+def test_a_text_that_opens_with_its_figure_is_not_read_as_a_list_item(answer: str, ok: bool) -> None:
+    assert would_pass(answered(HEADCOUNT, answer)) is ok
+
+
+def test_a_numbered_list_still_loses_its_item_numbers() -> None:
+    from officesim.grading.claims import segments
+
+    listed = segments("Remote counts:\n2. Digital: 5\n3. Legal: 4")
+    assert [s.text for s in listed[1:]] == ["Digital: 5", "Legal: 4"]
+    assert [f.value for s in listed[1:] for f in s.figures] == [5, 4]
+    assert [s.text for s in segments("1. Digital: 5 remote")] == ["Digital: 5 remote"]  # a list of one
+    assert [f.value for s in segments("5. That's all.") for f in s.figures] == [5]

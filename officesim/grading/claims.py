@@ -108,6 +108,7 @@ _SHORT_DATE = re.compile(r"(?<![\d/.])(?:(?<!-)|(?<=/\d-)|(?<=/\d\d-))(?P<a>\d{1
 
 # ----------------------------------------------------------------------------- segments
 _BULLET = re.compile(r"^\s*(?:[-*•·▪]|\d{1,2}[.)]|[a-z][.)])\s+")
+_NUMBERED = re.compile(r"^\s*0*(\d{1,2})[.)]\s+")
 # sentence ends: . ! ? followed by space and a capital/digit/$ (never inside "4.82" or "Mr. Smith")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
 # (with the titles a de_DE or fr_FR directory writes into names: "Prof. Dr.", "Dipl.-Ing.", "MBA.", "B.Sc.";
@@ -390,7 +391,11 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
     context = ""
     paragraph = 0
     header: tuple[str, ...] = ()
-    for number, raw_line in enumerate(clean(text).splitlines()):
+    lines = clean(text).splitlines()
+    # "5. That's all." opens with the answer, not a list: a number is a list's only where the text has a
+    # list (two numbered lines), or where it is 1 (a list of one item)
+    numbered = sum(_NUMBERED.match(line) is not None for line in lines) >= 2
+    for number, raw_line in enumerate(lines):
         line = raw_line.strip()
         if "|" not in line:
             header = ()
@@ -407,7 +412,8 @@ def segments(text: str, *, day_first: bool = False, year: int = 2026) -> list[Se
             paragraph += 1
             out.append(_read(Segment(line, "", len(out), paragraph, number), day_first, year))
             continue
-        body = _BULLET.sub("", line)
+        item = _NUMBERED.match(line)
+        body = line if item and not numbered and item.group(1) != "1" else _BULLET.sub("", line)
         parts = [body] if "|" in body else _sentences(body)
         for at, part in enumerate(parts):
             segment = Segment(part.strip(), context, len(out), paragraph, number, header=header if "|" in body else (),

@@ -864,11 +864,13 @@ def _values(reader: Reader, claim: Claim, fact: Fact) -> list[tuple[int, int, st
     return out
 
 
-def _asserted(reader: Reader, claim: Claim, fact: Fact) -> tuple[bool, list[str]]:
+def _asserted(reader: Reader, claim: Claim, fact: Fact, *, negations: bool = True) -> tuple[bool, list[str]]:
     """In a contested claim: (whether it asserts the fact's value, the wrong values it asserts), the
-    values a negation governs set aside ("closes Oct 30, not Oct 16" asserts Oct 30 only)."""
+    values a negation (unless not ``negations``) or a change's marker governs set aside ("closes Oct 30,
+    not Oct 16" asserts Oct 30 only)."""
     values = _values(reader, claim, fact)
-    aside = governed(_marked(reader, claim.segment.text)[1], [(start, end) for start, end, *_ in values])
+    aside = governed(_marked(reader, claim.segment.text)[1], [(start, end) for start, end, *_ in values],
+                     negations=negations)
     kept = [v for i, v in enumerate(values) if i not in aside]
     return any(kind == "right" for *_, kind, _ in kept), [shown for *_, kind, shown in kept if kind == "wrong"][:1]
 
@@ -1076,8 +1078,9 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
         if wrong and not contested and _marked(reader, claim.segment.text)[0]:
             # a wrong value alone in its sentence, as the old one: "5 remote. Previously 6.", "Last month it
-            # was 6.": the marker sets it aside as it would beside the right value
-            wrong = _asserted(reader, claim, fact)[1]
+            # was 6.": a change's marker sets it aside as it would beside the right value (a negation here
+            # is ``_left_out``'s to read: "Or Oct 8, can't say" offers Oct 8)
+            wrong = _asserted(reader, claim, fact, negations=False)[1]
         if wrong and (about or not claim.names or check.wrong_anywhere):
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                               f"{claim.segment.text[:80]!r}")

@@ -68,23 +68,27 @@ def _read_marker(text: str) -> bool:
     return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE))
 
 
-def _markers(text: str) -> list[re.Match[str]]:
-    """The negation and change markers of ``text``, in order; a negated exclusion ("isn't ruled out")
-    keeps its value open, so its words are none."""
+def _markers(text: str, negations: bool = True) -> list[re.Match[str]]:
+    """The negation (unless not ``negations``) and change markers of ``text``, in order; a negated
+    exclusion ("isn't ruled out") keeps its value open, so its words are none."""
+    if not negations:
+        return list(_FORMERLY.finditer(text))
     text = without_possible(text)
     return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
 
 
-def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "sentence") -> set[int]:
+def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "sentence",
+             negations: bool = True) -> set[int]:
     """Indices of ``spans`` (where ``text`` gives its values, in order) that ``text`` sets aside.
 
     ``text`` should have the entities' own names blanked ("No Frills Ltd" is no negation).  A marker
     with nothing after it reaches back to the value before it within the sentence (``backward``
     "sentence", for figures and dates: "Oct 8 is only the beta end, not the launch") or only within
     its clause ("clause", for names: "while IT came in under budget" sets IT aside, but "Sales is
-    over, not under" says nothing against Sales)."""
+    over, not under" says nothing against Sales).  Without ``negations`` only the marks of a change
+    count ("previously", "last month", "from ... to", "(it was ...)")."""
     out: set[int] = set()
-    for marker in _markers(text):
+    for marker in _markers(text, negations):
         if _BY.match(text, marker.end()) is None:
             after = next((i for i, (start, _) in enumerate(spans) if start >= marker.end()), None)
             if after is not None and _CLAUSE_BREAK.search(text, marker.end(), spans[after][0]) is None:
