@@ -190,3 +190,16 @@ def test_a_numbered_list_still_loses_its_item_numbers() -> None:
     assert [f.value for s in listed[1:] for f in s.figures] == [5, 4]
     assert [s.text for s in segments("1. Digital: 5 remote")] == ["Digital: 5 remote"]  # a list of one
     assert [f.value for s in segments("5. That's all.") for f in s.figures] == [5]
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("Sales, by $26,300. Finance was second, by $5,500.", True),
+    ("Sales overspent the most ($26,300). Finance was next.", True),
+    ("Sales ($26,300 over). Note Legal came in $30,000 under.", True),
+    ("Finance, by $26,300. Sales second.", False),
+    ("Sales or Finance. Finance is next.", False),
+    ("Finance overspent most. Sales next, by $26,300.", False),
+])
+def test_another_candidate_ranked_below_the_answer_in_a_sentence_of_its_own_is_context(answer: str, ok: bool) -> None:
+    """"Finance was next" is what a careful worker adds; it names Finance, but not as an answer."""
+    assert would_pass(answered(BUDGET, answer)) is ok

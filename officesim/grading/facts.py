@@ -764,6 +764,16 @@ def _left_out(reader: Reader, segment: Segment) -> bool:
 _ALTERNATIVE = re.compile(r"^\W*(?:or|oder|ou)\b|\bor\s+(?:maybe|perhaps|possibly|probably)\b", re.IGNORECASE)
 
 
+# a sentence of its own that ranks another candidate below the answer ("Finance was next", "Legal came in
+# $30,000 under"): context a careful worker adds, not a second answer
+_RANK = r"(?:next|second|third|runner[\s-]?up)"
+_RANKED_BELOW = re.compile(
+    rf"\b(?:was|is|were|came|comes|ranks?|ranked|placed|finished)\s+(?:(?:a|the|in|close)\s+)*{_RANK}\b"
+    rf"|\b{_RANK}\s+(?:highest|largest|biggest|most|closest|in\s+line|place)\b|\b{_RANK}\s*(?:[.,;:!)]|$)"
+    r"|\bcame\s+in\s+(?:\S+\s+){0,3}under\b|\bunder(?:\s+(?:budget|plan|target|forecast))?\s*(?:[.,;:!)]|$)",
+    re.IGNORECASE)
+
+
 def _blanked(reader: Reader, text: str) -> str:
     """``text`` with the entities' names blanked out (the same length, so positions still hold)."""
     for start, end, _ in reversed(reader.mentions(text)):
@@ -1133,7 +1143,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             elif key not in asserted:
                 continue  # "Sales, not Legal": set aside by the negation before it
             elif (contested or not _left_out(reader, claim.segment)) and not (
-                    comparisons and _own_value(claim, key, reader)):
+                    comparisons and _own_value(claim, key, reader)) and not (
+                    not answer_too and _RANKED_BELOW.search(claim.segment.text)):
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
