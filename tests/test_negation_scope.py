@@ -203,3 +203,18 @@ def test_a_numbered_list_still_loses_its_item_numbers() -> None:
 def test_another_candidate_ranked_below_the_answer_in_a_sentence_of_its_own_is_context(answer: str, ok: bool) -> None:
     """"Finance was next" is what a careful worker adds; it names Finance, but not as an answer."""
     assert would_pass(answered(BUDGET, answer)) is ok
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("Hi Alexis, the launch is Oct 21 (the beta ends Oct 8).", True),  # the trap told as what it is
+    ("Hi Alexis, the launch is Oct 21; beta ends Oct 8.", True),
+    ("Hi Alexis, Oct 8 for beta end and Oct 21 for launch.", True),
+    ("Hi Alexis, Oct 21. Beta: Oct 8.", True),
+    ("Hi Alexis, launches Oct 8, beta Oct 21.", False),  # the nearest label decides: Oct 8 is told as the launch
+    ("Hi Alexis, launch Oct 8 (beta) or Oct 21.", False),
+    ("Hi Alexis, Oct 8 or Oct 21 (beta Oct 8).", False),  # still two dates offered for the launch
+    ("Hi Alexis, beta Oct 8.", False),
+])
+def test_the_trap_date_told_with_its_own_label_is_no_wrong_launch(text: str, ok: bool) -> None:
+    """The launch plan gives the beta's end too; a careful worker says which date is which."""
+    assert passes(replay(task("dm-answer-question-004"), text=text)) is ok

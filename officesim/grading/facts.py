@@ -31,7 +31,7 @@ import csv
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
@@ -115,7 +115,9 @@ class Fact(_Strict):
     label: str | None = Field(
         None, description="A regex for the words that label this attribute beside a figure ('overdue|owes', "
         "'renewal'): a figure labelled as one attribute of an entity that is its other attribute's value (the "
-        "overdue total written as the renewal) is a swap.")
+        "overdue total written as the renewal) is a swap; and a wrong reading of another of the entity's facts "
+        "that is this one's value, written beside this label, is told as this fact, not as the other ('launch "
+        "Oct 21, the beta ends Oct 8').")
 
     contrary: str | None = Field(
         None, description="A regex for words that, written right beside the value (within 12 characters, no "
@@ -863,15 +865,46 @@ def _values(reader: Reader, claim: Claim, fact: Fact) -> list[tuple[int, int, st
             if any(_close(r, number, fact.tolerance) for r in readings):
                 kind = "right"
             elif any(_close(r, w, fact.wrong_tolerance) for w in wrong_numbers for r in readings) and not _denominator(
-                    claim.segment, figure) and not _theirs(reader, claim, fact, figure):
+                    claim.segment, figure) and not _theirs(reader, claim, fact, figure) and not _told_as_other(
+                    reader, claim, fact, at, at + len(figure.text), _number_is(readings)):
                 kind = "wrong"
             out.append((at, at + len(figure.text), kind, figure.text))
     elif day is not None:
         wrong_days = {d for w in fact.wrong if isinstance(w, str) and (d := read_date(w)) is not None}
         for start, end, found in date_spans(text, day_first=reader.day_first, year=reader.ctx.now_year):
-            kind = "right" if found == day else "wrong" if found in wrong_days else ""
+            kind = "right" if found == day else "wrong" if found in wrong_days and not _told_as_other(
+                reader, claim, fact, start, end, _day_is(found)) else ""
             out.append((start, end, kind, str(found)))
     return out
+
+
+def _number_is(readings: tuple[float, ...]) -> Callable[[Fact], bool]:
+    return lambda g: (v := g.number()) is not None and any(_close(r, v, min(g.tolerance, 0.001)) for r in readings)
+
+
+def _day_is(day: date) -> Callable[[Fact], bool]:
+    return lambda g: g.day() == day
+
+
+def _told_as_other(reader: Reader, claim: Claim, fact: Fact, start: int, end: int,
+                   holds: Callable[[Fact], bool]) -> bool:
+    """Whether the value at ``text[start:end]``, a wrong reading of ``fact``, is told as another of its
+    entity's facts: that fact has the value (``holds``) and its ``label`` is the one nearest the value
+    ("the launch is Oct 21 (the beta ends Oct 8)": Oct 8 is the beta's end, told as such).  The nearest
+    label decides as in ``_label_swaps``, so "launch Oct 8, beta ends Oct 21" still reads Oct 8 as the
+    launch."""
+    others = [g for g in reader.spec.facts if g is not fact and g.entity == fact.entity and g.label and holds(g)]
+    if not others:
+        return False
+    text = claim.segment.text
+    near: list[tuple[int, bool, Fact]] = []
+    for g in [fact, *others] if fact.label else others:
+        for m in compiled(str(g.label), re.IGNORECASE).finditer(text):
+            between = text[m.end():start] if m.end() <= start else text[end:m.start()] if m.start() >= end else None
+            if between is not None and len(between) <= LABEL_REACH:
+                broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
+                near.append((len(between) + LABEL_REACH * broken, m.start() > start, g))
+    return bool(near) and min(near, key=lambda n: (n[0], n[1]))[2] is not fact
 
 
 def _asserted(reader: Reader, claim: Claim, fact: Fact, *, negations: bool = True) -> tuple[bool, list[str]]:
@@ -927,14 +960,28 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         if isinstance(wrong, int | float):
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
                     and not (number is not None and _close(r, number, fact.tolerance))
-                    and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)]
+                    and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)
+                    and not _figure_told_as_other(reader, claim, fact, f)]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
-            if day in claim.segment.dates or day in claim.segment.loose_dates:
+            if day in claim.segment.loose_dates or (day in claim.segment.dates and not _day_told_as_other(
+                    reader, claim, fact, day)):
                 out.append(wrong)
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
     return out
+
+
+def _day_told_as_other(reader: Reader, claim: Claim, fact: Fact, day: date) -> bool:
+    """Whether every place the claim writes ``day`` tells it as another of the entity's facts."""
+    spans = [(start, end) for start, end, found in date_spans(claim.segment.text, day_first=reader.day_first,
+                                                             year=reader.ctx.now_year) if found == day]
+    return bool(spans) and all(_told_as_other(reader, claim, fact, start, end, _day_is(day)) for start, end in spans)
+
+
+def _figure_told_as_other(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
+    at = claim.segment.text.find(figure.text)
+    return at >= 0 and _told_as_other(reader, claim, fact, at, at + len(figure.text), _number_is(figure.readings()))
 
 
 def _theirs(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:

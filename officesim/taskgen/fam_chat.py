@@ -143,7 +143,10 @@ class DmAnswerQuestion(Family):
             fact = long_date(launch)
             sheet.sources.append(f"doc:{doc_name}")
             subject = sheet.entity(f"Project {project}", key="project", aliases=[project], kind="project")
-            sheet.fact(subject, "launch_date", launch.isoformat(), wrong=[beta.isoformat()])
+            # the beta's end is a fact of its own: told as the beta's ("the beta ends Oct 8") it is no wrong launch
+            sheet.fact(subject, "launch_date", launch.isoformat(), wrong=[beta.isoformat()],
+                       label=r"\b(?:launch|launches|launching|go[\s-]?live|release)\b")
+            sheet.fact(subject, "beta_end", beta.isoformat(), label=r"\bbeta\b")
         stage.clock(stamp(day(0), 8, 50))
         sent = stage.act(asker["id"], "chat_send_dm", person="user", text=question)
         channel_id = str(sent["channel_id"])
