@@ -218,3 +218,19 @@ def test_another_candidate_ranked_below_the_answer_in_a_sentence_of_its_own_is_c
 def test_the_trap_date_told_with_its_own_label_is_no_wrong_launch(text: str, ok: bool) -> None:
     """The launch plan gives the beta's end too; a careful worker says which date is which."""
     assert passes(replay(task("dm-answer-question-004"), text=text)) is ok
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("Hi Alexis, launch Oct 21 or a week later.", False),  # an alternative with no date of its own
+    ("Hi Alexis, launch Oct 21 or later.", False),
+    ("Hi Alexis, launch Oct 21, or so the plan says.", True),  # "or so the plan says" is no alternative
+])
+def test_a_vague_alternative_beside_the_date_is_a_hedge(text: str, ok: bool) -> None:
+    assert passes(replay(task("dm-answer-question-004"), text=text)) is ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5 or so.", False), ("5, give or take.", False), ("5 ± 1", False), ("5 remote, 6 or so last month.", True),
+])
+def test_a_count_with_or_so_is_a_hedge(answer: str, ok: bool) -> None:
+    assert would_pass(answered(HEADCOUNT, answer)) is ok

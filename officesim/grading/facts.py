@@ -1030,6 +1030,10 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     number = fact.number()
     day = fact.day()
     dates = [*claim.segment.dates, *claim.segment.loose_dates]
+    vague = _VAGUE_ALTERNATIVE.search(claim.segment.text)
+    if vague and ((day is not None and day in dates) or (number is not None and any(
+            _close(r, number, fact.tolerance) for f in claim.segment.figures for r in f.readings()))):
+        return [repr(vague.group())]  # "Oct 21 or a week later", "5 or so": no one value
     if day is not None and day in dates and len(set(dates)) > 1 and (re.search(
             r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", without_loose_dates(claim.segment.text), re.IGNORECASE)
             or _LOOSE_DATE_RUN.search(claim.segment.text)):
@@ -1061,6 +1065,11 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
                 and f not in right]
     return out
 
+
+# an alternative with no value of its own beside the value: "Oct 21 or a week later", "5 or so", "give or take"
+_VAGUE_ALTERNATIVE = re.compile(
+    r"\bor\s+so\b(?=\s*(?:[.,;:!?)]|$))|\bor\s+(?:thereabouts|later|earlier|sooner|(?:a|an|one|two|three|a\s+few|\d+)\s+(?:days?|weeks?|months?)\s+"
+    r"(?:later|earlier|after|before|on))\b|\bgive\s+or\s+take\b|\bplus\s+or\s+minus\b|±", re.IGNORECASE)
 
 # loose dates listed one after another ("10/20, 10/21 or 10/22"): a list of guesses, not a date
 _LOOSE_DATE_RUN = re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}\s*(?:,|;|\bor\b|\band\b|\bto\b|-|–|—)\s*"
