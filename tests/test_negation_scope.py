@@ -234,3 +234,13 @@ def test_a_vague_alternative_beside_the_date_is_a_hedge(text: str, ok: bool) -> 
 ])
 def test_a_count_with_or_so_is_a_hedge(answer: str, ok: bool) -> None:
     assert would_pass(answered(HEADCOUNT, answer)) is ok
+
+
+def test_a_change_marker_in_a_pasted_dump_leaves_a_wrong_rule_wrong() -> None:
+    """The change-marker reading of a lone wrong value is for figures and dates: a wrong entity (the
+    rule an expense breaks) has no place the scope can read, so it stays wrong (the dump probe passed)."""
+    from officesim.pipeline.selftest import selftest
+
+    report = selftest(task("expense-audit-004"))
+    dump = [run for run in report.runs if run.agent == "probe:dump_plus_computed"]
+    assert dump and dump[0].ok and not dump[0].passed

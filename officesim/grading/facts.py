@@ -1142,10 +1142,12 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
                                                                                   reader))
         wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
-        if wrong and not contested and _marked(reader, claim.segment.text)[0]:
+        if wrong and not contested and (fact.number() is not None or fact.day() is not None) and _marked(
+                reader, claim.segment.text)[0]:
             # a wrong value alone in its sentence, as the old one: "5 remote. Previously 6.", "Last month it
             # was 6.": a change's marker sets it aside as it would beside the right value (a negation here
-            # is ``_left_out``'s to read: "Or Oct 8, can't say" offers Oct 8)
+            # is ``_left_out``'s to read: "Or Oct 8, can't say" offers Oct 8); only figures and dates have a
+            # place the scope can read (``_values``), so a wrong entity stays wrong
             wrong = _asserted(reader, claim, fact, negations=False)[1]
         if wrong and (about or not claim.names or check.wrong_anywhere):
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
