@@ -233,12 +233,12 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
 
 # A segment is a line or a sentence, and texts repeat their lines (a mail's greeting, a report's
 # rows, the same answer from episode to episode): a short text is read once, its figures and dates kept.
-_KEPT_LENGTH = 1024
+KEPT_LENGTH = 1024
 
 
 def read_dates(text: str, *, day_first: bool = False, year: int = 2026) -> list[date]:
     """Every date in ``text``: full dates, "Oct 8" and "8/10" (in the locale's order) without a year."""
-    if type(text) is str and len(text) <= _KEPT_LENGTH:
+    if type(text) is str and len(text) <= KEPT_LENGTH:
         return list(_kept_dates(text, day_first, year))
     return _read_dates(text, day_first, year)
 
@@ -288,7 +288,7 @@ def read_figures(text: str) -> list[Figure]:
     """Every quantity ``text`` states (see the module docstring for what is not one), read in the
     reading locale."""
     locale = _LOCALE.get()
-    if type(text) is str and len(text) <= _KEPT_LENGTH:
+    if type(text) is str and len(text) <= KEPT_LENGTH:
         return list(_kept_figures(text, locale))
     return _read_figures(text, locale)
 
@@ -529,7 +529,7 @@ def without_possible(text: str) -> str:
 def excluded(segment: Segment) -> bool:
     """Does the segment (or its heading) present what it names as left out, rejected or a near miss?"""
     text = segment.full
-    return _excludes(text) if len(text) <= _KEPT_LENGTH else _read_excludes(text)
+    return _excludes(text) if len(text) <= KEPT_LENGTH else _read_excludes(text)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -897,14 +897,23 @@ def _told_as_other(reader: Reader, claim: Claim, fact: Fact, start: int, end: in
     if not others:
         return False
     text = claim.segment.text
+    named = _nearest_label(text, start, end, [fact, *others] if fact.label else others)
+    return named is not None and named is not fact
+
+
+def _nearest_label(text: str, start: int, end: int, facts: list[Fact]) -> Fact | None:
+    """The fact whose ``label`` is written nearest the value at ``text[start:end]`` (within
+    ``LABEL_REACH`` characters, before or after), or ``None``.  A label across a clause break
+    (", renewal", "and owes") is further than one beside the value; at equal distance the one
+    before it names it."""
     near: list[tuple[int, bool, Fact]] = []
-    for g in [fact, *others] if fact.label else others:
-        for m in compiled(str(g.label), re.IGNORECASE).finditer(text):
+    for f in facts:
+        for m in compiled(str(f.label), re.IGNORECASE).finditer(text):
             between = text[m.end():start] if m.end() <= start else text[end:m.start()] if m.start() >= end else None
             if between is not None and len(between) <= LABEL_REACH:
                 broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
-                near.append((len(between) + LABEL_REACH * broken, m.start() > start, g))
-    return bool(near) and min(near, key=lambda n: (n[0], n[1]))[2] is not fact
+                near.append((len(between) + LABEL_REACH * broken, m.start() > start, f))
+    return min(near, key=lambda n: (n[0], n[1]))[2] if near else None
 
 
 def _asserted(reader: Reader, claim: Claim, fact: Fact, *, negations: bool = True) -> tuple[bool, list[str]]:
@@ -1316,18 +1325,9 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
             if at < 0:
                 continue
             end = at + len(figure.text)
-            near: list[tuple[int, bool, Fact]] = []
-            for f in mine:
-                for m in compiled(str(f.label), re.IGNORECASE).finditer(text):
-                    between = text[m.end():at] if m.end() <= at else text[end:m.start()] if m.start() >= end else None
-                    if between is not None and len(between) <= LABEL_REACH:
-                        # a label across a clause break (", renewal", "and owes") is further than one
-                        # beside the figure; at equal distance the one before it names it
-                        broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
-                        near.append((len(between) + LABEL_REACH * broken, m.start() > at, f))
-            if not near:
+            named = _nearest_label(text, at, end, mine)
+            if named is None:
                 continue
-            named = min(near, key=lambda n: (n[0], n[1]))[2]
             readings = figure.readings()
             if any(_close(r, float(named.value), named.tolerance) for r in readings):
                 continue

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 
-from officesim.grading.claims import EXCLUSION, without_possible
+from officesim.grading.claims import EXCLUSION, KEPT_LENGTH, without_possible
 
 # where a marker's reach ends: a clause break ("not sure, but it is Oct 30")
 _CLAUSE_BREAK = re.compile(r"[;:!?()|]|[,.](?=\s|$)|\s[-–—]\s|\b(?:but|and|while|whereas|aber|und|mais|et)\b",
@@ -50,13 +50,10 @@ _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: i
 _EARLIER_ANYWHERE = re.compile(_WAS, re.IGNORECASE)
 
 
-_KEPT_LENGTH = 1024  # texts up to this long have their answer kept; a long hostile text is read each time
-
-
 def has_marker(text: str) -> bool:
     """Whether ``text`` has a negation or a change marker that may set one of its values aside (kept
     per short text: every facts check of a grader asks it of the same segments)."""
-    return _kept_marker(text) if len(text) <= _KEPT_LENGTH else _read_marker(text)
+    return _kept_marker(text) if len(text) <= KEPT_LENGTH else _read_marker(text)
 
 
 @functools.lru_cache(maxsize=4096)
