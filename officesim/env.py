@@ -279,6 +279,17 @@ class OfficeEnv:
             info["revision"] = {"attempt": len(self.attempts), "grade": revised}
         return self._obs(result), reward, terminated, truncated, info
 
+    def may_end(self, name: str) -> bool:
+        """Whether a step calling ``name`` may end the episode, and so grade it (a judge may be asked).
+
+        Conservative: ``submit``, the last step of the budget, or any call while a streak of
+        identical failing calls is one short of ``stop_after_repeats``.  Servers run the steps that
+        cannot end the episode on their event loop and the others where waiting is harmless.
+        """
+        if name == SUBMIT or self.steps + 1 >= self.task.max_steps:
+            return True
+        return self.stop_after_repeats is not None and self._failing_count + 1 >= self.stop_after_repeats
+
     def fork(self) -> OfficeEnv:
         """An independent copy of this episode at the current step, for branching rollouts and search.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -121,39 +122,107 @@ def test_loaded_tasks_stay_in_a_bounded_cache() -> None:
         assert cached == ["budget-summary-to-cfo", "lookup-cfo-email"]  # least recently used dropped
 
 
-def test_a_slow_call_in_one_session_does_not_delay_another_session(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One session's tool call is held inside the tool (as a huge search would be); meanwhile a
-    second session is created, steps and reads its transcript, and the held call then completes."""
+def _hold_search(monkeypatch: pytest.MonkeyPatch, *, slow_first: float = 0.0) -> tuple[threading.Event, threading.Event]:
+    """``directory_search_people`` held inside the tool (as a huge search would be) until released;
+    with ``slow_first``, its first call instead just takes that long (a slow call the server sees)."""
     entered, release = threading.Event(), threading.Event()
     search = _REGISTRY["directory_search_people"]
+    calls = [0]
 
     def held(world: Any, **kwargs: Any) -> dict[str, Any]:
-        entered.set()
-        release.wait(30)
+        calls[0] += 1
+        if slow_first and calls[0] == 1:
+            time.sleep(slow_first)
+        else:
+            entered.set()
+            release.wait(30)
         return search.func(world, **kwargs)
 
     monkeypatch.setitem(_REGISTRY, "directory_search_people", dataclasses.replace(search, func=held))
-    app = create_app(TASKS)
+    return entered, release
+
+
+async def _other_session_goes_on_while_held(api: httpx.AsyncClient, entered: threading.Event,
+                                            release: threading.Event) -> None:
+    slow_sid = (await api.post("/sessions", json={"task": "lookup-cfo-email"})).json()["session_id"]
+    slow = asyncio.create_task(api.post(f"/sessions/{slow_sid}/step", json={
+        "name": "directory_search_people", "arguments": {"query": "CFO"}}))
+    assert await asyncio.to_thread(entered.wait, 30)  # the slow call is running now
+    other = (await asyncio.wait_for(api.post("/sessions", json={"task": "lookup-cfo-email"}), 30)).json()
+    person = await asyncio.wait_for(api.post(f"/sessions/{other['session_id']}/step", json={
+        "name": "directory_get_person", "arguments": {"person": CFO}}), 30)
+    assert person.json()["observation"]["result"]["email"] == CFO
+    assert not slow.done()  # the other session finished while the slow call was still held
+    release.set()
+    result = (await asyncio.wait_for(slow, 30)).json()
+    assert result["observation"]["result"]["people"][0]["email"] == CFO
+
+
+def test_with_threaded_steps_a_slow_call_in_one_session_never_delays_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threaded_steps=True``: even a tool's first call runs in a thread, so a second session is
+    created, steps and reads its answer while the first session's call is held."""
+    entered, release = _hold_search(monkeypatch)
+    app = create_app(TASKS, threaded_steps=True)
 
     async def scenario() -> None:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://officesim") as api:
-            slow_sid = (await api.post("/sessions", json={"task": "lookup-cfo-email"})).json()["session_id"]
-            slow = asyncio.create_task(api.post(f"/sessions/{slow_sid}/step", json={
-                "name": "directory_search_people", "arguments": {"query": "CFO"}}))
-            assert await asyncio.to_thread(entered.wait, 30)  # the slow call is running now
-            other = (await asyncio.wait_for(api.post("/sessions", json={"task": "lookup-cfo-email"}), 30)).json()
-            person = await asyncio.wait_for(api.post(f"/sessions/{other['session_id']}/step", json={
-                "name": "directory_get_person", "arguments": {"person": CFO}}), 30)
-            assert person.json()["observation"]["result"]["email"] == CFO
-            assert not slow.done()  # the other session finished while the slow call was still held
-            release.set()
-            result = (await asyncio.wait_for(slow, 30)).json()
-            assert result["observation"]["result"]["people"][0]["email"] == CFO
+            await _other_session_goes_on_while_held(api, entered, release)
 
     try:
         asyncio.run(scenario())
     finally:
         release.set()
+
+
+def test_a_tool_that_was_slow_runs_in_a_thread_and_delays_no_other_session(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default a cheap call runs on the event loop; once a call of a tool was slow, the tool's
+    next calls go to the thread pool, so holding one of them holds up no other session."""
+    entered, release = _hold_search(monkeypatch, slow_first=0.02)
+    app = create_app(TASKS)
+    scheduler = app.state.officesim.scheduler
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://officesim") as api:
+            sid = (await api.post("/sessions", json={"task": "lookup-cfo-email"})).json()["session_id"]
+            first = await api.post(f"/sessions/{sid}/step", json={"name": "directory_search_people",
+                                                                    "arguments": {"query": "CFO"}})
+            assert first.json()["observation"]["result"]["people"][0]["email"] == CFO
+            assert scheduler.slow_tools() == {"directory_search_people": scheduler.cooldown}
+            await _other_session_goes_on_while_held(api, entered, release)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        release.set()
+
+
+def test_cheap_steps_run_on_the_event_loop_and_steps_that_grade_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where each step ran: tool calls on the event loop's thread; submit (which grades, and may
+    wait on a judge) and the last step of the budget (which grades too) in a worker thread."""
+    from officesim.env import OfficeEnv
+
+    where: list[tuple[str, bool]] = []  # (tool, ran in one of the server's worker threads)
+    real_step = OfficeEnv.step
+
+    def step(self: OfficeEnv, action: Any) -> Any:
+        where.append((str(action["name"]), threading.current_thread().name.startswith("officesim-http")))
+        return real_step(self, action)
+
+    monkeypatch.setattr(OfficeEnv, "step", step)
+    lookup = {"name": "directory_get_person", "arguments": {"person": CFO}}
+    with TestClient(create_app(TASKS)) as client:
+        sid, _ = session(client)
+        assert client.post(f"/sessions/{sid}/step", json=lookup).status_code == 200
+        done = client.post(f"/sessions/{sid}/step", json={"name": "submit", "arguments": {"answer": CFO}}).json()
+        assert done["terminated"] and done["reward"] == 1.0
+        assert where == [("directory_get_person", False), ("submit", True)]
+
+        where.clear()
+        sid, obs = session(client)
+        for _ in range(obs["max_steps"]):
+            last = client.post(f"/sessions/{sid}/step", json=lookup).json()
+        assert last["truncated"] and "grade" in last["info"]
+        assert where == [("directory_get_person", False)] * (obs["max_steps"] - 1) + [("directory_get_person", True)]
 
 
 def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,11 +4,12 @@ A thin layer over ``OfficeEnv`` and ``World.call``: it resolves names, keeps ses
 and maps the few failures a client can cause to HTTP status codes.  Tool calls, validation,
 errors-as-data and grading are exactly those of the in-process path.
 
-Every tool call, reset and grade runs in a worker thread, never on the event loop: most calls
-cost tens of microseconds, but one (a search over a huge document, a judge call) can take
-seconds, and on the loop it would stall every other session's requests.  Each session has a
-lock, so two requests on one session never interleave; sessions run in parallel (SQLite releases
-the GIL while it works).  Loaded tasks are kept in a bounded LRU cache (a task holds its start
+Cheap steps and resets run on the event loop; a step that may grade (``submit``, the last step)
+and any call of a tool that was slow lately run in a worker thread, where a judge call or a long
+search stalls no other session (``officesim.server.scheduling`` says why and how;
+``threaded_steps=True`` sends every step to a thread).  Each session has a lock, so two requests
+on one session never interleave; threaded sessions run in parallel (SQLite releases the GIL
+while it works).  Loaded tasks are kept in a bounded LRU cache (a task holds its start
 state, a few MB); a session keeps its own task alive however the cache moves.
 
 The observation carries the instruction, the user and the tool list on ``POST /sessions`` (and
@@ -34,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -45,6 +46,7 @@ from officesim.errors import OfficesimError
 from officesim.grading.judge import Judge, JudgeConfig, make_judge
 from officesim.grading.scoring import Grade
 from officesim.server.fastpath import FastPath, FastRoute
+from officesim.server.scheduling import StepScheduler
 from officesim.task import WORLDS_DIR, Task, find_tasks, load_task, world_snapshot
 from officesim.toolexport import FORMATS, export_tools
 from officesim.world import World
@@ -63,6 +65,7 @@ WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 ToolFormat = Literal["openai", "responses", "anthropic", "mcp"]  # officesim.toolexport.FORMATS (a test pins it)
 ToolSchema = Literal["strict", "relaxed"]  # officesim.toolexport.SCHEMA_MODES
 ObservationDetail = Literal["lean", "full"]
+T = TypeVar("T")
 # The worker threads of every app in the process (started on demand, as many as anyio's default).
 WORKERS = ThreadPoolExecutor(max_workers=40, thread_name_prefix="officesim-http")
 
@@ -234,7 +237,8 @@ class ServerState:
 
     def __init__(self, tasks_dir: Path, worlds_dir: Path, *, judge: Judge | JudgeConfig | None,
                  max_sessions: int, grade_detail: GradeDetail, session_ttl: float | None = None,
-                 clock: Callable[[], float] = time.monotonic, task_cache: int = 64) -> None:
+                 clock: Callable[[], float] = time.monotonic, task_cache: int = 64,
+                 threaded_steps: bool = False) -> None:
         self.tasks_dir = tasks_dir.resolve()
         self.worlds_dir = worlds_dir.resolve()
         self.judge = make_judge(judge)  # one judge (and HTTP client) for every session of the app
@@ -251,6 +255,7 @@ class ServerState:
         self._load_lock = asyncio.Lock()
         self._idle: list[OfficeEnv] = []  # ended episodes' envs, most recently freed last
         self.idle_envs = IDLE_ENVS
+        self.scheduler = StepScheduler(threaded=threaded_steps)
 
     # ----------------------------------------------------------------- tasks
     def task_ids(self) -> list[str]:
@@ -391,6 +396,13 @@ def _prepare_task(directory: Path) -> Task:
     return task
 
 
+def _timed(func: Callable[..., T], /, *args: Any) -> tuple[T, float]:
+    """``func(*args)`` and the seconds it took (where it ran: queueing for a thread is not the call's cost)."""
+    started = time.perf_counter()
+    result = func(*args)
+    return result, time.perf_counter() - started
+
+
 def _encode(content: dict[str, Any]) -> bytes:
     """A JSON body encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
     so validating it again against the response model (as FastAPI does for returned objects) would
@@ -458,7 +470,10 @@ async def open_session(state: ServerState, body: CreateSession) -> bytes:
     task = await state.task(body.task)
     env = state.env(task)
     options = {"reward": body.reward, "revisions": body.revisions, "revision_discount": body.revision_discount}
-    obs, info = await run_in_threadpool(env.reset, seed=body.seed, options=options)
+    if state.scheduler.threaded:
+        obs, info = await run_in_threadpool(env.reset, seed=body.seed, options=options)
+    else:  # a restore of the task's start: bounded by the task, not by anything a client sends
+        obs, info = env.reset(seed=body.seed, options=options)
     try:
         session = state.add_session(env)
     except HTTPException:
@@ -497,8 +512,12 @@ async def run_step(state: ServerState, session_id: str, action: dict[str, Any],
             raise HTTPException(status.HTTP_409_CONFLICT,
                                 f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
-        # Off the event loop: a slow call (or grading with a judge) must not stall other sessions.
-        obs, reward, terminated, truncated, info = await run_in_threadpool(env.step, action)
+        tool = str(action["name"])
+        if state.scheduler.inline(tool, may_end=env.may_end(tool)):
+            (obs, reward, terminated, truncated, info), seconds = _timed(env.step, action)
+        else:  # off the event loop: a slow call (or grading with a judge) must not stall other sessions
+            (obs, reward, terminated, truncated, info), seconds = await run_in_threadpool(_timed, env.step, action)
+        state.scheduler.observe(tool, seconds)
     views: dict[int, dict[str, Any]] = {}  # the final grade is also the last attempt's: viewed once
 
     def view(grade: Grade) -> dict[str, Any]:
@@ -569,8 +588,13 @@ async def world_call(name: str, body: ToolCall | OpenAIToolCall, state: State) -
     """Run any tool on the server's copy of a plain world (a sandbox without task or grading)."""
     plain = await state.world(name)
     action = body.action()
+    tool = str(action["name"])
     async with plain.lock:
-        result = await run_in_threadpool(plain.world.call, action["name"], action["arguments"])
+        if state.scheduler.inline(tool, may_end=False):
+            result, seconds = _timed(plain.world.call, tool, action["arguments"])
+        else:
+            result, seconds = await run_in_threadpool(_timed, plain.world.call, tool, action["arguments"])
+        state.scheduler.observe(tool, seconds)
     return WorldCallResult(world=name, result=result, error="error" in result)
 
 
@@ -609,6 +633,7 @@ def create_app(
     session_ttl: float | None = 3600.0,
     clock: Callable[[], float] = time.monotonic,
     task_cache: int = 64,
+    threaded_steps: bool = False,
 ) -> FastAPI:
     """A FastAPI app serving the tasks under ``tasks_dir`` and the world specs in ``worlds_dir``.
 
@@ -626,6 +651,8 @@ def create_app(
         clock: the monotonic clock used for idle times (tests pass a fake one).
         task_cache: loaded tasks kept (least recently used dropped first); each holds its start
             state, a few MB on acme.
+        threaded_steps: run every step and reset in a worker thread, never on the event loop
+            (default: cheap ones on the loop, see ``officesim.server.scheduling``).
     """
     tasks_path, worlds_path = Path(tasks_dir), Path(worlds_dir)
     for label, path in (("tasks", tasks_path), ("worlds", worlds_path)):
@@ -643,7 +670,7 @@ def create_app(
     )
     app.state.officesim = ServerState(tasks_path, worlds_path, judge=judge, max_sessions=max_sessions,
                                       grade_detail=grade_detail, session_ttl=session_ttl, clock=clock,
-                                      task_cache=task_cache)
+                                      task_cache=task_cache, threaded_steps=threaded_steps)
     app.include_router(router)
     # An episode's requests skip FastAPI's routing (see officesim.server.fastpath).
     app.add_middleware(FastPath, routes=FAST_ROUTES, state=app.state.officesim)

@@ -1,0 +1,55 @@
+"""Where the HTTP server runs a step (officesim.server.scheduling) and which steps may end an episode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from officesim import load_task
+from officesim.env import OfficeEnv
+from officesim.server.scheduling import MAX_REMEMBERED, StepScheduler
+
+TASKS = Path(__file__).parent / "fixtures" / "tasks"
+
+
+def test_a_slow_call_sends_its_tools_next_calls_to_threads_until_the_cooldown_runs_out() -> None:
+    scheduler = StepScheduler(slow_seconds=0.002, cooldown=3)
+    assert scheduler.inline("mail_search_messages", may_end=False)
+    scheduler.observe("mail_search_messages", 0.0005)  # fast: nothing changes
+    assert scheduler.inline("mail_search_messages", may_end=False)
+    scheduler.observe("mail_search_messages", 0.05)  # slow
+    assert [scheduler.inline("mail_search_messages", may_end=False) for _ in range(4)] == [False, False, False, True]
+    assert scheduler.inline("drive_get_file", may_end=False)  # other tools are not affected
+
+
+def test_a_tool_that_stays_slow_stays_in_threads() -> None:
+    scheduler = StepScheduler(slow_seconds=0.002, cooldown=2)
+    scheduler.observe("crm_search_deals", 0.01)
+    for _ in range(10):  # each threaded call is slow again: the count starts anew every time
+        assert not scheduler.inline("crm_search_deals", may_end=False)
+        scheduler.observe("crm_search_deals", 0.01)
+    assert scheduler.slow_tools() == {"crm_search_deals": 2}
+
+
+def test_steps_that_may_end_the_episode_and_threaded_mode_never_run_inline() -> None:
+    assert not StepScheduler().inline("submit", may_end=True)
+    assert not StepScheduler(threaded=True).inline("drive_get_file", may_end=False)
+
+
+def test_invented_tool_names_cannot_grow_the_memory_without_bound() -> None:
+    scheduler = StepScheduler()
+    for i in range(MAX_REMEMBERED * 3):
+        scheduler.observe(f"tool_{i}", 1.0)
+    assert len(scheduler.slow_tools()) <= MAX_REMEMBERED
+
+
+def test_may_end_is_true_for_submit_the_last_step_and_a_failing_streak_at_its_limit() -> None:
+    env = OfficeEnv(load_task(TASKS / "lookup-cfo-email"), stop_after_repeats=2)
+    obs, _ = env.reset()
+    assert env.may_end("submit") and not env.may_end("directory_get_person")
+    env.step({"name": "directory_get_person", "arguments": {"person": "nobody@nowhere.test"}})  # fails once
+    assert env.may_end("directory_get_person")  # the same failing call again would stop the episode
+    env.step({"name": "directory_get_person", "arguments": {"person": "jasmine.jones@tinyco.test"}})
+    assert not env.may_end("directory_get_person")  # the streak is broken
+    while env.steps < obs["max_steps"] - 1:
+        env.step({"name": "directory_get_person", "arguments": {"person": "jasmine.jones@tinyco.test"}})
+    assert env.may_end("directory_get_person")  # the budget's last step ends the episode
