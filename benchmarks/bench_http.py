@@ -10,7 +10,8 @@ Run: ``python benchmarks/bench_http.py [--tasks tasks] [--limit 40] [--seconds 4
 * server CPU per episode = the server process's user+system time (``/proc/PID/stat``) over the
   measurement divided by the episodes played; the baseline is the CPU time of the very same
   episodes played in this process with ``OfficeEnv`` (reset, steps, grading), measured in the
-  same run;
+  same run: in ``ROUNDS`` rounds that each time the baseline and both client counts back to back,
+  so a drift in the machine's speed weighs on both sides alike;
 * bytes per step = the mean size of a step response's body (the reset's is printed apart: it
   carries the tool list, which steps no longer repeat).
 
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,7 @@ from officesim.task import Task, find_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
+ROUNDS = 4  # interleaved rounds per server stack (see run)
 
 
 def spread(tasks: list[Task], limit: int) -> list[Task]:
@@ -117,8 +120,31 @@ class Server:
         self.proc.wait(timeout=10)
 
 
-def measure(server: Server, sample: list[Task], clients: int, seconds: float) -> tuple[float, float]:
-    """(episodes/s, server CPU seconds per episode) with ``clients`` concurrent clients."""
+@dataclass
+class Tally:
+    """Episodes, wall seconds and CPU seconds summed over a measurement's rounds."""
+
+    episodes: int = 0
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def add(self, episodes: int, wall: float, cpu: float) -> None:
+        self.episodes += episodes
+        self.wall += wall
+        self.cpu += cpu
+
+    @property
+    def rate(self) -> float:
+        return self.episodes / self.wall
+
+    @property
+    def cpu_per_episode(self) -> float:
+        return self.cpu / self.episodes
+
+
+def measure(server: Server, sample: list[Task], clients: int, seconds: float, tally: Tally) -> None:
+    """Oracle episodes over HTTP with ``clients`` concurrent clients for ``seconds``, added to ``tally``
+    (the server process's CPU time)."""
     counts = [0] * clients
     stop = time.monotonic() + seconds
     errors: list[BaseException] = []
@@ -143,15 +169,11 @@ def measure(server: Server, sample: list[Task], clients: int, seconds: float) ->
     wall, cpu = time.perf_counter() - wall0, server.cpu() - cpu0
     if errors:
         raise SystemExit(f"an HTTP episode failed: {errors[0]!r}")
-    episodes = sum(counts)
-    return episodes / wall, cpu / episodes
+    tally.add(sum(counts), wall, cpu)
 
 
-def in_process(sample: list[Task], seconds: float) -> tuple[float, float]:
-    """(episodes/s, CPU seconds per episode) of the same oracle episodes with ``OfficeEnv``."""
-    envs = [(OfficeEnv(t), OracleAgent(t)) for t in sample]
-    for env, agent in envs:
-        play(env, agent)
+def in_process(envs: list[tuple[OfficeEnv, OracleAgent]], seconds: float, tally: Tally) -> None:
+    """The same oracle episodes played with ``OfficeEnv`` in this process for ``seconds``, added to ``tally``."""
     episodes = 0
     with Clock() as clock:
         stop = time.perf_counter() + seconds
@@ -159,16 +181,19 @@ def in_process(sample: list[Task], seconds: float) -> tuple[float, float]:
             for env, agent in envs:
                 play(env, agent)
                 episodes += 1
-    return episodes / clock.wall, clock.cpu / episodes
+    tally.add(episodes, clock.wall, clock.cpu)
 
 
 def run(tasks_dir: str, limit: int, seconds: float, figures: Figures) -> None:
     sample = spread([t for t in map(load_task, find_tasks([tasks_dir])) if t.solution is not None], limit)
-    print(f"== HTTP: oracle episodes of {len(sample)} tasks from {len({t.family for t in sample})} families ==")
-    local_rate, local_cpu = in_process(sample, seconds)
-    print(f"  in process (OfficeEnv):          {local_rate:7.0f} episodes/s   CPU {fmt_ms(local_cpu)} per episode")
+    print(f"== HTTP: oracle episodes of {len(sample)} tasks from {len({t.family for t in sample})} families, "
+          f"{ROUNDS} interleaved rounds ==")
+    envs = [(OfficeEnv(t), OracleAgent(t)) for t in sample]
+    for env, agent in envs:  # warm-up: every task's start state built, every statement prepared
+        play(env, agent)
     stacks = [("default", [], "httptools+uvloop, no access log"), ("h11", ["--http", "h11", "--loop", "asyncio"],
                                                                      "h11+asyncio, no access log")]
+    local_all = Tally()
     for name, extra, label in stacks:
         server = Server(tasks_dir, extra)
         try:
@@ -178,17 +203,27 @@ def run(tasks_dir: str, limit: int, seconds: float, figures: Figures) -> None:
                     if episode(client, task, sizes) < 1.0:
                         raise SystemExit(f"the oracle fails {task.id} over HTTP")
                 reset_bytes = len(client.post("/sessions", json={"task": sample[0].id}).content)
-            for clients in (1, 8):
-                rate, cpu = measure(server, sample, clients, seconds)
-                ratio = cpu / local_cpu
-                print(f"  HTTP {label:<31} {clients} client(s): {rate:6.0f} episodes/s   server CPU "
-                      f"{fmt_ms(cpu)} per episode ({ratio:.2f}x in process)")
+            # The machine's speed drifts by tens of percent within a minute: each round measures the
+            # in-process baseline and both client counts back to back, and the figures sum the rounds.
+            local, remote = Tally(), {1: Tally(), 8: Tally()}
+            for _ in range(ROUNDS):
+                in_process(envs, seconds / ROUNDS, local)
+                for clients, tally in remote.items():
+                    measure(server, sample, clients, seconds / ROUNDS, tally)
+            local_all.add(local.episodes, local.wall, local.cpu)
+            print(f"  in process (OfficeEnv), beside {name}: {local.rate:7.0f} episodes/s   CPU "
+                  f"{fmt_ms(local.cpu_per_episode)} per episode")
+            for clients, tally in remote.items():
+                ratio = tally.cpu_per_episode / local.cpu_per_episode
+                print(f"  HTTP {label:<31} {clients} client(s): {tally.rate:6.0f} episodes/s   server CPU "
+                      f"{fmt_ms(tally.cpu_per_episode)} per episode ({ratio:.2f}x in process)")
                 if name == "default":
-                    figures.add(f"http_rate_{clients}", rate, unit="episodes/s",
+                    figures.add(f"http_rate_{clients}", tally.rate, unit="episodes/s",
                                 what=f"HTTP oracle episodes/s, {clients} client(s)")
                     figures.add(f"http_cpu_ratio_{clients}", ratio, unit="x", target="<= 3x", ok=ratio <= 3,
                                 what=f"HTTP server CPU per episode / in-process CPU per episode ({clients} "
-                                f"client(s))", shown=f"{fmt_ms(cpu)} vs {fmt_ms(local_cpu)} ({ratio:.2f}x)")
+                                f"client(s))", shown=f"{fmt_ms(tally.cpu_per_episode)} vs "
+                                f"{fmt_ms(local.cpu_per_episode)} ({ratio:.2f}x)")
             if name == "default":
                 step_bytes = statistics.mean(sizes)
                 print(f"  bytes per step response: {step_bytes:,.0f} (mean); session creation (with the tool list) "
@@ -197,8 +232,8 @@ def run(tasks_dir: str, limit: int, seconds: float, figures: Figures) -> None:
                             shown=f"{step_bytes:,.0f} B (reset with the tool list: {reset_bytes:,} B)")
         finally:
             server.stop()
-    figures.add("inprocess_cpu_per_episode", local_cpu * 1e3, unit="ms", what="in-process CPU per oracle episode "
-                "(HTTP sample)")
+    figures.add("inprocess_cpu_per_episode", local_all.cpu_per_episode * 1e3, unit="ms",
+                what="in-process CPU per oracle episode (HTTP sample)")
 
 
 def main() -> None:

@@ -277,3 +277,16 @@ def test_the_fast_path_answers_exactly_as_the_fastapi_route(monkeypatch: pytest.
     assert client.delete(f"/sessions/{fast_sid}").status_code == 204
     assert client.delete(f"/sessions/{fast_sid}").status_code == 404
     assert client.post(f"/sessions/{fast_sid}/step", json=call).status_code == 404
+
+
+def test_a_task_added_after_a_miss_is_found_and_a_found_ref_is_remembered(tmp_path: Path) -> None:
+    import shutil
+
+    library = tmp_path / "library"
+    library.mkdir()
+    with TestClient(create_app(library)) as client:
+        assert client.post("/sessions", json={"task": "lookup-cfo-email"}).status_code == 404
+        shutil.copytree(TASKS / "lookup-cfo-email", library / "nested" / "lookup-cfo-email")
+        assert client.post("/sessions", json={"task": "lookup-cfo-email"}).status_code == 201  # a miss is not kept
+        state = client.app.state.officesim
+        assert state._dirs == {"lookup-cfo-email": (library / "nested" / "lookup-cfo-email").resolve()}

@@ -53,3 +53,17 @@ def test_may_end_is_true_for_submit_the_last_step_and_a_failing_streak_at_its_li
     while env.steps < obs["max_steps"] - 1:
         env.step({"name": "directory_get_person", "arguments": {"person": "jasmine.jones@tinyco.test"}})
     assert env.may_end("directory_get_person")  # the budget's last step ends the episode
+
+
+def test_a_session_body_built_from_encoded_parts_is_the_plain_encoding() -> None:
+    """Session creation splices the task's tool list, encoded once, into the body: byte for byte
+    what encoding the whole body at once gives."""
+    from officesim.server.http import _encode, _encode_object
+
+    env = OfficeEnv(load_task(TASKS / "lookup-cfo-email"))
+    obs, info = env.reset(seed=7)
+    whole = _encode({"session_id": "ab" * 16, "observation": obs, "info": info})
+    parts = _encode_object({"session_id": _encode("ab" * 16),
+                            "observation": _encode_object({k: _encode(v) for k, v in obs.items()}),
+                            "info": _encode(info)})
+    assert parts == whole

@@ -29,6 +29,7 @@ import json
 import re
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -61,6 +62,7 @@ UNPROCESSABLE = 422  # spelt differently across Starlette versions
 # connection (~50 us on acme) instead of a fresh connection that parses the schema and prepares
 # every statement again (~2 ms).  Each holds a world (a few MB on acme).
 IDLE_ENVS = 16
+MAX_REFS = 4096  # task refs remembered with their folders
 WORLD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 ToolFormat = Literal["openai", "responses", "anthropic", "mcp"]  # officesim.toolexport.FORMATS (a test pins it)
 ToolSchema = Literal["strict", "relaxed"]  # officesim.toolexport.SCHEMA_MODES
@@ -256,6 +258,9 @@ class ServerState:
         self._idle: list[OfficeEnv] = []  # ended episodes' envs, most recently freed last
         self.idle_envs = IDLE_ENVS
         self.scheduler = StepScheduler(threaded=threaded_steps)
+        # Each task's tool list (~30 KB) as encoded JSON, encoded once, not on every session's creation.
+        self._encoded_tools: weakref.WeakKeyDictionary[Task, bytes] = weakref.WeakKeyDictionary()
+        self._dirs: dict[str, Path] = {}  # refs already found, so a session's creation costs no filesystem walk
 
     # ----------------------------------------------------------------- tasks
     def task_ids(self) -> list[str]:
@@ -263,7 +268,21 @@ class ServerState:
         return sorted(self._task_index)
 
     def task_dir(self, ref: str) -> Path:
-        """The folder of a task given as an id or a path under the tasks directory (never outside it)."""
+        """The folder of a task given as an id or a path under the tasks directory (never outside it).
+
+        A ref found once is remembered (at most ``MAX_REFS`` of them, since refs come from clients):
+        a loaded task is served from the cache until the server restarts anyway.
+        """
+        found_before = self._dirs.get(ref)
+        if found_before is not None:
+            return found_before
+        directory = self._find_dir(ref)
+        if len(self._dirs) >= MAX_REFS:
+            self._dirs.clear()
+        self._dirs[ref] = directory
+        return directory
+
+    def _find_dir(self, ref: str) -> Path:
         try:
             direct = (self.tasks_dir / ref).resolve()
             if direct.is_relative_to(self.tasks_dir) and (direct / "task.yaml").is_file():
@@ -361,6 +380,13 @@ class ServerState:
         self.sessions[session.id] = session
         return session
 
+    def encoded_tools(self, task: Task) -> bytes:
+        """``task.tools_json()`` as JSON, encoded once per loaded task."""
+        encoded = self._encoded_tools.get(task)
+        if encoded is None:
+            encoded = self._encoded_tools[task] = _encode(task.tools_json())
+        return encoded
+
     def grade_view(self, grade: Grade) -> dict[str, Any]:
         if self.grade_detail == "full":
             return grade.model_dump(mode="json")
@@ -403,7 +429,12 @@ def _timed(func: Callable[..., T], /, *args: Any) -> tuple[T, float]:
     return result, time.perf_counter() - started
 
 
-def _encode(content: dict[str, Any]) -> bytes:
+def _encode_object(members: dict[str, bytes]) -> bytes:
+    """A JSON object from its members' names and their values already encoded (as ``_encode`` would)."""
+    return b"{" + b",".join(_encode(name) + b":" + value for name, value in members.items()) + b"}"
+
+
+def _encode(content: Any) -> bytes:
     """A JSON body encoded once, as it is: what ``OfficeEnv`` returns is plain JSON data already,
     so validating it again against the response model (as FastAPI does for returned objects) would
     only cost time on every step.  The route's ``response_model`` still documents it."""
@@ -479,8 +510,12 @@ async def open_session(state: ServerState, body: CreateSession) -> bytes:
     except HTTPException:
         state.free(env)
         raise
-    # The observation is the env's (the tool list alone is ~10 KB): encoded once, not validated again.
-    return _encode({"session_id": session.id, "observation": obs, "info": info})
+    # The observation is the env's, encoded as it is (not validated again); the tool list (~30 KB,
+    # most of the body) is the task's, encoded once for every session of the task.
+    tools = obs["tools"]
+    observation = _encode_object({key: state.encoded_tools(task) if key == "tools" and tools is task.tools_json()
+                                  else _encode(value) for key, value in obs.items()})
+    return _encode_object({"session_id": _encode(session.id), "observation": observation, "info": _encode(info)})
 
 
 @router.post("/sessions/{session_id}/step", tags=["sessions"], responses=_errors(404, 409, 422),
