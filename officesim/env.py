@@ -284,11 +284,19 @@ class OfficeEnv:
 
         Conservative: ``submit``, the last step of the budget, or any call while a streak of
         identical failing calls is one short of ``stop_after_repeats``.  Servers run the steps that
-        cannot end the episode on their event loop and the others where waiting is harmless.
+        cannot end the episode apart from those that may (see ``may_ask_judge``).
         """
         if name == SUBMIT or self.steps + 1 >= self.task.max_steps:
             return True
         return self.stop_after_repeats is not None and self._failing_count + 1 >= self.stop_after_repeats
+
+    def may_ask_judge(self, name: str) -> bool:
+        """Whether a step calling ``name`` may wait on the LLM judge: it may end the episode (and so
+        grade it), a judge is configured, and the task's grader has judged checks."""
+        if self.judge is None or not self.may_end(name):
+            return False
+        grader = self.task.grader
+        return any(check.check == "judge" for check in (*grader.gates, *grader.criteria))
 
     def fork(self) -> OfficeEnv:
         """An independent copy of this episode at the current step, for branching rollouts and search.

@@ -122,7 +122,8 @@ def test_loaded_tasks_stay_in_a_bounded_cache() -> None:
         assert cached == ["budget-summary-to-cfo", "lookup-cfo-email"]  # least recently used dropped
 
 
-def _hold_search(monkeypatch: pytest.MonkeyPatch, *, slow_first: float = 0.0) -> tuple[threading.Event, threading.Event]:
+def _hold_search(monkeypatch: pytest.MonkeyPatch, *,
+                 slow_first: float = 0.0) -> tuple[threading.Event, threading.Event]:
     """``directory_search_people`` held inside the tool (as a huge search would be) until released;
     with ``slow_first``, its first call instead just takes that long (a slow call the server sees)."""
     entered, release = threading.Event(), threading.Event()
@@ -196,10 +197,13 @@ def test_a_tool_that_was_slow_runs_in_a_thread_and_delays_no_other_session(monke
         release.set()
 
 
-def test_cheap_steps_run_on_the_event_loop_and_steps_that_grade_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where each step ran: tool calls on the event loop's thread; submit (which grades, and may
-    wait on a judge) and the last step of the budget (which grades too) in a worker thread."""
+def test_cheap_steps_run_on_the_event_loop_and_steps_that_may_ask_the_judge_in_a_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where each step ran: tool calls and a code-only submit on the event loop's thread; on a task
+    with judged checks and a judge configured, submit and the budget's last step (which both grade,
+    and may wait on the judge) in a worker thread."""
     from officesim.env import OfficeEnv
+    from officesim.grading.judge import JudgeConfig
 
     where: list[tuple[str, bool]] = []  # (tool, ran in one of the server's worker threads)
     real_step = OfficeEnv.step
@@ -210,15 +214,23 @@ def test_cheap_steps_run_on_the_event_loop_and_steps_that_grade_in_a_thread(monk
 
     monkeypatch.setattr(OfficeEnv, "step", step)
     lookup = {"name": "directory_get_person", "arguments": {"person": CFO}}
-    with TestClient(create_app(TASKS)) as client:
+    nowhere = JudgeConfig(model="judge", base_url="http://127.0.0.1:9/v1", api_key="x", cache_dir=None, timeout=2,
+                          max_retries=0)  # refused at once: the grade is incomplete, which is beside the point here
+    with TestClient(create_app(TASKS, judge=nowhere)) as client:
         sid, _ = session(client)
         assert client.post(f"/sessions/{sid}/step", json=lookup).status_code == 200
         done = client.post(f"/sessions/{sid}/step", json={"name": "submit", "arguments": {"answer": CFO}}).json()
-        assert done["terminated"] and done["reward"] == 1.0
+        assert done["terminated"] and done["reward"] == 1.0  # lookup-cfo-email has no judged check
+        assert where == [("directory_get_person", False), ("submit", False)]
+
+        where.clear()
+        sid, _ = session(client, "budget-sheet-judged")
+        assert client.post(f"/sessions/{sid}/step", json=lookup).status_code == 200
+        client.post(f"/sessions/{sid}/step", json={"name": "submit", "arguments": {"answer": "done"}})
         assert where == [("directory_get_person", False), ("submit", True)]
 
         where.clear()
-        sid, obs = session(client)
+        sid, obs = session(client, "budget-sheet-judged")
         for _ in range(obs["max_steps"]):
             last = client.post(f"/sessions/{sid}/step", json=lookup).json()
         assert last["truncated"] and "grade" in last["info"]

@@ -13,26 +13,26 @@ TASKS = Path(__file__).parent / "fixtures" / "tasks"
 
 def test_a_slow_call_sends_its_tools_next_calls_to_threads_until_the_cooldown_runs_out() -> None:
     scheduler = StepScheduler(slow_seconds=0.002, cooldown=3)
-    assert scheduler.inline("mail_search_messages", may_end=False)
+    assert scheduler.inline("mail_search_messages", waits=False)
     scheduler.observe("mail_search_messages", 0.0005)  # fast: nothing changes
-    assert scheduler.inline("mail_search_messages", may_end=False)
+    assert scheduler.inline("mail_search_messages", waits=False)
     scheduler.observe("mail_search_messages", 0.05)  # slow
-    assert [scheduler.inline("mail_search_messages", may_end=False) for _ in range(4)] == [False, False, False, True]
-    assert scheduler.inline("drive_get_file", may_end=False)  # other tools are not affected
+    assert [scheduler.inline("mail_search_messages", waits=False) for _ in range(4)] == [False, False, False, True]
+    assert scheduler.inline("drive_get_file", waits=False)  # other tools are not affected
 
 
 def test_a_tool_that_stays_slow_stays_in_threads() -> None:
     scheduler = StepScheduler(slow_seconds=0.002, cooldown=2)
     scheduler.observe("crm_search_deals", 0.01)
     for _ in range(10):  # each threaded call is slow again: the count starts anew every time
-        assert not scheduler.inline("crm_search_deals", may_end=False)
+        assert not scheduler.inline("crm_search_deals", waits=False)
         scheduler.observe("crm_search_deals", 0.01)
     assert scheduler.slow_tools() == {"crm_search_deals": 2}
 
 
-def test_steps_that_may_end_the_episode_and_threaded_mode_never_run_inline() -> None:
-    assert not StepScheduler().inline("submit", may_end=True)
-    assert not StepScheduler(threaded=True).inline("drive_get_file", may_end=False)
+def test_steps_that_may_wait_on_the_judge_and_threaded_mode_never_run_inline() -> None:
+    assert not StepScheduler().inline("submit", waits=True)
+    assert not StepScheduler(threaded=True).inline("drive_get_file", waits=False)
 
 
 def test_invented_tool_names_cannot_grow_the_memory_without_bound() -> None:
@@ -67,3 +67,18 @@ def test_a_session_body_built_from_encoded_parts_is_the_plain_encoding() -> None
                             "observation": _encode_object({k: _encode(v) for k, v in obs.items()}),
                             "info": _encode(info)})
     assert parts == whole
+
+
+def test_only_a_step_that_may_grade_with_a_judge_on_judged_checks_may_ask_the_judge() -> None:
+    from officesim.grading.judge import JudgeConfig
+
+    judge = JudgeConfig(model="judge", base_url="http://127.0.0.1:9/v1", api_key="x", cache_dir=None)
+    judged = OfficeEnv(load_task(TASKS / "budget-sheet-judged"), judge=judge)
+    judged.reset()
+    assert judged.may_ask_judge("submit") and not judged.may_ask_judge("drive_search_files")
+    unjudged = OfficeEnv(load_task(TASKS / "budget-sheet-judged"))  # no judge configured
+    unjudged.reset()
+    assert not unjudged.may_ask_judge("submit")
+    code_only = OfficeEnv(load_task(TASKS / "lookup-cfo-email"), judge=judge)
+    code_only.reset()
+    assert not code_only.may_ask_judge("submit")

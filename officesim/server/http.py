@@ -4,10 +4,11 @@ A thin layer over ``OfficeEnv`` and ``World.call``: it resolves names, keeps ses
 and maps the few failures a client can cause to HTTP status codes.  Tool calls, validation,
 errors-as-data and grading are exactly those of the in-process path.
 
-Cheap steps and resets run on the event loop; a step that may grade (``submit``, the last step)
-and any call of a tool that was slow lately run in a worker thread, where a judge call or a long
-search stalls no other session (``officesim.server.scheduling`` says why and how;
-``threaded_steps=True`` sends every step to a thread).  Each session has a lock, so two requests
+Cheap steps, resets and code-only grading run on the event loop; a step that may wait on the
+judge (a ``submit`` or the budget's last step, when the grader has judged checks) and any call of
+a tool that was slow lately run in a worker thread, where a judge call or a long search stalls no
+other session (``officesim.server.scheduling`` says why and how; ``threaded_steps=True`` sends
+every step to a thread).  Each session has a lock, so two requests
 on one session never interleave; threaded sessions run in parallel (SQLite releases the GIL
 while it works).  Loaded tasks are kept in a bounded LRU cache (a task holds its start
 state, a few MB); a session keeps its own task alive however the cache moves.
@@ -548,9 +549,9 @@ async def run_step(state: ServerState, session_id: str, action: dict[str, Any],
                                 f"session {session_id!r} is over (it ended after {env.steps} steps, at submit or "
                                 f"max_steps); read GET /sessions/{session_id}/transcript, then DELETE it")
         tool = str(action["name"])
-        if state.scheduler.inline(tool, may_end=env.may_end(tool)):
+        if state.scheduler.inline(tool, waits=env.may_ask_judge(tool)):
             (obs, reward, terminated, truncated, info), seconds = _timed(env.step, action)
-        else:  # off the event loop: a slow call (or grading with a judge) must not stall other sessions
+        else:  # off the event loop: a slow call or a judge's answer must not stall other sessions
             (obs, reward, terminated, truncated, info), seconds = await run_in_threadpool(_timed, env.step, action)
         state.scheduler.observe(tool, seconds)
     views: dict[int, dict[str, Any]] = {}  # the final grade is also the last attempt's: viewed once
@@ -625,7 +626,7 @@ async def world_call(name: str, body: ToolCall | OpenAIToolCall, state: State) -
     action = body.action()
     tool = str(action["name"])
     async with plain.lock:
-        if state.scheduler.inline(tool, may_end=False):
+        if state.scheduler.inline(tool, waits=False):
             result, seconds = _timed(plain.world.call, tool, action["arguments"])
         else:
             result, seconds = await run_in_threadpool(_timed, plain.world.call, tool, action["arguments"])

@@ -8,10 +8,11 @@ hostile query that runs up to its time budget (2 s by default), or a grading tha
 
 So the rule is by what each tool has cost lately on this server:
 
-* a step that may end the episode (and so grade it: ``OfficeEnv.may_end``) always runs in a thread;
-* any other step runs on the loop, unless its tool was slow (over ``slow_seconds``) lately: a slow
-  call sends the tool's next ``cooldown`` calls to the thread pool, and every one of those that is
-  slow again starts the count anew.
+* a step that may wait on the LLM judge (it may end the episode and so grade it, and the grader
+  has judged checks: ``OfficeEnv.may_ask_judge``) always runs in a thread;
+* any other step (a ``submit`` graded by code alone included) runs on the loop, unless its tool
+  was slow (over ``slow_seconds``) lately: a slow call sends the tool's next ``cooldown`` calls to
+  the thread pool, and every one of those that is slow again starts the count anew.
 
 A policy that keeps making one tool slow therefore stalls the loop once, then runs in threads for
 as long as it keeps at it.  ``threaded=True`` sends every step to the thread pool, for deployments
@@ -42,9 +43,10 @@ class StepScheduler:
     cooldown: int = COOLDOWN
     _in_threads: dict[str, int] = field(default_factory=dict)  # tool -> calls left in the thread pool
 
-    def inline(self, tool: str, *, may_end: bool) -> bool:
-        """Whether the step calling ``tool`` runs on the event loop (else in a worker thread)."""
-        if self.threaded or may_end:
+    def inline(self, tool: str, *, waits: bool) -> bool:
+        """Whether the step calling ``tool`` runs on the event loop (else in a worker thread);
+        ``waits``: the step may wait on something outside the process (the judge)."""
+        if self.threaded or waits:
             return False
         left = self._in_threads.get(tool)
         if left is None:
