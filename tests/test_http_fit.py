@@ -249,7 +249,7 @@ def test_serve_http_defaults_to_no_access_log_and_passes_the_stack(monkeypatch: 
 
 
 def test_the_fast_path_answers_exactly_as_the_fastapi_route(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Session creation, steps and deletes skip FastAPI's routing (officesim.server.fastpath); a
+    """Session creation, steps and deletes skip FastAPI's stack (officesim.server.fastpath); a
     query string sends the same request through FastAPI's route: both must give the same answers."""
     app = create_app(TASKS)
     routed: list[str] = []  # the requests that reached FastAPI's router
@@ -302,3 +302,26 @@ def test_a_task_added_after_a_miss_is_found_and_a_found_ref_is_remembered(tmp_pa
         assert client.post("/sessions", json={"task": "lookup-cfo-email"}).status_code == 201  # a miss is not kept
         state = client.app.state.officesim
         assert state._dirs == {"lookup-cfo-email": (library / "nested" / "lookup-cfo-email").resolve()}
+
+
+def test_a_crash_in_a_fast_handler_is_a_500_and_the_server_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path runs before FastAPI's error middleware: a bug in a step still answers 500 (the
+    server's own answer to an exception) and the next session works."""
+    from officesim.env import OfficeEnv
+
+    real_step = OfficeEnv.step
+
+    def broken(self: OfficeEnv, action: Any) -> Any:
+        if action["name"] == "directory_get_person":
+            raise RuntimeError("a bug")
+        return real_step(self, action)
+
+    monkeypatch.setattr(OfficeEnv, "step", broken)
+    with TestClient(create_app(TASKS), raise_server_exceptions=False) as client:
+        sid, _ = session(client)
+        crashed = client.post(f"/sessions/{sid}/step", json={"name": "directory_get_person",
+                                                              "arguments": {"person": CFO}})
+        assert crashed.status_code == 500
+        other, _ = session(client)
+        done = client.post(f"/sessions/{other}/step", json={"name": "submit", "arguments": {"answer": CFO}})
+        assert done.status_code == 200 and done.json()["reward"] == 1.0
