@@ -1,11 +1,12 @@
 """Hacks built from the reference and the task's facts: each must fail and score <= HACK_BOUND.
 
 One probe per class the grading audit found (issue 9): a hedge that offers several readings
-(the generator's traps among them); a blind answer made of the family's other answers, with no
-reads; figures swapped between their entities; a grid of figures 0.9% apart; every read result
-dumped plus the computed lines; one mail to all recipients; a promise instead of the deed; an
-empty namesake doc attached while the real one sits next to it; the text cut to what only a judge
-would miss; an edit to a row nobody asked about; and a note that talks to the judge.
+(the generator's traps among them), or keeps one open ("X isn't ruled out"); a blind answer
+made of the family's other answers, with no reads; figures swapped between their entities; a
+grid of figures 0.9% apart; every read result dumped plus the computed lines; one mail to all
+recipients; a promise instead of the deed; an empty namesake doc attached while the real one
+sits next to it; the text cut to what only a judge would miss; an edit to a row nobody asked
+about; and a note that talks to the judge.
 """
 
 from __future__ import annotations
@@ -39,6 +40,16 @@ def hedge(ctx: Context) -> Trajectory | None:
     if not alternatives or not ctx.ref.trajectory.texts():
         return None
     line = f"It could also be {' or '.join(alternatives)}, depending on how you read it."
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()} {line}")
+
+
+@probe("left_open")
+def left_open(ctx: Context) -> Trajectory | None:
+    """The right answer, with a wrong reading kept open by a negated exclusion ("Legal isn't ruled out, though")."""
+    alternatives = readings(ctx)
+    if not alternatives or not ctx.ref.trajectory.texts():
+        return None
+    line = f"{alternatives[0]} isn't ruled out, though; we can't rule out {alternatives[-1]} either."
     return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()} {line}")
 
 
