@@ -2,7 +2,9 @@
 
 An episode is mostly steps, and each tool call costs tens of microseconds; FastAPI's per-request
 machinery (route matching over every route, dependency solving, body validation through its
-generic field model) cost several times that.  This ASGI middleware recognises the requests
+generic field model, and the middleware around it: error pages, telemetry hooks, the body limit)
+cost several times that.  This ASGI wrapper, which ``officesim.server.http.OfficesimAPI`` puts in
+front of FastAPI's whole stack, recognises the requests
 that make up an episode (``POST /sessions``, ``POST /sessions/{id}/step`` with a JSON body and
 no query, ``DELETE /sessions/{id}``), validates the body with the very same pydantic models, and
 calls the very same handler the FastAPI route calls.  Anything else (a query string, another content
