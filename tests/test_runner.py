@@ -182,3 +182,21 @@ def test_a_broken_run_folder_is_reported_not_a_traceback(tasks: list[Path], tmp_
 def test_a_result_line_with_a_non_integer_attempt_is_skipped(tmp_path: Path) -> None:
     (tmp_path / RESULTS).write_text('{"task": "t", "attempt": "a"}\n{"task": "t", "attempt": 1, "passed": true}\n')
     assert read_results(tmp_path) == [{"task": "t", "attempt": 1, "passed": True}]
+
+
+def test_a_run_in_process_keeps_only_the_task_it_plays_in_memory(tmp_path: Path) -> None:
+    """Each task is one job, played once through: when the next task starts, the previous one's
+    start state (a snapshot and a world, several MB each) is already released."""
+    from officesim.pipeline.runner import AgentSpec, RunPlan, run_plans
+
+    folders = find_tasks([Path(__file__).parent / "fixtures" / "tasks"])
+    tasks = {folder: load_task(folder) for folder in folders}
+    held: list[int] = []  # after each attempt: tasks whose start state is in memory
+
+    def on_record(record: dict) -> None:
+        held.append(sum(t._snapshot is not None for t in tasks.values()))
+
+    reports = run_plans(folders, [RunPlan(AgentSpec("oracle"), 1, tmp_path / "run")], progress=False,
+                        on_record=on_record, loaded=tasks)
+    assert reports[0].played == len(folders) >= 3 and reports[0].errors == 0
+    assert held == [1] * len(folders)
