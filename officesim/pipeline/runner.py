@@ -261,10 +261,10 @@ def _play_job(player: Player, job: Job, plans: Sequence[tuple[AgentSpec, int]]) 
 _worker_player: Player | None = None
 
 
-def _start_worker(env_options: dict[str, Any]) -> None:
+def _start_worker(env_options: dict[str, Any], cache_size: int = 8) -> None:
     """Pool initializer: one Player per worker process."""
     global _worker_player
-    _worker_player = Player(env_options)
+    _worker_player = Player(env_options, cache_size=cache_size)
 
 
 def _play_in_worker(job: Job, plans: list[tuple[AgentSpec, int]]) -> list[Outcome]:
@@ -298,7 +298,10 @@ def _play_parallel(jobs: list[Job], workers: int, plans: list[tuple[AgentSpec, i
         context.set_forkserver_preload(["officesim.pipeline.runner"])
     else:
         context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(env_options,))
+    # Jobs of whole tasks never bring a task back to a worker: keep one start state, not eight.
+    whole_tasks = len({task_dir for task_dir, _ in jobs}) == len(jobs)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(env_options, 1 if whole_tasks else 8))
     try:
         futures = [pool.submit(_play_in_worker, job, plans) for job in jobs]
         for future in as_completed(futures):
