@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from officesim.probes import wording
@@ -33,24 +34,26 @@ def readings(ctx: Context) -> list[str]:
     return out
 
 
-@probe("hedge")
-def hedge(ctx: Context) -> Trajectory | None:
-    """The right answer buried among other readings ("Sales or Legal; $26,300 or $31,100")."""
+def _readings_appended(ctx: Context, sentence: Callable[[list[str]], str]) -> Trajectory | None:
+    """The reference's texts, each followed by ``sentence(wrong readings)``; ``None`` without either."""
     alternatives = readings(ctx)
     if not alternatives or not ctx.ref.trajectory.texts():
         return None
-    line = f"It could also be {' or '.join(alternatives)}, depending on how you read it."
+    line = sentence(alternatives)
     return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()} {line}")
+
+
+@probe("hedge")
+def hedge(ctx: Context) -> Trajectory | None:
+    """The right answer buried among other readings ("Sales or Legal; $26,300 or $31,100")."""
+    return _readings_appended(ctx, lambda alt: f"It could also be {' or '.join(alt)}, depending on how you read it.")
 
 
 @probe("left_open")
 def left_open(ctx: Context) -> Trajectory | None:
     """The right answer, with a wrong reading kept open by a negated exclusion ("Legal isn't ruled out, though")."""
-    alternatives = readings(ctx)
-    if not alternatives or not ctx.ref.trajectory.texts():
-        return None
-    line = f"{alternatives[0]} isn't ruled out, though; we can't rule out {alternatives[-1]} either."
-    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()} {line}")
+    return _readings_appended(
+        ctx, lambda alt: f"{alt[0]} isn't ruled out, though; we can't rule out {alt[-1]} either.")
 
 
 def blind_text(ctx: Context) -> str | None:
