@@ -214,6 +214,13 @@ def test_another_candidate_ranked_below_the_answer_in_a_sentence_of_its_own_is_c
     ("Hi Alexis, launch Oct 8 (beta) or Oct 21.", False),
     ("Hi Alexis, Oct 8 or Oct 21 (beta Oct 8).", False),  # still two dates offered for the launch
     ("Hi Alexis, beta Oct 8.", False),
+    ("Hi Alexis, beta Oct 8 / launch Oct 21.", True),  # a slash between two labelled dates is no alternative
+    ("Hi Alexis, beta: Oct 8 / launch: Oct 21.", True),
+    ("Hi Alexis, launch Oct 21 / beta Oct 8.", True),
+    ("Hi Alexis, launch Oct 21 / Oct 8.", False),  # Oct 8 has no label of its own
+    ("Hi Alexis, launch Oct 21 or Oct 8 (beta).", False),  # offered as the launch first, labelled after
+    ("Hi Alexis, launch: Oct 21 or Oct 8 / beta: Oct 8", False),
+    ("Hi Alexis, launch Oct 21 / beta Oct 8 / launch Oct 8", False),
 ])
 def test_the_trap_date_told_with_its_own_label_is_no_wrong_launch(text: str, ok: bool) -> None:
     """The launch plan gives the beta's end too; a careful worker says which date is which."""
@@ -227,6 +234,28 @@ def test_the_trap_date_told_with_its_own_label_is_no_wrong_launch(text: str, ok:
 ])
 def test_a_vague_alternative_beside_the_date_is_a_hedge(text: str, ok: bool) -> None:
     assert passes(replay(task("dm-answer-question-004"), text=text)) is ok
+
+
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("5. It was 6 before the transfer.", True),  # the old count, told as the old one
+    ("5 remote. It was 6 before Maya moved.", True),
+    ("5 now; 6 before the move.", True),
+    ("6 before the move.", False),  # only the old count
+    ("5 before the move, 6 now.", False),  # the old count is the right one: 6 is what it says now
+    ("5 or 6 before the move.", False),  # still two readings offered
+    ("6 before tax, 5 after", False),  # tax is no change of who is counted
+])
+def test_a_count_told_as_the_one_before_a_change_is_the_old_count(answer: str, ok: bool) -> None:
+    assert would_pass(answered(HEADCOUNT, answer)) is ok
+
+
+def test_before_a_change_sets_aside_only_the_value_it_follows() -> None:
+    spans = lambda text, *values: [(text.index(v), text.index(v) + len(v)) for v in values]  # noqa: E731
+    text = "It was $31,100 before the reorg; $28,000 now."
+    assert governed(text, spans(text, "$31,100", "$28,000")) == {0}
+    text = "The total is $31,100 before the discount, $28,000 after."
+    assert governed(text, spans(text, "$31,100", "$28,000")) == set()
+    assert has_marker("6 before Maya moved") and not has_marker("submit before the deadline")
 
 
 @pytest.mark.parametrize(("answer", "ok"), [
@@ -244,3 +273,13 @@ def test_a_change_marker_in_a_pasted_dump_leaves_a_wrong_rule_wrong() -> None:
     report = selftest(task("expense-audit-004"))
     dump = [run for run in report.runs if run.agent == "probe:dump_plus_computed"]
     assert dump and dump[0].ok and not dump[0].passed
+
+
+def test_the_trap_labelled_variant_tells_the_beta_with_its_label_and_passes() -> None:
+    """The careful-worker direction of the label rule runs in every self-test that has such a trap."""
+    from officesim.pipeline.selftest import selftest
+
+    report = selftest(task("dm-answer-question-004"))
+    runs = [run for run in report.runs if run.agent == "variant:trap_labelled"]
+    assert runs and runs[0].ok and runs[0].passed
+    assert not [run for run in selftest(task("dm-answer-question-001")).runs if run.agent == "variant:trap_labelled"]

@@ -988,6 +988,37 @@ def _day_told_as_other(reader: Reader, claim: Claim, fact: Fact, day: date) -> b
     return bool(spans) and all(_told_as_other(reader, claim, fact, start, end, _day_is(day)) for start, end in spans)
 
 
+def _labelled_apart(reader: Reader, claim: Claim, fact: Fact, day: date) -> bool:
+    """Whether every place the claim writes ``day`` has another of the entity's facts' label as its
+    own nearest label, with no other date between them: "beta Oct 8 / launch Oct 21" tells Oct 8
+    as the beta's, but in "Oct 8 or Oct 21 (beta Oct 8)" the first Oct 8 has no label of its own
+    (the beta's stands beyond Oct 21), so it is still offered for the launch, as is a date joined
+    straight to the one before it ("launch Oct 21 or Oct 8 (beta)")."""
+    others = [g for g in reader.spec.facts if g is not fact and g.entity == fact.entity and g.label and g.day() == day]
+    if not others:
+        return False
+    text = claim.segment.text
+    found = date_spans(text, day_first=reader.day_first, year=reader.ctx.now_year)
+    spans = [(start, end) for start, end, d in found if d == day]
+    if not spans:
+        return False
+    for start, end in spans:
+        # a label beyond a neighbouring date is that date's, not this one's
+        low = max((e for s, e, _ in found if e <= start), default=0)
+        high = min((s for s, _, _ in found if s >= end), default=len(text))
+        if low and _JOINED.fullmatch(text, low, start):
+            return False  # "Oct 21 or Oct 8 (beta)": offered as the other reading first, whatever follows
+        named = _nearest_label(text[low:high], start - low, end - low, [fact, *others] if fact.label else others)
+        if named is None or named is fact:
+            return False
+    return True
+
+
+# nothing but a joining word between two dates: the second is offered with the first
+_JOINED = re.compile(r"\s*(?:,|/|-|–|—|&)?\s*(?:\b(?:or|and|maybe|perhaps|possibly|probably)\b)?\s*(?:,|/)?\s*",
+                     re.IGNORECASE)
+
+
 def _figure_told_as_other(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     at = claim.segment.text.find(figure.text)
     return at >= 0 and _told_as_other(reader, claim, fact, at, at + len(figure.text), _number_is(figure.readings()))
@@ -1029,12 +1060,13 @@ def _denominator(segment: Segment, figure: Figure) -> bool:
 _PART_OF = re.compile(r"(?<![\w.,])([\w-]+)\s+(?:out\s+)?of\s+(?:them|those|these|whom|which)\b", re.IGNORECASE)
 
 
-def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
+def _offered_beside(reader: Reader, claim: Claim, fact: Fact) -> list[str]:
     """Other figures offered beside the fact's value in one run ("4, 5 or 6", "$24k-$26k", "8, 12, 5").
 
     A run is figures separated only by commas, *or*, *to*, *and*, a dash, a slash or *maybe*
     ("5, maybe 6"): a reader cannot tell which one is the answer.
-    Table cells (``|``) and figures with words between are not runs.
+    Table cells (``|``) and figures with words between are not runs.  Another date told with its
+    own fact's label is no second reading ("beta Oct 8 / launch Oct 21", see ``_labelled_apart``).
     """
     number = fact.number()
     day = fact.day()
@@ -1046,7 +1078,7 @@ def _offered_beside(claim: Claim, fact: Fact) -> list[str]:
     if day is not None and day in dates and len(set(dates)) > 1 and (re.search(
             r"\bor\b|/|\?|\bmaybe\b|\bpossibly\b", without_loose_dates(claim.segment.text), re.IGNORECASE)
             or _LOOSE_DATE_RUN.search(claim.segment.text)):
-        return [str(d) for d in dict.fromkeys(dates) if d != day]
+        return [str(d) for d in dict.fromkeys(dates) if d != day and not _labelled_apart(reader, claim, fact, d)]
     if number is None:
         return []
     text = claim.segment.text
@@ -1162,7 +1194,7 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                               f"{claim.segment.text[:80]!r}")
         if about:
-            beside = _offered_beside(claim, fact)
+            beside = _offered_beside(reader, claim, fact)
             if beside:
                 violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
                                   f"({claim.segment.text[:80]!r})")

@@ -14,7 +14,10 @@ Here each value of such a sentence is governed or not:
   only the beta end, not the launch"), as does one followed by "by" ("Oct 16 was replaced by ...");
 * the value after "from" in "from X to Y" is the old one ("moved the close from Oct 16 to Oct 30");
 * a value inside parentheses after "was", "previously", "before" is the old one ("(it was Oct 16)"),
-  and one after "previously", "formerly", "originally" anywhere ("previously Oct 16, now Oct 30").
+  and one after "previously", "formerly", "originally" anywhere ("previously Oct 16, now Oct 30");
+* a value followed by "before" and the change it predates is the old one ("it was 6 before the
+  transfer", "6 before Maya moved", "it was 6 before."); "before the discount" is no change, so a
+  total "before tax" keeps its value.
 """
 
 from __future__ import annotations
@@ -48,6 +51,17 @@ _FROM_TO = re.compile(r"\b(?:from|von|vom|de|du)\s.*?\s(?:to|auf|à|au)\s|->|→
 _WAS = r"\((?:[^()]*?\s)?(?:was|previously|formerly|originally|before|earlier|vorher|bisher|zuvor|avant|auparavant)\s"
 _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: it stands inside the parentheses
 _EARLIER_ANYWHERE = re.compile(_WAS, re.IGNORECASE)
+# right after a value: "6 before the transfer", "6 before Maya moved", "was 6 before." (the value the
+# change replaced); only changes of who or what is counted, so "before tax", "before the discount"
+# and "before the deadline" say nothing old
+_CHANGES = (r"move|transfer|switch|change|update|reorg\w*|re-?organi[sz]ation|restructur\w*|correction|revision|"
+            r"reassignment|departure|merger|re-?count|handover|hand-off|handoff|swap")
+_BEFORE_CHANGE = re.compile(
+    r"\s+before\b(?:\s*(?=[.;!)]|,\s+(?:now|after|but|and|today)\b|$)|\s+(?:the|a|an|this|that|his|her|their|our|"
+    r"its|last\s+week's|last\s+month's)\s+(?:\w+\s+)?(?:" + _CHANGES + r")\b|\s+(?:[A-Z][\w'-]*\s+){1,3}(?:was\s+)?"
+    r"(?:moved|left|joined|transferred|switched|changed|went|was\s+moved|was\s+transferred)\b)",
+    re.IGNORECASE)
+_VALUE_BEFORE_CHANGE = re.compile(r"\d\s+before\b", re.IGNORECASE)
 
 
 def has_marker(text: str) -> bool:
@@ -62,7 +76,8 @@ def _kept_marker(text: str) -> bool:
 
 
 def _read_marker(text: str) -> bool:
-    return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE))
+    return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE,
+                                                     _VALUE_BEFORE_CHANGE))
 
 
 def _markers(text: str, negations: bool = True) -> list[re.Match[str]]:
@@ -99,7 +114,8 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
         if before and reach.search(text, spans[before[-1]][1], marker.start()) is None:
             out.add(before[-1])
     for i, (start, end) in enumerate(spans):
-        if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start):
+        if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start) or (
+                _BEFORE_CHANGE.match(text, end)):
             out.add(i)
     return out
 

@@ -259,3 +259,48 @@ def phone_format(ctx: Context) -> Trajectory | None:
                 step["arguments"][key] = PHONE.sub(lambda m: f"({m.group(1)}) {m.group(2)}-{m.group(3)}", value)
                 changed = True
     return out if changed else None
+
+
+def _label_word(label: str) -> str | None:
+    """The first plain word of a fact's ``label`` regex (``\\b(?:launch|launches)\\b`` -> "launch"),
+    if it reads as its own label; ``None`` for a regex with no plain first alternative."""
+    first = re.sub(r"\\b|\(\?:|[()]", "", label).split("|")[0].replace(r"[\s-]?", " ").replace(r"\s", " ")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z -]*", first) or not re.search(label, first, re.IGNORECASE):
+        return None
+    return first.strip()
+
+
+@variant("trap_labelled")
+def trap_labelled(ctx: Context) -> Trajectory | None:
+    """The trap told as what it is, with its own label: where a wrong reading of a fact is another of
+    the entity's labelled facts ("the beta ends Oct 8" beside the launch of Oct 21), each text naming
+    the entity (every text, when none does) adds "Project Lantern's beta: 2026-10-08." after the
+    answer; a careful worker says which date is which."""
+    spec = ctx.task.grader.facts
+    if spec is None or not ctx.ref.trajectory.texts():
+        return None
+    lines: list[tuple[list[str], str]] = []  # (the entity's spellings, the sentence)
+    for fact in spec.facts:
+        for other in spec.facts:
+            if other is fact or other.entity != fact.entity or not other.label or other.value not in fact.wrong:
+                continue
+            word = _label_word(other.label)
+            if word is None:
+                continue
+            entity = spec.entities[fact.entity]
+            value = ctx.money(other.value) if isinstance(other.value, int | float) else str(other.value)
+            lines.append(([entity.name, *entity.aliases], f"{entity.name}'s {word}: {value}."))
+    if not lines:
+        return None
+
+    texts = ctx.ref.trajectory.texts()
+    # the texts naming the entity; a reply about the task's one subject may never name it ("Hi Alexis,
+    # the launch is Oct 21."): then every text
+    naming = {line: [t for t in texts if any(contains_phrase(t, n) for n in names)] or texts for names, line in lines}
+
+    def told(text: str) -> str:
+        mine = [line for line, where in naming.items() if text in where]
+        return f"{text.rstrip()}\n\n{' '.join(mine)}" if mine else text
+
+    out = ctx.ref.trajectory.map_texts(told)
+    return out if out.texts() != ctx.ref.trajectory.texts() else None
