@@ -123,6 +123,19 @@ def test_a_department_with_a_negation_is_read_by_what_it_negates(answer: str, ok
     assert would_pass(answered(BUDGET, answer)) is ok
 
 
+@pytest.mark.parametrize(("answer", "ok"), [
+    ("Sales, over by $26,300. If accruals are excluded: $15,000.", False),  # another reading, on a condition
+    ("Sales, over by $26,300. If you ignore the accrual: $15,000.", False),
+    ("Sales, over by $26,300 (assuming the accrual is excluded; $15,000 otherwise).", False),
+    ("Sales, over by $26,300, if the paid invoices are excluded.", True),  # the condition of the answer itself
+    ("Sales, over by $26,300; Legal, Engineering and Operations came in under budget.", True),
+])
+def test_an_exclusion_under_a_condition_sets_no_value_aside(answer: str, ok: bool) -> None:
+    """"If X is excluded: $15,000" offers a second figure for a second reading of the data; read as an
+    exclusion, it set the trap aside and the hedge passed."""
+    assert would_pass(answered(BUDGET, answer)) is ok
+
+
 @pytest.mark.parametrize("text", [
     "Hi Alexis, the launch is Oct 21. Oct 8 isn't ruled out.",
     "Hi Alexis, the launch is Oct 21, though Oct 8 isn't ruled out.",

@@ -510,12 +510,17 @@ HEDGE = re.compile(
 
 # A negated exclusion keeps a value open: "Oct 8 isn't ruled out", "we can't rule out Oct 8", "not
 # excluded", "still possible".  Read as a negation it set the alternative aside, and "Oct 21. Oct 8
-# isn't ruled out." passed as if it answered Oct 21 alone; it is a hedge.
+# isn't ruled out." passed as if it answered Oct 21 alone; it is a hedge.  So is an exclusion under a
+# condition ("if accruals are excluded: $15,000"): the value is offered for another reading of the data.
 POSSIBLE = re.compile(
     r"(?:\bnot|\bnever|n't|\bcannot)\s+(?:(?:yet|be|been|quite|entirely|completely|fully|able\s+to|rule\s+it)\s+)*"
     r"(?:ruled?\s+out|excluded?|off\s+the\s+table|impossible|out\s+of\s+the\s+question)\b"
     r"|\b(?:still|also|equally)\s+(?:possible|an\s+option|on\s+the\s+table|in\s+play)\b"
-    r"|\bpas\s+(?:encore\s+)?exclue?s?\b|\bnicht\s+(?:ausgeschlossen|auszuschlie(?:ß|ss)en)\b",
+    r"|\bpas\s+(?:encore\s+)?exclue?s?\b|\bnicht\s+(?:ausgeschlossen|auszuschlie(?:ß|ss)en)\b"
+    # an exclusion under a condition offers the value as another reading: "If accruals are excluded: $15,000"
+    r"|\b(?:if|assuming|provided|should|unless)\s+(?:[\w'-]+\s+){0,4}?(?:(?:is|are|were|was|gets?|got|be|"
+    r"been)\s+)?(?:excluded?|excluding|exclude|ignored?|ignoring|removed?|removing|dropped|dropping|left\s+out|"
+    r"leave\s+out|leaving\s+out|skipped|not\s+counted|disregarded?|disregarding)\b",
     re.IGNORECASE,
 )
 
