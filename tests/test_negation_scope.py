@@ -296,3 +296,10 @@ def test_the_trap_labelled_variant_tells_the_beta_with_its_label_and_passes() ->
     runs = [run for run in report.runs if run.agent == "variant:trap_labelled"]
     assert runs and runs[0].ok and runs[0].passed
     assert not [run for run in selftest(task("dm-answer-question-001")).runs if run.agent == "variant:trap_labelled"]
+
+
+def test_the_conditional_probe_offers_a_wrong_figure_on_a_condition_and_fails() -> None:
+    from officesim.pipeline.selftest import selftest
+
+    runs = [run for run in selftest(task(BUDGET)).runs if run.agent == "probe:conditional"]
+    assert runs and runs[0].ok and not runs[0].passed and runs[0].score == 0.0

@@ -492,6 +492,8 @@ EXCLUSION = re.compile(
     r"outside|beyond|"
     r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|declined|decided\s+against|instead\s+of|"
     r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
+    r"(?:was|were|is|are|been|being)\s+(?:already\s+|fully\s+)?(?:paid|settled)|settled|void(?:ed)?|"
+    r"leaving\s+out|leave\s+out|paid(?=\s*(?:[).;,]|$))|"
     r"skipp?(?:ed)?|ignored?|out\s+of\s+scope|doesn't|don't|isn't|aren't|wasn't|didn't|won't|under\s+budget|"
     r"within\s+budget|missed|misses|ineligible|disqualified|removed|previous|prior|old|last\s+year|"
     r"outdated|obsolete|expired|alternative\s+considered|considered\s+but|turned\s+down|refused|vetoed|"

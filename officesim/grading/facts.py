@@ -43,6 +43,7 @@ from pydantic import Field, field_validator, model_validator
 from officesim.apps.people import given_name, is_title
 from officesim.grading.claims import (
     EXCLUSION,
+    KEPT_LENGTH,
     Figure,
     Segment,
     clean,
@@ -796,6 +797,17 @@ def _unnegated_mentions(reader: Reader, text: str) -> Sequence[tuple[int, int, s
     return [m for i, m in enumerate(mentions) if i not in aside]
 
 
+def _owning_mentions(reader: Reader, text: str) -> list[tuple[int, int, str]]:
+    """Mentions with a figure right after them, negated or not: in "excluding the paid
+    INV-0109 (€38,750) and the void INV-0313 (€18,650)" €38,750 is written with INV-0109, which the
+    negation sets aside as an answer but not as the figure's owner."""
+    return [m for m in reader.mentions(text) if _OWN_FIGURE.match(text, m[1])]
+
+
+# right after a mention: "(€38,750", " £29,050", ": 38.750 €": a figure written straight after it is its own
+_OWN_FIGURE = re.compile(r"\s*(?:[(:,–—-]\s*)?[^\s\d()]{0,3}\s?\d")
+
+
 def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[Sequence[str], bool]:
     """(the entities the claim names, whether a negation decided them): where the claim names an
     answer and another of the candidates and has a negation of its own, those a negation before them
@@ -970,7 +982,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
                     and not (number is not None and _close(r, number, fact.tolerance))
                     and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)
-                    and not _figure_told_as_other(reader, claim, fact, f)]
+                    and not _figure_told_as_other(reader, claim, fact, f)
+                    and not (number is not None and f in _summands(claim.segment, number, fact.tolerance))]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
             if day in claim.segment.loose_dates or (day in claim.segment.dates and not _day_told_as_other(
@@ -1040,6 +1053,45 @@ def _theirs(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     return any(f.entity == owner and (v := f.number()) is not None and any(_close(r, v, min(f.tolerance, 0.001))
                                                                            for r in figure.readings())
                for f in reader.spec.facts)
+
+
+def _summands(segment: Segment, total: float, tolerance: float) -> list[Figure]:
+    """The figures of ``segment`` written as the working of ``total``: a run joined by "+" or "plus"
+    (words around them allowed) that adds up to it, "£200,000 + £121,500 = £321,500", "4 (1 existing
+    report + 3 new joiners)", "hotel $570 + meals $210".  Each is a part of the answer, not a reading
+    of it, even where it equals a trap (the total less one deal) or another entity's figure."""
+    figures = tuple(segment.figures)
+    runs = _kept_plus_runs(segment.text, figures) if len(segment.text) <= KEPT_LENGTH else _plus_runs(
+        segment.text, figures)
+    return [f for run, added in runs if _close(added, total, tolerance) for f in run]
+
+
+@lru_cache(maxsize=4096)
+def _kept_plus_runs(text: str, figures: tuple[Figure, ...]) -> tuple[tuple[tuple[Figure, ...], float], ...]:
+    """``_plus_runs``, kept for short texts: the swap check asks of every figure against every value
+    beside it (a long hostile text is not held for the life of the process)."""
+    return _plus_runs(text, figures)
+
+
+def _plus_runs(text: str, figures: tuple[Figure, ...]) -> tuple[tuple[tuple[Figure, ...], float], ...]:
+    """The runs of two or more figures joined by "+" or "plus" in ``text``, each with its sum."""
+    placed = sorted(((at, f) for f, at in _positions(text, list(figures)) if at >= 0), key=lambda p: p[0])
+    runs: list[tuple[tuple[Figure, ...], float]] = []
+    run: list[tuple[int, Figure]] = []
+    for at, figure in placed:
+        if run and _PLUS.fullmatch(text, run[-1][0] + len(run[-1][1].text), at):
+            run.append((at, figure))
+            continue
+        if len(run) > 1:
+            runs.append((tuple(f for _, f in run), sum(f.value for _, f in run)))
+        run = [(at, figure)]
+    if len(run) > 1:
+        runs.append((tuple(f for _, f in run), sum(f.value for _, f in run)))
+    return tuple(runs)
+
+
+# between two summands: "+", "plus", with a few words on either side ("1 existing report + 3 new")
+_PLUS = re.compile(r"(?:\s*[^\W\d][\w'-]*){0,4}\s*(?:\+|\bplus\b)\s*(?:[^\W\d][\w'-]*\s*){0,4}", re.IGNORECASE)
 
 
 def _denominator(segment: Segment, figure: Figure) -> bool:
@@ -1176,12 +1228,19 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
             violations.append(f"states {label} the wrong way round ({claim.segment.text[:80]!r})")
         contested = _contested(reader, claim, fact)
-        if not contested and _left_out(reader, claim.segment):
-            continue
         # a date of the subject is about it wherever no rival is named ("Last contact: Sep 29 or Sep 16,
         # a call with Kelly"); amounts are not, as another entity's own figure may equal a trap's
         about = fact.entity in claim.names or (fact.day() is not None and _about(claim, fact, check.subject,
                                                                                   reader))
+        # a run of readings is offered for the subject too where no rival is named, and whatever the
+        # sentence leaves out: in "€87,950 or €126,700, excluding the paid invoice" the "or" offers both
+        if about or (fact.entity == check.subject and _about(claim, fact, check.subject, reader)):
+            beside = _offered_beside(reader, claim, fact)
+            if beside:
+                violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
+                                  f"({claim.segment.text[:80]!r})")
+        if not contested and _left_out(reader, claim.segment):
+            continue
         wrong = _asserted(reader, claim, fact)[1] if contested else _states_wrong(claim, fact, reader)
         if wrong and not contested and (fact.number() is not None or fact.day() is not None) and _marked(
                 reader, claim.segment.text)[0]:
@@ -1193,11 +1252,6 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         if wrong and (about or not claim.names or check.wrong_anywhere):
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                               f"{claim.segment.text[:80]!r}")
-        if about:
-            beside = _offered_beside(reader, claim, fact)
-            if beside:
-                violations.append(f"offers {', '.join(beside)} beside {label}: one reading, not a list "
-                                  f"({claim.segment.text[:80]!r})")
     found = reader._required[memo_key] = (missed, violations)
     return found
 
@@ -1291,19 +1345,29 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     out = []
     for claim in read:
         text = claim.segment.text
-        spots = sorted(m for m in [*_unnegated_mentions(reader, text), *header_spots(reader, claim.segment)]
-                       if m[2] in holders)
-        if not spots:
+        spots = sorted(m for m in {*_unnegated_mentions(reader, text), *_owning_mentions(reader, text),
+                                   *header_spots(reader, claim.segment)} if m[2] in holders)
+        if not spots and not _left_out(reader, claim.segment):  # "The other two, £11,200 and £29,050, were
+            # paid.": figures set aside in a sentence of their own are not the previous sentence's entity's
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         if not spots:
             continue
-        for figure, at in _positions(text, claim.segment.figures):
+        placed = _positions(text, claim.segment.figures)
+        marked, blanked = _marked(reader, text)
+        # a figure a negation or a change sets aside is not stated with anyone ("the £180 rate doesn't
+        # apply", "the superseded policy said $55")
+        found = [(i, at, at + len(f.text)) for i, (f, at) in enumerate(placed) if at >= 0]
+        aside = {found[j][0] for j in governed(blanked, [(a, b) for _, a, b in found])} if marked else set()
+        for i, (figure, at) in enumerate(placed):
+            if i in aside:
+                continue
             before = [k for start, _, k in spots if start <= at]
             after = [k for start, _, k in spots if start > at]
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
             if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
-                   for r in readings):
+                   for r in readings) or any(figure in _summands(claim.segment, v, tolerance)
+                                             for _, entity, _, v, tolerance in values if entity in near):
                 continue
             attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
             theirs = next((f for f, entity, attribute, v, tolerance in values if entity not in near

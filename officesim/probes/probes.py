@@ -56,6 +56,29 @@ def left_open(ctx: Context) -> Trajectory | None:
         ctx, lambda alt: f"{alt[0]} isn't ruled out, though; we can't rule out {alt[-1]} either.")
 
 
+@probe("conditional")
+def conditional(ctx: Context) -> Trajectory | None:
+    """The right answer, with wrong readings offered on a condition ("If the accrual is excluded, Sales: $15,000").
+
+    One wrong figure of every fact a check requires, each said with the entity it is of, on a line
+    of its own (a grader without facts: its first wrong figure).  Only figures: a name beside
+    "excluded" is what a careful worker writes of an entity that must stay out ("R-9732 excluded:
+    approved in chat")."""
+    spec = ctx.task.grader.facts
+    if spec is None:
+        told = [ctx.money(v) for v in ctx.facts.wrong_values[:1]]
+    else:
+        checks = [c for c in (*ctx.task.grader.gates, *ctx.task.grader.criteria) if c.check == "facts"]
+        asked = {key for c in checks for key in getattr(c, "require", [])}
+        asked |= {key for c in checks for group in getattr(c, "require_any", []) for key in group}
+        told = [f"{spec.entities[fact.entity].name}: {ctx.money(wrong[0])}" for fact in spec.facts
+                if fact.key in asked and (wrong := [w for w in fact.wrong if isinstance(w, int | float)])]
+    if not told or not ctx.ref.trajectory.texts():
+        return None
+    line = f"If the disputed items are excluded, {'; '.join(dict.fromkeys(told))}."
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}")
+
+
 def blind_text(ctx: Context) -> str | None:
     """Every answer the task's siblings have (names and figures), as one list."""
     names: list[str] = []
