@@ -1060,10 +1060,16 @@ def _summands(segment: Segment, total: float, tolerance: float) -> list[Figure]:
     (words around them allowed) that adds up to it, "£200,000 + £121,500 = £321,500", "4 (1 existing
     report + 3 new joiners)", "hotel $570 + meals $210".  Each is a part of the answer, not a reading
     of it, even where it equals a trap (the total less one deal) or another entity's figure."""
+    return [f for run, added in _segment_runs(segment) if _close(added, total, tolerance) for f in run]
+
+
+def _segment_runs(segment: Segment) -> tuple[tuple[tuple[Figure, ...], float], ...]:
+    """``_plus_runs`` of a segment, kept when it is short."""
     figures = tuple(segment.figures)
-    runs = _kept_plus_runs(segment.text, figures) if len(segment.text) <= KEPT_LENGTH else _plus_runs(
+    if len(figures) < 2:
+        return ()
+    return _kept_plus_runs(segment.text, figures) if len(segment.text) <= KEPT_LENGTH else _plus_runs(
         segment.text, figures)
-    return [f for run, added in runs if _close(added, total, tolerance) for f in run]
 
 
 @lru_cache(maxsize=4096)
@@ -1353,6 +1359,7 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
         if not spots:
             continue
         placed = _positions(text, claim.segment.figures)
+        runs = _segment_runs(claim.segment)  # once per claim: a pasted dump has hundreds of figures
         marked, blanked = _marked(reader, text)
         # a figure a negation or a change sets aside is not stated with anyone ("the £180 rate doesn't
         # apply", "the superseded policy said $55")
@@ -1366,7 +1373,7 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
             near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
             readings = figure.readings()
             if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
-                   for r in readings) or any(figure in _summands(claim.segment, v, tolerance)
+                   for r in readings) or any(figure in run and _close(added, v, tolerance) for run, added in runs
                                              for _, entity, _, v, tolerance in values if entity in near):
                 continue
             attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
