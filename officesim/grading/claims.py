@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
+from officesim.grading.caseless import Caseless
 from officesim.grading.normalize import (
     _CODE_RE,
     _DATE_PATTERNS,
@@ -487,7 +488,7 @@ def without_loose_dates(text: str) -> str:
 # ----------------------------------------------------------------------------- markers
 # "not sure" is a hedge (HEDGE below), never a mark of something left out: read as one, "$250 or
 # $335, not sure which applies" passed, the wrong figure taken as named to be excluded.
-EXCLUSION = re.compile(
+EXCLUSION = Caseless(
     r"\b(?:not(?!\s+(?:sure|certain)\b)|no|none|never|without|except|excluding|excludes?|excluded|exclusion|"
     r"outside|beyond|"
     r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|declined|decided\s+against|instead\s+of|"
@@ -500,13 +501,11 @@ EXCLUSION = re.compile(
     r"overruled|scrapped|abandoned|replac(?:es|ed|ing)|supersed(?:es|ing)|corrected\s+from|updated\s+from|"
     r"out\s+of\s+date|left\s+(?:\w+\s+)?off|off\s+the\s+list|kept\s+off|"
     # French and German: "ne ... pas", "sauf", "nicht", "kein", "außer" (a colleague writes their own language)
-    r"pas|sauf|hors|aucun|aucune|sans|nicht|kein|keine|keinen|au(?:ß|ss)er|ohne)\b|n't\b",
-    re.IGNORECASE,
+    r"pas|sauf|hors|aucun|aucune|sans|nicht|kein|keine|keinen|au(?:ß|ss)er|ohne)\b|n't\b"
 )
-HEDGE = re.compile(
+HEDGE = Caseless(
     r"\b(?:maybe|possibly|perhaps|might\s+be|could\s+be|either|unsure|not\s+sure|uncertain|unconfirmed|"
-    r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between)\b|\?",
-    re.IGNORECASE,
+    r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between)\b|\?"
 )
 
 
@@ -514,7 +513,7 @@ HEDGE = re.compile(
 # excluded", "still possible".  Read as a negation it set the alternative aside, and "Oct 21. Oct 8
 # isn't ruled out." passed as if it answered Oct 21 alone; it is a hedge.  So is an exclusion under a
 # condition ("if accruals are excluded: $15,000"): the value is offered for another reading of the data.
-POSSIBLE = re.compile(
+POSSIBLE = Caseless(
     r"(?:\bnot|\bnever|n't|\bcannot)\s+(?:(?:yet|be|been|quite|entirely|completely|fully|able\s+to|rule\s+it)\s+)*"
     r"(?:ruled?\s+out|excluded?|off\s+the\s+table|impossible|out\s+of\s+the\s+question)\b"
     r"|\b(?:still|also|equally)\s+(?:possible|an\s+option|on\s+the\s+table|in\s+play)\b"
@@ -522,15 +521,14 @@ POSSIBLE = re.compile(
     # an exclusion under a condition offers the value as another reading: "If accruals are excluded: $15,000"
     r"|\b(?:if|assuming|provided|should|unless)\s+(?:[\w'-]+\s+){0,4}?(?:(?:is|are|were|was|gets?|got|be|"
     r"been)\s+)?(?:excluded?|excluding|exclude|ignored?|ignoring|removed?|removing|dropped|dropping|left\s+out|"
-    r"leave\s+out|leaving\s+out|skipped|not\s+counted|disregarded?|disregarding)\b",
-    re.IGNORECASE,
+    r"leave\s+out|leaving\s+out|skipped|not\s+counted|disregarded?|disregarding)\b"
 )
 
 
 def without_possible(text: str) -> str:
     """``text`` with its negated exclusions ("isn't ruled out") blanked, the same length (positions hold),
     so that the negations in them are not read as leaving a value out."""
-    return POSSIBLE.sub(lambda m: " " * len(m.group()), text)
+    return POSSIBLE.blank(text)
 
 
 def excluded(segment: Segment) -> bool:

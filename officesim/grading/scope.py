@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import re
 
+from officesim.grading.caseless import Caseless
 from officesim.grading.claims import EXCLUSION, KEPT_LENGTH, without_possible
 
 # where a marker's reach ends: a clause break ("not sure, but it is Oct 30")
@@ -42,11 +43,10 @@ _TO = re.compile(r"\s*(?:to|auf|à|au|->|→)(?=\s|$)", re.IGNORECASE)
 # words that mark the old value of a change, beside the negations of ``EXCLUSION``
 # ("it was 6 last month", "last week it was 6": an old value beside the asked one; not "last quarter" or
 # "last year", which reports compare with on purpose)
-_FORMERLY = re.compile(r"\b(?:previously|formerly|originally|earlier|(?:down|up)\s+from|bisher|vorher|zuvor|"
+_FORMERLY = Caseless(r"\b(?:previously|formerly|originally|earlier|(?:down|up)\s+from|bisher|vorher|zuvor|"
                        r"ursprünglich|auparavant|précédemment|initialement|last\s+(?:week|month)|"
                        r"(?:a|one|two|three|four|a\s+few|\d+)\s+(?:weeks?|months?)\s+ago|until\s+recently|"
-                       r"used\s+to\s+be|letzte[nm]?\s+(?:Woche|Monat)|le\s+mois\s+dernier|la\s+semaine\s+dernière)\b",
-                       re.IGNORECASE)
+                       r"used\s+to\s+be|letzte[nm]?\s+(?:woche|monat)|le\s+mois\s+dernier|la\s+semaine\s+dernière)\b")
 _FROM_TO = re.compile(r"\b(?:from|von|vom|de|du)\s.*?\s(?:to|auf|à|au)\s|->|→", re.IGNORECASE)
 _WAS = r"\((?:[^()]*?\s)?(?:was|previously|formerly|originally|before|earlier|vorher|bisher|zuvor|avant|auparavant)\s"
 _EARLIER = re.compile(_WAS + r"[^()]*$", re.IGNORECASE)  # read up to a value: it stands inside the parentheses
@@ -80,13 +80,23 @@ def _read_marker(text: str) -> bool:
                                                      _VALUE_BEFORE_CHANGE))
 
 
-def _markers(text: str, negations: bool = True) -> list[re.Match[str]]:
-    """The negation (unless not ``negations``) and change markers of ``text``, in order; a negated
-    exclusion ("isn't ruled out") keeps its value open, so its words are none."""
+def _markers(text: str, negations: bool = True) -> list[tuple[int, int]]:
+    """The spans of the negation (unless not ``negations``) and change markers of ``text``, in order; a
+    negated exclusion ("isn't ruled out") keeps its value open, so its words are none.  Kept per short
+    text: a grader's facts checks ask it of the same sentences, each with its values' spans."""
+    return _kept_markers(text, negations) if len(text) <= KEPT_LENGTH else _read_markers(text, negations)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kept_markers(text: str, negations: bool) -> list[tuple[int, int]]:
+    return _read_markers(text, negations)
+
+
+def _read_markers(text: str, negations: bool) -> list[tuple[int, int]]:
     if not negations:
-        return list(_FORMERLY.finditer(text))
+        return [m.span() for m in _FORMERLY.finditer(text)]
     text = without_possible(text)
-    return sorted([*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)], key=lambda m: m.start())
+    return sorted(m.span() for m in [*EXCLUSION.finditer(text), *_FORMERLY.finditer(text)])
 
 
 def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "sentence",
@@ -100,18 +110,18 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
     over, not under" says nothing against Sales).  Without ``negations`` only the marks of a change
     count ("previously", "last month", "from ... to", "(it was ...)")."""
     out: set[int] = set()
-    for marker in _markers(text, negations):
-        if _BY.match(text, marker.end()) is None:
-            after = next((i for i, (start, _) in enumerate(spans) if start >= marker.end()), None)
-            if after is not None and _CLAUSE_BREAK.search(text, marker.end(), spans[after][0]) is None:
+    for marker_start, marker_end in _markers(text, negations):
+        if _BY.match(text, marker_end) is None:
+            after = next((i for i, (start, _) in enumerate(spans) if start >= marker_end), None)
+            if after is not None and _CLAUSE_BREAK.search(text, marker_end, spans[after][0]) is None:
                 out.add(after)
                 while after + 1 < len(spans) and _RUN_ON.fullmatch(text, spans[after][1], spans[after + 1][0]):
                     after += 1
                     out.add(after)
                 continue
-        before = [i for i, (_, end) in enumerate(spans) if end <= marker.start()]
+        before = [i for i, (_, end) in enumerate(spans) if end <= marker_start]
         reach = _HARD_BREAK if backward == "sentence" else _CLAUSE_BREAK
-        if before and reach.search(text, spans[before[-1]][1], marker.start()) is None:
+        if before and reach.search(text, spans[before[-1]][1], marker_start) is None:
             out.add(before[-1])
     for i, (start, end) in enumerate(spans):
         if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start) or (
