@@ -22,7 +22,7 @@ from pydantic import Field, field_validator, model_validator
 from officesim.apps.mail.text import FORWARD_MARK
 from officesim.clock import parse_ts
 from officesim.grading.facts import DAY_FIRST_LOCALES
-from officesim.grading.normalize import matches
+from officesim.grading.normalize import WEEKDAY_NAMES, matches, weekdays_named
 from officesim.grading.spec_base import (
     CheckBase,
     Outcome,
@@ -344,16 +344,6 @@ _FRENCH_HOUR = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])h(?![\w])")
 # numeric days: "13/10", "13/10/26", "13.10.2026", "13.10." (a dot form needs its year or its
 # closing dot: "16.30" is a time, "4.5" a number); never read as clock times
 _NUMERIC_DAY = re.compile(r"(?<![\w/.:,$€£₹-])(\d{1,2})([/.])(\d{1,2})(?:\2(\d{4}|\d{2})(?!\d)|(\.))?(?![\w/:]|[.,]\d)")
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# the weekday names people write: English (abbreviated only when capitalised: "sat" is a verb),
-# German and French, each as the English day
-_WEEKDAY_WORDS = tuple(
-    (re.compile(pattern), day) for day, pattern in zip(_WEEKDAYS, (
-        r"(?i:\bmonday\b|\bmontag\b|\blundi\b)|\bMon\b\.?", r"(?i:\btuesday\b|\bdienstag\b|\bmardi\b)|\bTues?\b\.?",
-        r"(?i:\bwednesday\b|\bmittwoch\b|\bmercredi\b)|\bWed\b\.?",
-        r"(?i:\bthursday\b|\bdonnerstag\b|\bjeudi\b)|\bThu(?:rs?)?\b\.?",
-        r"(?i:\bfriday\b|\bfreitag\b|\bvendredi\b)|\bFri\b\.?", r"(?i:\bsaturday\b|\bsamstag\b|\bsamedi\b)",
-        r"(?i:\bsunday\b|\bsonntag\b|\bdimanche\b)"), strict=True))
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 # a month is its name or its abbreviation, never a word that starts like one ("mardi 13", "maybe 10")
@@ -405,7 +395,7 @@ def _numeric_day(match: re.Match[str], day_first: bool, year: int) -> date | Non
 def mentioned_days(text: str, year: int, *, day_first: bool = False) -> set[date | str]:
     """The days a text names: dates ('October 13', '13 Oct', '2026-10-13', '13/10', '13.10.2026', in the
     locale's order) and weekdays ('Tuesday', 'Tue', 'Dienstag', 'mardi')."""
-    out: set[date | str] = {day for pattern, day in _WEEKDAY_WORDS if pattern.search(text)}
+    out: set[date | str] = set(weekdays_named(text))
     for match in _MONTH_DAY.finditer(text):
         try:
             if match[7]:
@@ -423,7 +413,7 @@ def mentioned_days(text: str, year: int, *, day_first: bool = False) -> set[date
 
 
 def _same_day(stated: date | str, real: date) -> bool:
-    return stated == real if isinstance(stated, date) else stated == _WEEKDAYS[real.weekday()]
+    return stated == real if isinstance(stated, date) else stated == WEEKDAY_NAMES[real.weekday()]
 
 
 def _calendar_event(check: CalendarEventCheck, ctx: GradeContext) -> Outcome:

@@ -334,7 +334,34 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
     words = _blank(work, _PRONOUN_ONE)
     for m in _WORD_NUMBER.finditer(words):
         out += [Figure(value, text, precision=0.5) for value, text in _word_values(m.group(0))]
+    local = _LOCAL_NUMBER_WORDS.get(locale[:2])
+    if local is not None:
+        out += [Figure(float(local[1][m.group(0).lower()]), m.group(0), precision=0.5)
+                for m in local[0].finditer(work)]
     return out
+
+
+# A colleague in a French or German world writes small counts in their own language ("Quatre.", "drei
+# neue Mitarbeiter").  "un", "une", "ein", "eine" are articles far more often than counts, so they are
+# read as 1 only where no noun follows ("Un ou quatre.", "peut-être un.", "eine oder vier"); "neuf" is
+# also "new" and "sept" also September, so those are left unread; "six" is English's own.
+_LOCAL_COUNTS = {
+    "fr": ("un une", "_ _ deux trois quatre cinq _ _ huit _ dix onze douze treize quatorze quinze seize _ _ _ "
+                     "vingt"),
+    "de": ("ein eine eins", "_ eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf _ _ _ _ _ _ _ "
+                            "zwanzig"),
+}
+_ALONE = r"(?=\s*(?:[.,;:!?)]|$|\s(?:ou|et|ni|oder|und|bis|à)\b))"
+
+
+def _local_number_words(ones: str, words: str) -> tuple[re.Pattern[str], dict[str, int]]:
+    values = {w: i for i, w in enumerate(words.split()) if w != "_"} | dict.fromkeys(ones.split(), 1)
+    counts = "|".join(w for w in words.split() if w != "_")
+    return re.compile(rf"(?<![\w-])(?:(?:{counts})(?![\w-])|(?:{'|'.join(ones.split())}){_ALONE}(?![\w-]))",
+                      re.IGNORECASE), values
+
+
+_LOCAL_NUMBER_WORDS = {language: _local_number_words(*words) for language, words in _LOCAL_COUNTS.items()}
 
 
 def _word_values(run: str) -> list[tuple[float, str]]:
@@ -505,7 +532,9 @@ EXCLUSION = Caseless(
 )
 HEDGE = Caseless(
     r"\b(?:maybe|possibly|perhaps|might\s+be|could\s+be|either|unsure|not\s+sure|uncertain|unconfirmed|"
-    r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between)\b|\?"
+    r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between|"
+    # French and German: "peut-être", "vielleicht", "à confirmer"
+    r"peut[\s-]être|vielleicht|eventuell|möglicherweise|à\s+confirmer|zu\s+bestätigen)\b|\?"
 )
 
 
@@ -549,4 +578,28 @@ def _read_excludes(text: str) -> bool:
 
 
 def hedged(segment: Segment) -> bool:
-    return HEDGE.search(segment.text) is not None
+    """Whether the segment hedges what it says: a hedge word, or a question that is not only a
+    follow-up offered after the answer ("Sales is over by $26,300 - shall I tell the CFO?")."""
+    text = segment.text
+    if "?" not in text:
+        return HEDGE.search(text) is not None
+    answered = FOLLOW_UP.blank(text)
+    return HEDGE.search(answered) is not None or (answered != text and _ASKING.match(text) is not None)
+
+
+def answered_part(text: str) -> str:
+    """``text`` with the follow-ups offered after its answer blanked ("Want me to flag it to finance?"):
+    what they name is no part of the answer."""
+    return FOLLOW_UP.blank(text) if "?" in text else text
+
+
+# a question offering more work after the answer, up to its "?": "want me to file the claim?", "Shall I
+# tell the CFO?", "Voulez-vous la liste ?"; it asks nothing about the answer
+FOLLOW_UP = Caseless(
+    r"(?:^|(?<=[.;:!,])|(?<=\s[-–—])|\band\b|\bbut\b)\s*(?:so\s+|also\s+|or\s+)?"
+    r"(?:(?:do\s+you\s+)?want\s+me\s+to|shall\s+i|should\s+i|would\s+you\s+like|can\s+i|may\s+i|need\s+me\s+to|"
+    r"anything\s+else|any\s+questions|voulez-vous|souhaitez-vous|dois-je|faut-il\s+que\s+je|soll\s+ich|"
+    r"möchten\s+sie|wollen\s+sie)\b[^?.;!]*\?"
+)
+# a sentence that opens as a question: with its follow-up taken out it still asks ("Is it Sales - shall I check?")
+_ASKING = Caseless(r"\s*(?:is|are|was|were|could|would|might|can|do|does|did|has|have|will|est-ce|ist|sind|war|hat)\b")

@@ -46,6 +46,7 @@ from officesim.grading.claims import (
     KEPT_LENGTH,
     Figure,
     Segment,
+    answered_part,
     clean,
     date_spans,
     excluded,
@@ -57,8 +58,8 @@ from officesim.grading.claims import (
     without_possible,
 )
 from officesim.grading.evidence import collect
-from officesim.grading.normalize import compiled, read_date
-from officesim.grading.scope import changed_from, governed, has_marker
+from officesim.grading.normalize import WEEKDAY_NAMES, compiled, read_date, weekdays_named
+from officesim.grading.scope import WOULD_VALUE, changed_from, governed, has_marker
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -334,7 +335,7 @@ class Reader:
     _swapped: dict[tuple[str, str | None], list[str]] = field(default_factory=dict, repr=False)
     # (text, subject, headings, wrong_anywhere, fact key) -> (why the text misses the fact, what it states
     # wrongly about it): gates and criteria of a grader often require the same facts of the same text
-    _required: dict[tuple[str, str | None, bool, bool, str], tuple[str | None, list[str]]] = field(
+    _required: dict[tuple[str, str | None, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
         default_factory=dict, repr=False)
 
     @cached_property
@@ -758,7 +759,7 @@ def _left_out(reader: Reader, segment: Segment) -> bool:
     if found is None:
         found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(without_possible(
             f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}")) is not None and \
-            _ALTERNATIVE.search(segment.text) is None
+            _ALTERNATIVE.search(segment.text) is None and WOULD_VALUE.search(segment.text) is None
     return found
 
 
@@ -984,6 +985,9 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
                     and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)
                     and not _figure_told_as_other(reader, claim, fact, f)
                     and not (number is not None and f in _summands(claim.segment, number, fact.tolerance))]
+            if hits and number is not None:
+                parts = _parts_told(claim, number, fact.tolerance)
+                hits = [h for h in hits if h not in parts]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
             if day in claim.segment.loose_dates or (day in claim.segment.dates and not _day_told_as_other(
@@ -992,6 +996,59 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
     return out
+
+
+def _parts_told(claim: Claim, number: float, tolerance: float) -> list[Figure]:
+    """The figures the claim tells as part of the value written before them: "14 (including the 3 who
+    joined this week)", "€87,950, of which €38,750 is overdue", "6, dont 2 arrivés cette semaine".
+    A part is smaller than its whole and follows it; it is not a second reading of the value."""
+    text = claim.segment.text
+    placed = [(f, at) for f, at in _positions(text, list(claim.segment.figures)) if at >= 0]
+    whole = [at for f, at in placed if any(_close(r, number, tolerance) for r in f.readings())]
+    if not whole:
+        return []
+    return [f for f, at in placed if at > whole[0] and 0 < f.value < number
+            and _PART_BEFORE.search(text, max(0, at - 40), at) is not None]
+
+
+# right before a part of the value told before it: "including the", "of which", "y compris", "davon"
+_PART_BEFORE = re.compile(r"\b(?:including|incl\.|inclusive\s+of|of\s+which|of\s+whom|among\s+them|y\s+compris|dont|"
+                      r"davon|darunter|inklusive|einschlie(?:ß|ss)lich)\s+(?:(?:the|all|les?|la|l'|die|der|den|des|"
+                      r"some|about|around)\s+)*[^\w\s]{0,2}$", re.IGNORECASE)
+
+
+def _tentative(reader: Reader, claim: Claim, fact: Fact) -> bool:
+    """Whether every place the claim writes the fact's value asks it or guesses it: "Is it $780?",
+    "£145,350? I think.", "$780, right?", "maybe 5", "Est-ce 6 ?".  A question elsewhere in the
+    sentence ("Total: $780 - want me to file it?") leaves the value committed."""
+    text = claim.segment.text
+    number, day = fact.number(), fact.day()
+    if number is not None:
+        spans = [(at, at + len(f.text)) for f, at in _positions(text, claim.segment.figures)
+                 if at >= 0 and any(_close(r, number, fact.tolerance) for r in f.readings())]
+    elif day is not None:
+        spans = [(start, end) for start, end, found in date_spans(text, day_first=reader.day_first,
+                                                                 year=reader.ctx.now_year) if found == day]
+    else:
+        return False
+    return bool(spans) and all(_asked(text, start, end) for start, end in spans)
+
+
+def _asked(text: str, start: int, end: int) -> bool:
+    mark = text.find("?", end)
+    if mark >= 0 and (_CLAUSE_END.search(text, end, mark) is None or _TAG_QUESTION.fullmatch(text, end, mark)):
+        return True
+    return _GUESS_BEFORE.search(text[max(0, start - 60):start]) is not None
+
+
+_CLAUSE_END = re.compile(r"[.;:!()|]|,(?=\s)|\s[-–—]\s|\b(?:but|and|while|whereas)\b", re.IGNORECASE)
+# ", right?", ", I think?", ", n'est-ce pas ?": the question is about the value before it
+_TAG_QUESTION = re.compile(r"[\s,]*(?:right|correct|yes|no|i\s+think|i\s+guess|n'est-ce\s+pas|non|oder|nicht\s+wahr|ja)"
+                           r"\s*", re.IGNORECASE)
+# a guess right before the value: "maybe 5", "probably around $780", "vielleicht 6"
+_GUESS_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might\s+be|could\s+be|peut[\s-]être|vielleicht|"
+                           r"wahrscheinlich|vermutlich|probablement|i\s+guess)\b(?:\s+[^\s.;:!?]+){0,3}\s*[^\w\s]{0,2}$",
+                           re.IGNORECASE)
 
 
 def _day_told_as_other(reader: Reader, claim: Claim, fact: Fact, day: date) -> bool:
@@ -1080,24 +1137,76 @@ def _kept_plus_runs(text: str, figures: tuple[Figure, ...]) -> tuple[tuple[tuple
 
 
 def _plus_runs(text: str, figures: tuple[Figure, ...]) -> tuple[tuple[tuple[Figure, ...], float], ...]:
-    """The runs of two or more figures joined by "+" or "plus" in ``text``, each with its sum."""
+    """The runs of two or more terms in ``text`` written as a sum, each with its figures and its sum.
+
+    A term is a figure, or a product written out ("2 nights × $285", "3 x 70 = 210": its result, when
+    written, is part of it).  Terms joined by "+" or "plus" make a run, and so do products listed one
+    after another ("hotel 2 x $285 = $570, meals 3 x $70 = $210").  A count told of a term ("$570 for
+    2 hotel nights plus $210") is part of that term, not a summand of its own.
+    """
     placed = sorted(((at, f) for f, at in _positions(text, list(figures)) if at >= 0), key=lambda p: p[0])
-    runs: list[tuple[tuple[Figure, ...], float]] = []
-    run: list[tuple[int, Figure]] = []
+    terms: list[_Term] = []
     for at, figure in placed:
-        if run and _PLUS.fullmatch(text, run[-1][0] + len(run[-1][1].text), at):
-            run.append((at, figure))
+        end = at + len(figure.text)
+        if terms:
+            last = terms[-1]
+            if _TIMES.fullmatch(text, last.end, at):
+                terms[-1] = _Term((*last.figures, figure), last.value * figure.value, last.start, end, True)
+                continue
+            if last.product and _EQUALS.fullmatch(text, last.end, at) and _close(figure.value, last.value, 0.005):
+                terms[-1] = _Term((*last.figures, figure), last.value, last.start, end, True)
+                continue
+            units = _counted(text, end, figure)
+            if units and _COUNT_OF.fullmatch(text, last.end, at):
+                terms[-1] = _Term((*last.figures, figure), last.value, last.start, end + len(units), last.product)
+                continue
+        terms.append(_Term((figure,), figure.value, at, end, False))
+    runs: list[tuple[tuple[Figure, ...], float]] = []
+    run: list[_Term] = []
+    for term in [*terms, None]:
+        if term is not None and run and (_PLUS.fullmatch(text, run[-1].end, term.start) or (
+                run[-1].product and term.product and _LISTED.fullmatch(text, run[-1].end, term.start))):
+            run.append(term)
             continue
         if len(run) > 1:
-            runs.append((tuple(f for _, f in run), sum(f.value for _, f in run)))
-        run = [(at, figure)]
-    if len(run) > 1:
-        runs.append((tuple(f for _, f in run), sum(f.value for _, f in run)))
+            runs.append((tuple(f for t in run for f in t.figures), sum(t.value for t in run)))
+        run = [term] if term is not None else []
     return tuple(runs)
 
 
-# between two summands: "+", "plus", with a few words on either side ("1 existing report + 3 new")
-_PLUS = re.compile(r"(?:\s*[^\W\d][\w'-]*){0,4}\s*(?:\+|\bplus\b)\s*(?:[^\W\d][\w'-]*\s*){0,4}", re.IGNORECASE)
+@dataclass(frozen=True)
+class _Term:
+    """One term of a sum as written: its figures, its value, where it stands, and whether it is a product."""
+
+    figures: tuple[Figure, ...]
+    value: float
+    start: int
+    end: int
+    product: bool
+
+
+def _counted(text: str, end: int, figure: Figure) -> str:
+    """The unit words after a bare count ("2 hotel nights"): what makes it a count told of its term."""
+    if figure.percent or not figure.text.isdigit() or figure.value > 366:
+        return ""
+    m = _UNITS.match(text, end)
+    return m.group() if m else ""
+
+
+# between two summands: "+", "plus", "on top of", with a few words on either side ("1 existing report + 3
+# new", "3 joined this week, plus the 1 he already had")
+_PLUS = re.compile(r"(?:\s*[^\W\d][\w'-]*){0,4}\s*,?\s*(?:\+|\bplus\b|\bon\s+top\s+of\b|\bin\s+addition\s+to\b)\s*"
+                   r"(?:[^\W\d][\w'-]*\s*){0,4}", re.IGNORECASE)
+# between two factors: "2 nights × $285", "3 x 70", "2*285", "3 days at $70"
+_TIMES = re.compile(r"(?:\s*[^\W\d][\w'-]*){0,2}\s*(?:×|\*|\bx\b|\btimes\b|@|\bat\b)\s*", re.IGNORECASE)
+# before a product's result: "2 x $285 = $570"
+_EQUALS = re.compile(r"\s*(?:=|\bis\b|\bmakes\b|→|->)\s*", re.IGNORECASE)
+# before a count told of the term before it: "$570 for 2 hotel nights"
+_COUNT_OF = re.compile(r"\s*(?:for|over|across|covering)\s+", re.IGNORECASE)
+# a count's unit words, up to where the next term is joined: "2 hotel nights" before " plus"
+_UNITS = re.compile(r"(?:\s+[^\W\d][\w'-]*){1,3}?(?=\s*(?:\+|\bplus\b|,|;|\)|$))", re.IGNORECASE)
+# between two products listed one after another: "2 x $285 = $570, meals 3 x $70"
+_LISTED = re.compile(r"\s*[,;]?\s*(?:\band\b)?(?:\s*[^\W\d][\w'-]*){0,3}\s*[:(]?\s*", re.IGNORECASE)
 
 
 def _denominator(segment: Segment, figure: Figure) -> bool:
@@ -1218,7 +1327,8 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
     ``wrong_anywhere``, the fact): a grader's gates and criteria often require the same facts of
     the same text, and this is most of a facts check's work.
     """
-    memo_key = (text, check.subject, check.headings, check.wrong_anywhere, key)
+    committed = check.text == "answer" and not check.tentative_ok  # an answer must not ask or guess its value
+    memo_key = (text, check.subject, check.headings, check.wrong_anywhere, committed, key)
     found = reader._required.get(memo_key)
     if found is not None:
         return found
@@ -1226,9 +1336,15 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
     fact = reader.spec.fact(key)
     label = f"{entities[fact.entity].name}'s {fact.attribute.replace('_', ' ')} ({_show_value(fact, reader)})"
     missed = None
-    if not any(_about(c, fact, check.subject, reader) and (_asserted(reader, c, fact)[0] if _contested(
-            reader, c, fact) else _states(c, fact, reader, headings=check.headings)) for c in read):
+    stating = [c for c in read if _about(c, fact, check.subject, reader) and (
+        _asserted(reader, c, fact)[0] if _contested(reader, c, fact) else _states(c, fact, reader,
+                                                                                   headings=check.headings))]
+    if not stating:
         missed = f"does not state {label} with {entities[fact.entity].name}"
+    elif committed and all(_tentative(reader, c, fact) for c in stating):
+        # (an answer that asks or guesses is a hedge; a mail or post may rightly ask a colleague about
+        # the figure: "Can you approve the $8,650 purchase?")
+        missed = f"states {label} only as a question or a guess: not committed"
     violations: list[str] = []
     for claim in read:
         if fact.contrary and _about(claim, fact, check.subject, reader) and _contrary(claim, fact):
@@ -1290,7 +1406,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     # about one entity, every other entity's figure beside it is a dump of the source, not an answer
     comparisons = check.subject is None or check.others_at_most is not None
     for claim in read:
-        own_names = reader.named(claim.segment.text)
+        # (a follow-up offered after the answer names no answer: "... - want me to loop in Legal?")
+        own_names = reader.named(answered_part(claim.segment.text))
         asserted, contested = _asserted_names(reader, claim, check)
         for key in others:
             if key not in own_names:
@@ -1325,7 +1442,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             swapped = reader._swapped[(text, check.subject)] = _swaps(reader, read) + _label_swaps(reader, read)
         violations += swapped
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
-        stray = sorted({d for c in read for d in c.segment.dates} - reader.known_dates)
+        stray = sorted({d for c in read for d in c.segment.dates if not _weekday_resolved(reader, c, d)}
+                       - reader.known_dates)
         if stray:
             violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
     if check.traceable:
@@ -1386,6 +1504,13 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
                 out.append(f"states {figure.text} with {mine}, but it is {other}'s "
                            f"{theirs.attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
+
+
+def _weekday_resolved(reader: Reader, claim: Claim, day: date) -> bool:
+    """Whether ``day`` is the next of a weekday the claim names (today included): "fix expected by
+    Friday (9 Oct)" resolves a source's "by Friday", a date no source writes; a week later it is none."""
+    ahead = (day - reader.ctx.final.now().date()).days
+    return 0 <= ahead < 7 and WEEKDAY_NAMES[day.weekday()] in weekdays_named(claim.segment.text)
 
 
 LABEL_REACH = 30  # characters between a figure and the label that names its attribute

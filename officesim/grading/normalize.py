@@ -366,6 +366,23 @@ _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
              "mon", "tue", "wed", "thu", "fri", "sat", "sun"}
 
 
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# the weekday names people write: English (abbreviated only when capitalised: "sat" is a verb),
+# German and French, each as the English day
+WEEKDAY_WORDS = tuple(
+    (re.compile(pattern), day) for day, pattern in zip(WEEKDAY_NAMES, (
+        r"(?i:\bmonday\b|\bmontag\b|\blundi\b)|\bMon\b\.?", r"(?i:\btuesday\b|\bdienstag\b|\bmardi\b)|\bTues?\b\.?",
+        r"(?i:\bwednesday\b|\bmittwoch\b|\bmercredi\b)|\bWed\b\.?",
+        r"(?i:\bthursday\b|\bdonnerstag\b|\bjeudi\b)|\bThu(?:rs?)?\b\.?",
+        r"(?i:\bfriday\b|\bfreitag\b|\bvendredi\b)|\bFri\b\.?", r"(?i:\bsaturday\b|\bsamstag\b|\bsamedi\b)",
+        r"(?i:\bsunday\b|\bsonntag\b|\bdimanche\b)"), strict=True))
+
+
+def weekdays_named(text: str) -> set[str]:
+    """The weekdays ``text`` names, as English day names ("Friday", "Fri", "vendredi": "friday")."""
+    return {day for pattern, day in WEEKDAY_WORDS if pattern.search(text)}
+
+
 def split_list(text: str) -> list[str]:
     """Items of a comma/semicolon/newline/"and" separated list, normalised, empties dropped."""
     return [item for item in (normalize_text(p).strip(_EDGE_PUNCT) for p in _LIST_SPLIT.split(text)) if item]

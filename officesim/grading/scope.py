@@ -119,6 +119,8 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
                     after += 1
                     out.add(after)
                 continue
+        if _FORWARD_ONLY.fullmatch(text, marker_start, marker_end):
+            continue  # "$15,000 excluding August" gives $15,000 (for a reading without August)
         before = [i for i, (_, end) in enumerate(spans) if end <= marker_start]
         reach = _HARD_BREAK if backward == "sentence" else _CLAUSE_BREAK
         if before and reach.search(text, spans[before[-1]][1], marker_start) is None:
@@ -127,7 +129,23 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
         if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start) or (
                 _BEFORE_CHANGE.match(text, end)):
             out.add(i)
-    return out
+    # a value offered under a condition is offered, whatever the condition sets aside: "$710 if the old
+    # rates still apply", "without September it would be $15,000"
+    return {i for i in out if not (_IF_AFTER.match(text, spans[i][1]) or _WOULD_BEFORE.search(text, 0, spans[i][0]))}
+
+
+# prepositions that set aside what follows them, never the value before: "$15,000 excluding August",
+# "5 sans les nouveaux" (unlike "not" or "excluded": "Oct 8 is the beta, not the launch")
+_FORWARD_ONLY = re.compile(r"excluding|without|except|sans|ohne|au(?:ß|ss)er|other\s+than|instead\s+of|"
+                           r"rather\s+than", re.IGNORECASE)
+# a value followed by the condition it holds under, or told as what would be
+_IF_AFTER = re.compile(r"\s*[,)]?\s*(?:\b(?:if|assuming|provided|unless|si|wenn|falls)\b|\bas\s+long\s+as\b)",
+                       re.IGNORECASE)
+_WOULD = (r"(?:\b(?:would|could|might)(?:\s+(?:then|still|only|instead))?\s+(?:be|come\s+to|total|reach|have\s+been)"
+          r"|'d\s+be|\bserait|\bwäre|\bwären)\s+(?:about\s+|around\s+)?[^\w\s]{0,2}")
+_WOULD_BEFORE = re.compile(_WOULD + "$", re.IGNORECASE)
+# a sentence telling a value as what would be: "Without September it would be $15,000."
+WOULD_VALUE = re.compile(_WOULD + r"\d", re.IGNORECASE)
 
 
 # "went from 6 to 5", "moved the close from Oct 16 to Oct 30": a change, not a range offered
