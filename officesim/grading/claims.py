@@ -581,9 +581,7 @@ def hedged(segment: Segment) -> bool:
     """Whether the segment hedges what it says: a hedge word, or a question that is not only a
     follow-up offered after the answer ("Sales is over by $26,300 - shall I tell the CFO?")."""
     text = segment.text
-    if "?" not in text:
-        return HEDGE.search(text) is not None
-    answered = FOLLOW_UP.blank(text)
+    answered = answered_part(text)
     return HEDGE.search(answered) is not None or (answered != text and _ASKING.match(text) is not None)
 
 

@@ -1021,17 +1021,8 @@ def _tentative(reader: Reader, claim: Claim, fact: Fact) -> bool:
     """Whether every place the claim writes the fact's value asks it or guesses it: "Is it $780?",
     "£145,350? I think.", "$780, right?", "maybe 5", "Est-ce 6 ?".  A question elsewhere in the
     sentence ("Total: $780 - want me to file it?") leaves the value committed."""
-    text = claim.segment.text
-    number, day = fact.number(), fact.day()
-    if number is not None:
-        spans = [(at, at + len(f.text)) for f, at in _positions(text, claim.segment.figures)
-                 if at >= 0 and any(_close(r, number, fact.tolerance) for r in f.readings())]
-    elif day is not None:
-        spans = [(start, end) for start, end, found in date_spans(text, day_first=reader.day_first,
-                                                                 year=reader.ctx.now_year) if found == day]
-    else:
-        return False
-    return bool(spans) and all(_asked(text, start, end) for start, end in spans)
+    spans = [(start, end) for start, end, kind, _ in _values(reader, claim, fact) if kind == "right"]
+    return bool(spans) and all(_asked(claim.segment.text, start, end) for start, end in spans)
 
 
 def _asked(text: str, start: int, end: int) -> bool:

@@ -362,14 +362,11 @@ def parse_date(value: Any, locale: str | None = None) -> date | None:
     return dates[0] if not leftover or leftover.lower() in _WEEKDAYS else None
 
 
-_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-             "mon", "tue", "wed", "thu", "fri", "sat", "sun"}
-
-
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAYS = {*WEEKDAY_NAMES, *(day[:3] for day in WEEKDAY_NAMES)}
 # the weekday names people write: English (abbreviated only when capitalised: "sat" is a verb),
 # German and French, each as the English day
-WEEKDAY_WORDS = tuple(
+_WEEKDAY_WORDS = tuple(
     (re.compile(pattern), day) for day, pattern in zip(WEEKDAY_NAMES, (
         r"(?i:\bmonday\b|\bmontag\b|\blundi\b)|\bMon\b\.?", r"(?i:\btuesday\b|\bdienstag\b|\bmardi\b)|\bTues?\b\.?",
         r"(?i:\bwednesday\b|\bmittwoch\b|\bmercredi\b)|\bWed\b\.?",
@@ -380,7 +377,7 @@ WEEKDAY_WORDS = tuple(
 
 def weekdays_named(text: str) -> set[str]:
     """The weekdays ``text`` names, as English day names ("Friday", "Fri", "vendredi": "friday")."""
-    return {day for pattern, day in WEEKDAY_WORDS if pattern.search(text)}
+    return {day for pattern, day in _WEEKDAY_WORDS if pattern.search(text)}
 
 
 def split_list(text: str) -> list[str]:
