@@ -19,7 +19,7 @@ types; plain spaces are what a grader and a model can both match).
 
 from __future__ import annotations
 
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
 LAKH, CRORE = 100_000, 10_000_000
 
 
@@ -83,7 +83,7 @@ def money(amount: float, currency: str, *, locale: str = "en_US", cents: bool | 
     """
     family = _family(locale)
     show_cents = (not float(amount).is_integer()) if cents is None else cents
-    symbol = _SYMBOLS.get(currency)
+    symbol = CURRENCY_SYMBOLS.get(currency)
     if family == "us":  # unchanged since the first worlds: '$-1,200' for a negative amount
         text = f"{amount:,.2f}" if show_cents else f"{amount:,.0f}"
         return f"{symbol}{text}" if symbol else f"{currency} {text}"

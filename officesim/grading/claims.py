@@ -151,15 +151,50 @@ class Figure:
     paren: bool = False
     precision: float = 0.5
     alternatives: tuple[float, ...] = ()  # "12,450" in a decimal-comma world: 12.45, or 12450 written the English way
+    # written in a currency neither the world nor its sources use ("£136,600" in a dollar world): it
+    # stands for no amount of theirs, right or wrong
+    foreign: bool = False
 
     def readings(self) -> tuple[float, ...]:
-        """What the figure may stand for: itself, its magnitude when parenthesised, 12.5% as 0.125."""
+        """What the figure may stand for: itself, its magnitude when parenthesised, 12.5% as 0.125
+        (nothing when it is written in a foreign currency)."""
+        if self.foreign:
+            return ()
         out = [self.value, *self.alternatives]
         if self.paren or self.value < 0:
             out.append(abs(self.value))
         if self.percent:
             out += [v / 100 for v in list(out)]
         return tuple(dict.fromkeys(out))
+
+
+# the currency a figure is written in, where it writes one: ISO codes, or "dollar" for a bare $ (US,
+# Canadian, Australian or Singapore dollars alike) and "yen" for ¥ (JPY or CNY)
+_CURRENCY_MARKS = (("$", "dollar"), ("€", "EUR"), ("£", "GBP"), ("₹", "INR"), ("¥", "yen"))
+_CURRENCY_WORDS = re.compile(r"\b(?:(usd|eur|gbp|inr|jpy|cad|aud|sgd|chf)|(dollars?)|(euros?)|(rupees?|rs\.?)|"
+                             r"(pounds?))(?![a-z])", re.IGNORECASE)
+_WORD_CODES = ("", "", "dollar", "EUR", "INR", "GBP")
+_DOLLARS = ("USD", "CAD", "AUD", "SGD", "NZD", "HKD")
+
+
+def figure_currency(figure: Figure) -> str | None:
+    """The currency ``figure`` is written in ("£136,600": GBP, "136,600 EUR": EUR, "$5k" and "USD 5k":
+    "dollar"), or ``None`` when it writes none."""
+    for mark, code in _CURRENCY_MARKS:
+        if mark in figure.text:
+            return code
+    m = _CURRENCY_WORDS.search(figure.text)
+    if m is None:
+        return None
+    if m.group(1):
+        return currency_of(m.group(1))
+    return _WORD_CODES[next(i for i in range(2, 6) if m.group(i))]
+
+
+def currency_of(code: str) -> str:
+    """``code`` (an ISO code) as ``figure_currency`` would write it: every dollar is "dollar"."""
+    code = code.upper()
+    return "dollar" if code in _DOLLARS else "yen" if code in ("JPY", "CNY") else code
 
 
 @dataclass

@@ -32,7 +32,7 @@ import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -48,8 +48,10 @@ from officesim.grading.claims import (
     Segment,
     answered_part,
     clean,
+    currency_of,
     date_spans,
     excluded,
+    figure_currency,
     hedged,
     read_figures,
     segments,
@@ -59,7 +61,7 @@ from officesim.grading.claims import (
 )
 from officesim.grading.evidence import collect
 from officesim.grading.normalize import WEEKDAY_NAMES, compiled, read_date, weekdays_named
-from officesim.grading.scope import WOULD_VALUE, changed_from, governed, has_marker
+from officesim.grading.scope import CONDITION, WOULD_VALUE, changed_from, governed, has_marker
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
 
@@ -313,6 +315,11 @@ def _outcome(holds: bool | None, reason: str, evidence: Any) -> Outcome:
 
 
 # ============================================================================== naming
+# a currency written in a source: a symbol, or an ISO code as a word
+_CURRENCY_SEEN = re.compile(r"[$€£₹¥]|\b(?:usd|eur|gbp|inr|jpy|cny|cad|aud|sgd|nzd|hkd|chf)\b", re.IGNORECASE)
+_SYMBOL_CODES = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "¥": "JPY"}
+
+
 @dataclass
 class Reader:
     """The facts of one grading, ready to read texts: alias patterns, traceable figures."""
@@ -337,6 +344,14 @@ class Reader:
     # wrongly about it): gates and criteria of a grader often require the same facts of the same text
     _required: dict[tuple[str, str | None, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
         default_factory=dict, repr=False)
+
+    @cached_property
+    def values_only(self) -> frozenset[str]:
+        """Entities that are only ever another's value (the rule broken, the hotel, the manager), never
+        what a fact is about."""
+        about = {f.entity for f in self.spec.facts}
+        return frozenset(v for f in self.spec.facts if isinstance(v := f.value, str) and v in self.spec.entities
+                         and v not in about)
 
     @cached_property
     def day_first(self) -> bool:
@@ -384,11 +399,50 @@ class Reader:
         return found
 
     def segments(self, text: str) -> list[Segment]:
-        """``text`` read into segments, once per grading (every facts check of a grader reads the same texts)."""
+        """``text`` read into segments, once per grading (every facts check of a grader reads the same texts).
+
+        A figure written in a currency that neither the world nor its sources use is marked foreign: "£136,600"
+        in a dollar world states no amount of the world's, though its digits are the total's.
+        """
         found = self._segments.get(text)
         if found is None:
-            found = self._segments[text] = segments(text, day_first=self.day_first, year=self.ctx.now_year)
+            found = segments(text, day_first=self.day_first, year=self.ctx.now_year)
+            if any(self._foreign(f) for seg in found for f in seg.figures):
+                found = [replace(seg, figures=[replace(f, foreign=True) if self._foreign(f) else f
+                                               for f in seg.figures]) for seg in found]
+            self._segments[text] = found
         return found
+
+    def _foreign(self, figure: Figure) -> bool:
+        written = figure_currency(figure)
+        if written is None or written in self.currencies:
+            return False
+        booked = self._per_task("booked abroad", self._booked_abroad).get(written, ())
+        return not any(_close(abs(figure.value), amount, 0.0005) for amount in booked)
+
+    @cached_property
+    def currencies(self) -> frozenset[str]:
+        """The currencies a text may write any amount in: the world's, and any its sources or the instruction write."""
+        return self._per_task("currencies", self._currencies)
+
+    def _currencies(self) -> frozenset[str]:
+        home = self.ctx.start.meta("currency") or "USD"
+        texts_ = [b.text for b in collect(self.ctx, list(self.spec.sources), source=True)] + [self.ctx.instruction]
+        written = {currency_of(_SYMBOL_CODES.get(m.group(), m.group())) for text in texts_
+                   for m in _CURRENCY_SEEN.finditer(text)}
+        return frozenset({currency_of(home), *written})
+
+    def _booked_abroad(self) -> dict[str, tuple[float, ...]]:
+        """The amounts the world's books keep in another currency (a deal or an invoice in EUR in a pound
+        world), by currency: such an amount may be written in its own currency ("€55,500"), no other may."""
+        out: dict[str, list[float]] = {}
+        home = currency_of(self.ctx.start.meta("currency") or "USD")
+        for table in ("crm_deal", "crm_invoice"):
+            if table in self.ctx.start.tables():
+                for code, amount in self.ctx.start.db.execute(f"SELECT currency, amount FROM {table}"):
+                    if code and amount is not None and currency_of(code) != home:
+                        out.setdefault(currency_of(code), []).append(abs(float(amount)))
+        return {code: tuple(amounts) for code, amounts in out.items()}
 
     def named(self, text: str) -> tuple[str, ...]:
         """Entity keys ``text`` names, in order of first mention (kept per text for this grading)."""
@@ -736,31 +790,67 @@ def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
 
 
 def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
+    """A segment naming no entity is about what names one before it: the sentence before it on its line,
+    else its heading ("## Sales" over "Q3: $3,043.23"), else a label line of its paragraph above it (a
+    line of its own naming entities and no figure: "**Cochran PLC**" over "- Overdue: $27,200",
+    "Department: Sales" over "Overrun: $26,300"), else the check's subject.  A line naming only what is
+    another entity's value ("Rule: meal allowance" under "EC-9140") is that entity's too."""
     out: list[Claim] = []
     previous: Claim | None = None
+    label: _Label | None = None
     for segment in reader.segments(text):
         names = list(dict.fromkeys([*reader.named(segment.text), *(k for *_, k in header_spots(reader, segment))]))
         claim = Claim(segment, names)
+        new_line = previous is None or previous.segment.line != segment.line
+        above = label.names if label is not None and label.paragraph == segment.paragraph and (
+            new_line or label.line != segment.line) else []
         if not names:
-            if previous is not None and previous.names and previous.segment.line == segment.line:
+            heading = list(reader.named(segment.context)) if segment.context else []
+            if not new_line and previous is not None and previous.names:
                 claim.names, claim.inherited = list(previous.names), True
+            elif heading or above:
+                claim.names, claim.inherited = heading or list(above), True
             elif subject is not None:
                 claim.names, claim.inherited = [subject], True
+        elif above and set(names) <= reader.values_only:
+            claim.names = list(dict.fromkeys([*above, *names]))
+            label = _Label(segment.paragraph, segment.line, claim.names)  # labels stack: "EC-9140" / "Rule: ..."
+        elif new_line and not segment.next_text and not segment.figures and not segment.dates:
+            label = _Label(segment.paragraph, segment.line, names)
+        else:
+            label = None
         out.append(claim)
         previous = claim
     return out
 
 
+@dataclass(frozen=True)
+class _Label:
+    """A line of its own that names entities and states no figure: what the lines under it are about."""
+
+    paragraph: int
+    line: int
+    names: list[str]
+
+
 def _left_out(reader: Reader, segment: Segment) -> bool:
     """``excluded``, read with the entities' own names blanked: 'The Old Mill' or 'No Frills Ltd'
-    names an option, it does not mark one as left out."""
+    names an option, it does not mark one as left out.  A negation inside a condition sets nothing
+    aside: "If the new joiners don't count yet, 2." offers 2."""
     key = (segment.context, segment.text)
     found = reader._left_out.get(key)
     if found is None:
         found = reader._left_out[key] = excluded(segment) and EXCLUSION.search(without_possible(
-            f"{_blanked(reader, segment.context)} {_blanked(reader, segment.text)}")) is not None and \
-            _ALTERNATIVE.search(segment.text) is None and WOULD_VALUE.search(segment.text) is None
+            f"{_blanked(reader, segment.context)} {CONDITION.sub(' ', _blanked(reader, segment.text))}")) \
+            is not None and _ALTERNATIVE.search(segment.text) is None and WOULD_VALUE.search(segment.text) is None \
+            and _TAKEN_BACK.search(segment.text) is None
     return found
+
+
+# what a sentence sets aside, taken back: "not $161,650, although that one might also be right"
+_TAKEN_BACK = re.compile(r"\b(?:although|though|but|yet|however)\b[^.;!?]*\b(?:might|may|could)\s+(?:also|still|"
+                         r"well|equally)\s+be\b|\b(?:might|may|could)\s+(?:also|still|equally)\s+be\s+(?:right|"
+                         r"correct|it|the\s+(?:one|answer|figure))\b", re.IGNORECASE)
 
 
 # a sentence that offers an alternative to the one before ("Oct 21. Or maybe Oct 8, I don't know."):
@@ -830,7 +920,7 @@ def _marked(reader: Reader, text: str) -> tuple[bool, str]:
     the names blanked), once per text for this grading."""
     found = reader._marked.get(text)
     if found is None:
-        if not has_marker(text):
+        if not has_marker(text) or _TAKEN_BACK.search(text):  # a marker taken back sets nothing aside
             found = (False, text)
         else:
             blanked = _blanked(reader, text)
@@ -1000,7 +1090,8 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
 
 def _parts_told(claim: Claim, number: float, tolerance: float) -> list[Figure]:
     """The figures the claim tells as part of the value written before them: "14 (including the 3 who
-    joined this week)", "€87,950, of which €38,750 is overdue", "6, dont 2 arrivés cette semaine".
+    joined this week)", "€87,950, of which €38,750 is overdue", "6, dont 2 arrivés cette semaine",
+    "$10,374.80 ($9,250.10 of it signed off)".
     A part is smaller than its whole and follows it; it is not a second reading of the value."""
     text = claim.segment.text
     placed = [(f, at) for f, at in _positions(text, list(claim.segment.figures)) if at >= 0]
@@ -1008,13 +1099,19 @@ def _parts_told(claim: Claim, number: float, tolerance: float) -> list[Figure]:
     if not whole:
         return []
     return [f for f, at in placed if at > whole[0] and 0 < f.value < number
-            and _PART_BEFORE.search(text, max(0, at - 40), at) is not None]
+            and (_PART_BEFORE.search(text, max(0, at - 40), at) is not None
+                 or _PART_AFTER.match(text, at + len(f.text)) is not None)]
 
 
 # right before a part of the value told before it: "including the", "of which", "y compris", "davon"
 _PART_BEFORE = re.compile(r"\b(?:including|incl\.|inclusive\s+of|of\s+which|of\s+whom|among\s+them|y\s+compris|dont|"
                       r"davon|darunter|inklusive|einschlie(?:ß|ss)lich)\s+(?:(?:the|all|les?|la|l'|die|der|den|des|"
                       r"some|about|around)\s+)*[^\w\s]{0,2}$", re.IGNORECASE)
+
+
+# right after a part of the value told before it: "$10,374.80 ($9,250.10 of it signed off)", "5, 2 of them new"
+_PART_AFTER = re.compile(r"\s+(?:of\s+(?:it|that|this|them|those|these|the\s+total|which)|out\s+of\s+(?:it|that|"
+                         r"the\s+total))\b", re.IGNORECASE)
 
 
 def _tentative(reader: Reader, claim: Claim, fact: Fact) -> bool:
@@ -1365,8 +1462,123 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
         if wrong and (about or not claim.names or check.wrong_anywhere):
             violations.append(f"states {', '.join(wrong)} for {label}, which a wrong reading gives: "
                               f"{claim.segment.text[:80]!r}")
+    if not missed and fact.number() is not None:
+        violations += [f"states {label} again as {told}: a second reading of it" for told in
+                       _restated(reader, check, read, fact)]
     found = reader._required[memo_key] = (missed, violations)
     return found
+
+
+def _totalled(reader: Reader, fact: Fact) -> bool:
+    """Whether ``fact`` is what a bare "total" of its entity names: the entity's one number, or its amount."""
+    if fact.number() is None:
+        return False
+    numbers = [f for f in reader.spec.facts if f.entity == fact.entity and f.number() is not None]
+    return len(numbers) == 1 or fact.attribute in ("amount", "total")
+
+
+# a total told as a figure at the start of a clause: "Total: $136,600", "Correction: the total is $100,400",
+# "- actual total = 5", "Total travel spend was $9,374.80" (the label a "total" or the entity's own name); a
+# qualifier before the label ("Approved total:") or after it ("Total paid:") makes the figure a subtotal, so
+# neither is read
+# a correction at the start of a clause, and the figure after it is the value told anew: "Correction: $20,500",
+# "Korrektur: 106.600 €", "Sorry, make that 6", "Actually, Sales is over by $20,500"
+_CORRECTION = re.compile(
+    r"(?:^|(?<=[.;:!?(,])|(?<=\s[-–—]))\s*(?:correction|corrected|korrektur|korrigiert|berichtigung|rectification|"
+    r"rectificatif|correctif|erratum|update|updated|actually|sorry|oops|edit|scratch\s+that|my\s+mistake|i\s+mean|"
+    r"make\s+that|wait|en\s+fait|pardon|eigentlich|vielmehr)\b(?:\s*[:,!–—-])?\s*", re.IGNORECASE)
+_CLAUSE_GAP = re.compile(r"[.;!?]|\s[-–—]\s")
+_TOTAL_WORD = re.compile(r"\b(?:total|sum)\b", re.IGNORECASE)
+_BEFORE_TOTAL = re.compile(
+    r"(?:^|[.;:!?(,]|\s[-–—])\s*"
+    r"(?P<lead>(?:(?:correction|corrected|actually|update|updated|sorry|edit|oops|in\s+fact|to\s+correct|"
+    r"scratch\s+that|my\s+mistake|erratum|revised)\W{0,3}\s*)+)?"
+    r"(?:(?:the|a|our|my)\s+)?"
+    r"(?:(?P<adjective>grand|new|actual|revised|corrected|final|real|true|correct|updated)\s+)?"
+    r"(?:(?:total|overall)\s+)?$", re.IGNORECASE)
+_AFTER_TOTAL = re.compile(r"\s*(?:is|was|comes\s+to|came\s+to|stands\s+at|amounts\s+to|=|:|of)\s*"
+                          r"(?P<adverb>(?:actually|now|really|in\s+fact|instead)\b\s*:?\s*)?", re.IGNORECASE)
+# words after a figure that say what it is, within its clause: "$9,374.80 without airfare", "$100,400 approved"
+# (a subtotal, not the total); words that only go on about the whole are no qualifier ("across 5 vendors")
+_QUALIFIED = re.compile(r"\s*(?!(?:across|over|for|from|in\s+total|altogether|all\s+told|overall|in\s+all|"
+                        r"total|in|on|this|the|spent|spend)\b)[^\W\d]", re.IGNORECASE)
+
+
+def _restated(reader: Reader, check: FactsCheck, read: list[Claim], fact: Fact) -> list[str]:
+    """Figures told again as the fact's value that are not its value: "... $136,600. Correction: total is
+    $100,400.", "Sales, over by $26,300. Correction: $20,500." offer a second reading that no ``wrong``
+    value foresaw.
+
+    A figure right after a correction ("Correction:", "Korrektur:", "actually", "make that") with no other
+    entity named between is a second reading of the fact it is about, wherever it stands, whatever other
+    fact's value it is.  So is a total marked as one ("the revised total", "total is actually").
+
+    A bare total ("Total: $400", only read for the subject's total, see ``_totalled``) is a subtotal where
+    words after the figure say what it counts ("$9,374.80 without airfare"), or where it is smaller than
+    the value and the value is told after it, in its paragraph or below the heading it sits under (a
+    leg's total before the trip's); else it is a second reading (a covering mail's total that the
+    attached report contradicts), unless another fact has its value.  A figure written with another
+    entity is theirs, and a figure of the other kind ("Total: 5 vendors" beside an amount) is no reading.
+    """
+    number = fact.number()
+    assert number is not None
+    totals = fact.entity == check.subject and _totalled(reader, fact)
+    wrong = [w for w in fact.wrong if isinstance(w, int | float)]  # (``_states_wrong`` tells a wrong reading)
+    others = [v for f in reader.spec.facts if f is not fact and (v := f.number()) is not None]
+    told: list[tuple[int, int]] = []  # (claim, position) of each statement of the value
+    candidates: list[tuple[int, int, Figure, bool, bool]] = []
+    kinds: set[tuple[bool, bool]] = set()
+    for index, claim in enumerate(read):
+        if not _about(claim, fact, check.subject, reader):
+            continue
+        text = claim.segment.text
+        placed = [(f, at) for f, at in _positions(text, list(claim.segment.figures)) if at >= 0]
+        for f, at in placed:
+            if any(_close(r, number, fact.tolerance) for r in f.readings()):
+                told.append((index, at))
+                kinds.add((f.percent, _money(f) or abs(f.value) > MAX_COUNT))
+
+        def another(figure: Figure | None, claim: Claim = claim, theirs: Sequence[float] = ()) -> bool:
+            """Whether ``figure`` is a reading of the fact other than its value (or ``theirs``)."""
+            return figure is not None and bool(figure.readings()) and not any(
+                _close(r, number, fact.tolerance) or abs(r - number) <= figure.precision for r in figure.readings()
+            ) and not any(_close(r, v, 0.001) for r in figure.readings() for v in [*wrong, *theirs]) and not _theirs(
+                reader, claim, fact, figure) and not _figure_told_as_other(reader, claim, fact, figure)
+
+        for m in _CORRECTION.finditer(text):
+            figure, at = next(((f, at) for f, at in placed if at >= m.end()), (None, -1))
+            if figure is None or _CLAUSE_GAP.search(text, m.end(), at) or len(text[m.end():at].split()) > 6:
+                continue
+            if any(key != fact.entity for start, _, key in reader.mentions(text) if m.end() <= start < at):
+                continue  # "Update: INV-0480 ($30,200) was paid": another entity's news
+            if another(figure):
+                candidates.append((index, at, figure, True, False))
+        if not totals:
+            continue
+        labels = [(m.start(), m.end()) for m in _TOTAL_WORD.finditer(text)]
+        labels += [(start, end) for start, end, key in reader.mentions(text) if key == fact.entity]
+        for start, end in sorted(set(labels)):
+            before = _BEFORE_TOTAL.search(text, 0, start)
+            after = _AFTER_TOTAL.match(text, end)
+            if before is None or after is None:
+                continue
+            figure = next((f for f, at in placed if at == after.end()), None)
+            if figure is None or not another(figure, theirs=others):  # a bare total may be another's
+                continue
+            marked = bool(before.group("lead") or before.group("adjective") or after.group("adverb"))
+            qualified = _QUALIFIED.match(text, after.end() + len(figure.text)) is not None
+            candidates.append((index, after.end(), figure, marked, qualified))
+    out = []
+    for index, at, figure, marked, qualified in candidates:
+        if (figure.percent, _money(figure) or abs(figure.value) > MAX_COUNT) not in kinds:
+            continue
+        segment = read[index].segment
+        later = [place for place in told if place > (index, at) and (
+            segment.context or read[place[0]].segment.paragraph == segment.paragraph)]
+        subtotal = not marked and (qualified or (figure.value < number and bool(later)))
+        if not subtotal:
+            out.append(figure.text)
+    return list(dict.fromkeys(out))
 
 
 def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str], list[str]]:
@@ -1437,8 +1649,13 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                        - reader.known_dates)
         if stray:
             violations.append(f"gives dates that are in no source: {', '.join(map(str, stray[:5]))}")
+    foreign = [f.text for c in read for f in c.segment.figures if f.foreign]
+    if foreign and check.traceable:  # (elsewhere such a figure only states nothing)
+        violations.append(f"writes {', '.join(dict.fromkeys(foreign[:6]))} in a currency neither the world "
+                          f"({reader.ctx.start.meta('currency') or 'USD'}) nor its sources use")
     if check.traceable:
-        loose = [f.text for c in read for f in c.segment.figures if not reader.traces(f, check.trace_to)]
+        loose = [f.text for c in read for f in c.segment.figures if not f.foreign and not reader.traces(
+            f, check.trace_to)]
         if loose:
             shown = ", ".join(dict.fromkeys(loose[:6]))
             where = "the task's sources" if check.trace_to == "sources" else "what was asked (the facts)"

@@ -131,7 +131,9 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
             out.add(i)
     # a value offered under a condition is offered, whatever the condition sets aside: "$710 if the old
     # rates still apply", "without September it would be $15,000"
-    return {i for i in out if not (_IF_AFTER.match(text, spans[i][1]) or _WOULD_BEFORE.search(text, 0, spans[i][0]))}
+    # (or inside the condition: "$235, unless the old $215 cap still applies to you")
+    return {i for i in out if not (_IF_AFTER.match(text, spans[i][1]) or _WOULD_BEFORE.search(text, 0, spans[i][0])
+                                   or _IF_BEFORE.search(text, 0, spans[i][0]))}
 
 
 # prepositions that set aside what follows them, never the value before: "$15,000 excluding August",
@@ -141,6 +143,10 @@ _FORWARD_ONLY = re.compile(r"excluding|without|except|sans|ohne|au(?:ß|ss)er|ot
 # a value followed by the condition it holds under, or told as what would be
 _IF_AFTER = re.compile(r"\s*[,)]?\s*(?:\b(?:if|assuming|provided|unless|si|wenn|falls)\b|\bas\s+long\s+as\b)",
                        re.IGNORECASE)
+# a value inside a condition, its clause open before it: "unless the old $215 cap applies", "if it's 2"
+_IF_BEFORE = re.compile(r"\b(?:if|unless|assuming|provided|in\s+case|si|wenn|falls)\b[^,;:.!?()]*$", re.IGNORECASE)
+# a condition's clause: "If the new joiners don't count yet," "unless you don't count it" (to its comma)
+CONDITION = re.compile(r"\b(?:if|unless|assuming|provided|in\s+case|wenn|falls|si)\b[^,;:.!?()]*", re.IGNORECASE)
 _WOULD = (r"(?:\b(?:would|could|might)(?:\s+(?:then|still|only|instead))?\s+(?:be|come\s+to|total|reach|have\s+been)"
           r"|'d\s+be|\bserait|\bwäre|\bwären)\s+(?:about\s+|around\s+)?[^\w\s]{0,2}")
 _WOULD_BEFORE = re.compile(_WOULD + "$", re.IGNORECASE)

@@ -26,18 +26,21 @@ def _texts_where(ctx: Context, test: Any) -> bool:
 
 @variant("amounts_plain")
 def amounts_plain(ctx: Context) -> Trajectory | None:
-    """Amounts spelled without the dollar sign, with a currency code ("26,300 USD")."""
+    """Amounts spelled without the currency sign, with the world's currency code ("26,300 USD")."""
     if not _texts_where(ctx, wording.has_amounts):
         return None
-    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "plain"))
+    currency = ctx.task.start_world().meta("currency") or "USD"
+    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "plain", currency))
 
 
 @variant("amounts_compact")
 def amounts_compact(ctx: Context) -> Trajectory | None:
-    """Amounts in short form where exact ("$26.3k", "$4.82M"), else ungrouped ("USD 7614.19")."""
+    """Amounts in short form where exact ("$26.3k", "€4.82M"), else ungrouped ("USD 7614.19"), in the
+    world's currency."""
     if not _texts_where(ctx, wording.has_amounts):
         return None
-    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "compact"))
+    currency = ctx.task.start_world().meta("currency") or "USD"
+    return ctx.ref.trajectory.map_texts(lambda t: wording.reformat_amounts(t, "compact", currency))
 
 
 @variant("counts_in_words")

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from officesim.apps.money import CURRENCY_SYMBOLS
 from officesim.apps.money import money as format_money
 
-AMOUNT = re.compile(r"(?<![\w.,/-])(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w,/-]|\.\d)")
+AMOUNT = re.compile(r"(?<![\w.,/-])([$€£₹¥])?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w,/-]|\.\d)")
 # (not the first group of a space-grouped figure: "5 250,00 €" is how fr_FR writes 5,250.00)
 COUNT = re.compile(r"(?<![\w$.,:/#-])([1-9]|1[0-2])"
                    r"(?![\w.,:/%-]|\s*(?:st|nd|rd|th|am|pm)\b|\.\d|[ \u00a0\u202f]\d{3}(?!\d))")
@@ -38,18 +39,20 @@ def is_amount(match: re.Match[str]) -> bool:
     return bool(match.group(1)) or "," in match.group(2)
 
 
-def compact(value: float) -> str | None:
-    """``$26.3k`` / ``$4.82M`` when that spelling is exact, else ``None``."""
+def compact(value: float, currency: str = "USD") -> str | None:
+    """``$26.3k`` / ``$4.82M`` (``€26.3k`` in a euro world, ``CHF 26.3k`` for a currency without a
+    sign) when that spelling is exact, else ``None``."""
+    sign = CURRENCY_SYMBOLS.get(currency, f"{currency} ")
     for unit, size in (("M", 1e6), ("k", 1e3)):
         scaled = value / size
         if abs(value) >= size and abs(round(scaled, 2) - scaled) < 1e-9:
-            return f"${round(scaled, 2):g}{unit}"
+            return f"{sign}{round(scaled, 2):g}{unit}"
     return None
 
 
-def reformat_amounts(text: str, style: str) -> str:
-    """Every amount respelled: ``plain`` "26,300 USD" / "7614.19 USD", ``compact`` "$26.3k"
-    where exact (else ungrouped with a currency code: "USD 7614.19")."""
+def reformat_amounts(text: str, style: str, currency: str = "USD") -> str:
+    """Every amount respelled in the world's ``currency``: ``plain`` "26,300 USD" / "7614.19 USD",
+    ``compact`` "$26.3k" where exact (else ungrouped with a currency code: "USD 7614.19")."""
 
     def one(match: re.Match[str]) -> str:
         if not is_amount(match):
@@ -57,8 +60,8 @@ def reformat_amounts(text: str, style: str) -> str:
         value = amount_value(match)
         cents = "" if value == int(value) else f"{value:.2f}"[-3:]
         if style == "plain":
-            return f"{int(value):,}{cents} USD"
-        return compact(value) or f"USD {int(value)}{cents}"
+            return f"{int(value):,}{cents} {currency}"
+        return compact(value, currency) or f"{currency} {int(value)}{cents}"
 
     return AMOUNT.sub(one, text)
 

@@ -229,6 +229,11 @@ class TravelExpenseReport(Family):
                             wrong_anywhere=True,
                             description="The doc attached to the CFO's mail states the Q3 total, and every figure "
                                         "in it traces to the sheets."),
+                # the covering mail is read with the doc: a second total in its body is a second reading
+                facts_check("one_total", None, "sent_mail", to=["role:cfo"], subject=report,
+                            require=[f"{report}.q3"], wrong_anywhere=True, violations_only=True,
+                            description="What the CFO got (the mail and the doc attached) gives one reading of "
+                                        "the Q3 total, and every figure in the mail traces to the sheets."),
                 # what the CFO asked for is the core: judged points must not make up for a missing part
                 facts_check("report_core", None, **cfo_attachment,
                             description="The attached report gives each department's Q3 total and compares the "
