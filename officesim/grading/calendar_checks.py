@@ -10,6 +10,7 @@ can change only its own calendar, and the family's ``allowed_changes`` gate boun
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from datetime import date, datetime
@@ -272,6 +273,10 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
     reasons = []
     for mail in mails:
         stated_times, stated_days, zoned = _stated(ctx, mail.id, mail.body, first.year)
+        if starts & _offered(ctx, mail.id, mail.body):
+            reasons.append(f"the mail to {email} ({mail.id}) offers the start time beside another: one time, "
+                           "not a choice")
+            continue
         # a time written with its zone ("08:00 UTC") is read in that zone
         zoned_start = any(_clock_in(first, zone) == at for at, zone in zoned)
         states_it = (bool(stated_times & starts) or zoned_start) and any(
@@ -302,6 +307,14 @@ def _stated(ctx: GradeContext, mail_id: str, body: str,
                 frozenset(zoned))
     times, days, zoned = ctx.remember(("stated", mail_id, year), read)
     return set(times), set(days), set(zoned)
+
+
+def _offered(ctx: GradeContext, mail_id: str, body: str) -> frozenset[tuple[int, int]]:
+    """The clock times a sent mail's own text offers as alternatives (read once per grading and mail)."""
+    locale = ctx.final.meta("locale") or "en_US"
+    # a time with its zone beside the same moment in another ("9am CT / 14:00 UTC") offers no choice
+    return ctx.remember(("offered", mail_id), lambda: frozenset(offered_times(
+        _ZONED.sub(lambda m: " " * len(m[0]), own_text(body)), french=locale.startswith("fr"))))
 
 
 def _clock_in(moment: datetime, zone: str) -> tuple[int, int]:
@@ -373,6 +386,26 @@ def clock_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
     for pattern in (_UHR, _FRENCH_HOUR) if french else (_UHR,):
         found |= {(int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0) for m in pattern.finditer(text)}
     return found
+
+
+def offered_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
+    """The clock times a text offers as alternatives to one another ("9:00 or 9:30", "2pm / 3pm",
+    "16 oder 16.30 Uhr"): none of them is told as the time, whatever the others are."""
+    text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
+    spots = sorted((m.start(), m.end(), at) for pattern in (_CLOCK, _UHR, *((_FRENCH_HOUR,) if french else ()))
+                   for m in pattern.finditer(text)
+                   if (at := _clock(m) if pattern is _CLOCK else (int(m[1]), int(m[2] or 0) if pattern.groups > 1
+                                                                   else 0)) is not None)
+    out: set[tuple[int, int]] = set()
+    for (_, end, first), (start, _, second) in itertools.pairwise(spots):
+        if first != second and start >= end and _OR_BETWEEN.fullmatch(text, end, start):
+            out |= {first, second}
+    return out
+
+
+# between two times offered in its place: "or", "oder", "ou", "/" (a maybe after it)
+_OR_BETWEEN = re.compile(r"\s*,?\s*(?:or|oder|ou|/)\s*(?:else\s+|maybe\s+|perhaps\s+|possibly\s+|vielleicht\s+|"
+                         r"peut-être\s+|at\s+|um\s+|à\s+)*", re.IGNORECASE)
 
 
 def _numeric_day(match: re.Match[str], day_first: bool, year: int) -> date | None:

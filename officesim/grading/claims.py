@@ -553,7 +553,7 @@ def without_loose_dates(text: str) -> str:
 EXCLUSION = Caseless(
     r"\b(?:not(?!\s+(?:sure|certain)\b)|no|none|never|without|except|excluding|excludes?|excluded|exclusion|"
     r"outside|beyond|"
-    r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|declined|decided\s+against|instead\s+of|"
+    r"near[\s-]?miss(?:es)?|rejected|reject|ruled\s+out|dropped|dropping|declined|decided\s+against|instead\s+of|"
     r"rather\s+than|other\s+than|already\s+paid|paid\s+(?:off|in\s+full)|superseded|withdrawn|left\s+out|"
     r"(?:was|were|is|are|been|being)\s+(?:already\s+|fully\s+)?(?:paid|settled)|settled|void(?:ed)?|"
     r"leaving\s+out|leave\s+out|paid(?=\s*(?:[).;,]|$))|"
@@ -563,10 +563,13 @@ EXCLUSION = Caseless(
     r"overruled|scrapped|abandoned|replac(?:es|ed|ing)|supersed(?:es|ing)|corrected\s+from|updated\s+from|"
     r"out\s+of\s+date|left\s+(?:\w+\s+)?off|off\s+the\s+list|kept\s+off|"
     # French and German: "ne ... pas", "sauf", "nicht", "kein", "außer" (a colleague writes their own language)
-    r"pas|sauf|hors|aucun|aucune|sans|nicht|kein|keine|keinen|au(?:ß|ss)er|ohne)\b|n't\b"
+    r"pas|sauf|hors|aucun|aucune|sans|nicht|kein|keine|keinen|au(?:ß|ss)er|ohne|"
+    # paid or void, in French and German: "INV-0109 ist bezahlt", "la facture est annulée"
+    r"bezahlt|beglichen|storniert|annulliert|ungültig|payée?s?|réglée?s?|soldée?s?|annulée?s?)\b|n't\b"
 )
 HEDGE = Caseless(
-    r"\b(?:maybe|possibly|perhaps|might\s+be|could\s+be|either|unsure|not\s+sure|uncertain|unconfirmed|"
+    r"\b(?:maybe|possibly|perhaps|probably|might|could\s+be|either|unsure|not\s+sure|not\s+certain|uncertain|"
+    r"unconfirmed|unverified|i\s+think|i\s+believe|i\s+guess|"
     r"tbc|tbd|to\s+be\s+confirmed|one\s+of|somewhere\s+between|between|"
     # French and German: "peut-être", "vielleicht", "à confirmer"
     r"peut[\s-]être|vielleicht|eventuell|möglicherweise|à\s+confirmer|zu\s+bestätigen)\b|\?"

@@ -60,7 +60,7 @@ from officesim.grading.claims import (
     without_possible,
 )
 from officesim.grading.evidence import collect
-from officesim.grading.normalize import WEEKDAY_NAMES, compiled, read_date, weekdays_named
+from officesim.grading.normalize import MONTH_NAMES, WEEKDAY_NAMES, compiled, read_date, weekdays_named
 from officesim.grading.scope import CONDITION, WOULD_VALUE, changed_from, governed, has_marker
 from officesim.grading.spec_base import CheckBase, Outcome, References, TableRef, _check_refs, _Strict, crm_table
 from officesim.grading.texts import TEXT_FORMS, Text, mail_texts, texts
@@ -340,9 +340,10 @@ class Reader:
     # (text, subject) -> the swap violations of its claims: every facts check with ``swaps`` of a grader
     # asks about the same texts
     _swapped: dict[tuple[str, str | None], list[str]] = field(default_factory=dict, repr=False)
-    # (text, subject, headings, wrong_anywhere, fact key) -> (why the text misses the fact, what it states
+    # (text, subject, headings, wrong_anywhere, committed, tentative_ok, fact key) -> (why the text misses the
+    # fact, what it states
     # wrongly about it): gates and criteria of a grader often require the same facts of the same text
-    _required: dict[tuple[str, str | None, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
+    _required: dict[tuple[str, str | None, bool, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
         default_factory=dict, repr=False)
 
     @cached_property
@@ -778,6 +779,7 @@ class Claim:
     segment: Segment
     names: list[str] = field(default_factory=list)
     inherited: bool = False
+    prior: list[str] = field(default_factory=list)  # the entities the sentence before it in its paragraph names
 
 
 def claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
@@ -800,7 +802,8 @@ def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
     label: _Label | None = None
     for segment in reader.segments(text):
         names = list(dict.fromkeys([*reader.named(segment.text), *(k for *_, k in header_spots(reader, segment))]))
-        claim = Claim(segment, names)
+        claim = Claim(segment, names, prior=list(previous.names) if previous is not None and
+                      previous.segment.paragraph == segment.paragraph else [])
         new_line = previous is None or previous.segment.line != segment.line
         above = label.names if label is not None and label.paragraph == segment.paragraph and (
             new_line or label.line != segment.line) else []
@@ -812,6 +815,9 @@ def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
                 claim.names, claim.inherited = heading or list(above), True
             elif subject is not None:
                 claim.names, claim.inherited = [subject], True
+        elif not new_line and previous is not None and previous.names and _aside_only(reader, segment):
+            # "Sales. $26,300 over (Finance is second at $5,800 over)": the aside's name is not the sentence's
+            claim.names = list(dict.fromkeys([*previous.names, *names]))
         elif above and set(names) <= reader.values_only:
             claim.names = list(dict.fromkeys([*above, *names]))
             label = _Label(segment.paragraph, segment.line, claim.names)  # labels stack: "EC-9140" / "Rule: ..."
@@ -822,6 +828,18 @@ def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
         out.append(claim)
         previous = claim
     return out
+
+
+def _aside_only(reader: Reader, segment: Segment) -> bool:
+    """Whether every entity the segment names is named inside parentheses, and a figure stands outside them."""
+    text = segment.text
+    asides = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
+    if not asides:
+        return False
+    inside = all(any(a <= start < b for a, b in asides) for start, _, _ in reader.mentions(text))
+    outside = any(at >= 0 and not any(a <= at < b for a, b in asides)
+                  for _, at in _positions(text, list(segment.figures)))
+    return inside and outside
 
 
 @dataclass(frozen=True)
@@ -1073,7 +1091,7 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
             hits = [f for f in claim.segment.figures for r in f.readings() if _close(r, wrong, fact.wrong_tolerance)
                     and not (number is not None and _close(r, number, fact.tolerance))
                     and not _denominator(claim.segment, f) and not _theirs(reader, claim, fact, f)
-                    and not _figure_told_as_other(reader, claim, fact, f)
+                    and not _figure_told_as_other(reader, claim, fact, f) and not _a_months(reader, claim, fact, f)
                     and not (number is not None and f in _summands(claim.segment, number, fact.tolerance))]
             if hits and number is not None:
                 parts = _parts_told(claim, number, fact.tolerance)
@@ -1086,6 +1104,32 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
         elif wrong in reader.named(claim.segment.text):
             out.append(reader.spec.entities[wrong].name)
     return out
+
+
+def _a_months(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
+    """Whether ``figure`` is told as one month's, a month the fact's entity is not about: "Its worst single
+    month was August ($15,000 over), but the quarter total is $26,300" gives a month's overrun, what a
+    wrong reading of the quarter's gives, as that month's.  "September: $520,000" for September's
+    bookings still reads as a reading of them."""
+    text = claim.segment.text
+    at = text.find(figure.text)
+    if at < 0:
+        return False
+    entity = reader.spec.entities[fact.entity]
+    own = " ".join([entity.name, *entity.aliases, fact.label or ""]).casefold()
+    before = _MONTH_BEFORE.search(text, max(0, at - 30), at)
+    after = _MONTH_AFTER.match(text, at + len(figure.text))
+    month = (before or after)
+    return month is not None and month["month"].casefold() not in own
+
+
+_MONTH = r"(?P<month>" + "|".join(MONTH_NAMES) + r")"
+# a month right before the figure it labels: "August ($15,000 over)", "in August: $15,000", "August was $15,000"
+_MONTH_BEFORE = re.compile(rf"\b{_MONTH}\b(?:\s*[(:–—-]|\s+(?:was|alone|by\s+itself|war|était))?\s*"
+                           r"(?:about|around|roughly|some|only|ca\.|etwa|environ)?\s*[^\w\s]{0,2}$", re.IGNORECASE)
+# a month right after it: "$15,000 in August", "15.000 € im August", "15 000 € en août"
+_MONTH_AFTER = re.compile(r"[^\w\s]{0,2}\s*(?:over\s+|under\s+)?(?:in|for|during|im|in\s+the\s+month\s+of|en|pour)"
+                          rf"\s+{_MONTH}\b", re.IGNORECASE)
 
 
 def _parts_told(claim: Claim, number: float, tolerance: float) -> list[Figure]:
@@ -1114,29 +1158,42 @@ _PART_AFTER = re.compile(r"\s+(?:of\s+(?:it|that|this|them|those|these|the\s+tot
                          r"the\s+total))\b", re.IGNORECASE)
 
 
-def _tentative(reader: Reader, claim: Claim, fact: Fact) -> bool:
+def _tentative(reader: Reader, claim: Claim, fact: Fact, *, questions: bool = True) -> bool:
     """Whether every place the claim writes the fact's value asks it or guesses it: "Is it $780?",
     "£145,350? I think.", "$780, right?", "maybe 5", "Est-ce 6 ?".  A question elsewhere in the
     sentence ("Total: $780 - want me to file it?") leaves the value committed."""
     spans = [(start, end) for start, end, kind, _ in _values(reader, claim, fact) if kind == "right"]
-    return bool(spans) and all(_asked(claim.segment.text, start, end) for start, end in spans)
+    return bool(spans) and all(_asked(claim.segment.text, start, end, questions=questions) for start, end in spans)
 
 
-def _asked(text: str, start: int, end: int) -> bool:
-    mark = text.find("?", end)
+def _asked(text: str, start: int, end: int, *, questions: bool = True) -> bool:
+    """Whether the value at ``start:end`` is asked (with ``questions``) or guessed: a guess before it
+    ("probably $780") or after it in its sentence ("$141,500, but I'm not sure", "87.950 €, glaube ich")."""
+    mark = text.find("?", end) if questions else -1
     if mark >= 0 and (_CLAUSE_END.search(text, end, mark) is None or _TAG_QUESTION.fullmatch(text, end, mark)):
         return True
-    return _GUESS_BEFORE.search(text[max(0, start - 60):start]) is not None
+    return _GUESS_BEFORE.search(text[max(0, start - 60):start]) is not None or _GUESS_AFTER.match(text, end) is not None
 
 
 _CLAUSE_END = re.compile(r"[.;:!()|]|,(?=\s)|\s[-–—]\s|\b(?:but|and|while|whereas)\b", re.IGNORECASE)
 # ", right?", ", I think?", ", n'est-ce pas ?": the question is about the value before it
 _TAG_QUESTION = re.compile(r"[\s,]*(?:right|correct|yes|no|i\s+think|i\s+guess|n'est-ce\s+pas|non|oder|nicht\s+wahr|ja)"
                            r"\s*", re.IGNORECASE)
-# a guess right before the value: "maybe 5", "probably around $780", "vielleicht 6"
-_GUESS_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might\s+be|could\s+be|peut[\s-]être|vielleicht|"
-                           r"wahrscheinlich|vermutlich|probablement|i\s+guess)\b(?:\s+[^\s.;:!?]+){0,3}\s*[^\w\s]{0,2}$",
-                           re.IGNORECASE)
+# a guess right before the value: "maybe 5", "probably around $780", "vielleicht 6", "I think it's 5"
+_GUESS_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|might\s+be|could\s+be|peut[\s-]être|"
+                           r"vielleicht|wahrscheinlich|vermutlich|probablement|sans\s+doute|i\s+guess|i\s+think|"
+                           r"i\s+believe|i\s+suppose|i'?d\s+say|je\s+pense|je\s+crois|ich\s+glaube|ich\s+denke)\b"
+                           r"(?:\s+[^\s.;:!?]+){0,3}\s*[^\w\s]{0,2}$", re.IGNORECASE)
+# a guess after the value, in its sentence: "$235, I believe", "5 (not sure)", "87.950 €, vielleicht auch mehr",
+# "$235 - though I didn't actually check the policy", "roughly $91,800 I think, though it might be more"
+_GUESS_AFTER = re.compile(
+    r"[^.;!?\n]*?(?:\b(?:i\s+think|i\s+believe|i\s+guess|i\s+suppose|(?:i'?m\s+)?not\s+(?:sure|certain|100%)|"
+    r"unsure|uncertain|unverified|unconfirmed|a\s+guess|did\s*n[o']?t\s+(?:actually\s+)?(?:check|verify|confirm|open)|"
+    r"(?:have\s*n[o']?t|not)\s+(?:yet\s+)?(?:checked|verified|confirmed)|double[-\s]check|"
+    r"(?:maybe|perhaps|possibly|probably|vielleicht|peut[-\s]être|eventuell)\s+(?:a\s+bit\s+|auch\s+|un\s+peu\s+|"
+    r"even\s+)?(?:more|less|higher|lower|mehr|weniger|plus|moins)|(?:might|may|could)\s+(?:well\s+|also\s+)?be\s+"
+    r"(?:more|less|higher|lower|off|wrong|closer\s+to|nearer|around)|glaube\s+ich|denke\s+ich|nicht\s+sicher|ohne\s+gewähr|je\s+pense|je\s+crois|pas\s+s[uû]re?)\b"
+    r"|\(\s*(?:probably|likely|approx\.?|est\.?|estimated|ish)\s*\))", re.IGNORECASE)
 
 
 def _day_told_as_other(reader: Reader, claim: Claim, fact: Fact, day: date) -> bool:
@@ -1192,12 +1249,23 @@ def _theirs(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     if at < 0:
         return False
     before = [key for start, _, key in reader.mentions(text) if start < at]
-    if not before or before[-1] == fact.entity:
+    if not before and claim.inherited and claim.names:  # "Redwood Survey Co: on hold. It's $4,550."
+        before = claim.names[-1:]
+    owners = [before[-1]] if before else []
+    if not before and claim.prior and _PRONOUN_FIRST.match(text):
+        # "Redwood Survey Co: on hold. It's $4,550, and anything over $2,500 needs ...": "it" is what the
+        # sentence before named
+        owners = [key for key in claim.prior if key != fact.entity]
+    if not owners or owners == [fact.entity]:
         return False
-    owner = before[-1]
-    return any(f.entity == owner and (v := f.number()) is not None and any(_close(r, v, min(f.tolerance, 0.001))
+    return any(f.entity in owners and (v := f.number()) is not None and any(_close(r, v, min(f.tolerance, 0.001))
                                                                            for r in figure.readings())
                for f in reader.spec.facts)
+
+
+# a sentence opening on what the sentence before it named: "It's $4,550", "That one is", "Es sind", "C'est"
+_PRONOUN_FIRST = re.compile(r"\W*(?:it|that(?:\s+one)?|this(?:\s+one)?|which|es|das|sie|er|c'|ce|cela|ça|elle|il)\b",
+                            re.IGNORECASE)
 
 
 def _summands(segment: Segment, total: float, tolerance: float) -> list[Figure]:
@@ -1305,7 +1373,8 @@ def _denominator(segment: Segment, figure: Figure) -> bool:
     at = text.find(figure.text)
     if at < 0:
         return False
-    if at > 0 and re.search(r"\b(?:out\s+of|of\s+all|of\s+the)\s*$", text[:at], re.IGNORECASE) is not None:
+    if at > 0 and re.search(r"\b(?:out\s+of|of\s+all|of\s+the)\s*$|\d\s*\(\s*(?:out\s+)?of\s+$", text[:at],
+                            re.IGNORECASE) is not None:  # (and "4 (of 27 in the department)")
         return True
     later = f"{text[at + len(figure.text):]} {segment.next_text}"
     return any(read_figures(m.group(1)) for m in _PART_OF.finditer(later))
@@ -1346,8 +1415,9 @@ def _offered_beside(reader: Reader, claim: Claim, fact: Fact) -> list[str]:
             runs.append([span])
         elif gap is not None and re.fullmatch(r"\s*to\s*", gap, re.IGNORECASE) and changed_from(text[:runs[-1][0][0]]):
             runs.append([span])  # "went from 6 to 5": the old value and the new one, not a range
-        elif gap is not None and re.fullmatch(r"\s*(?:,|or|to|and|-|–|—|/|,\s*or|,?\s*(?:or|and)?\s*(?:maybe|perhaps|"
-                                            r"possibly|probably))\s*", gap, re.IGNORECASE):
+        elif gap is not None and re.fullmatch(r"\s*(?:,|or|ou|oder|to|and|et|und|-|–|—|/|,\s*(?:or|ou|oder)|"
+                                            r",?\s*(?:or|and)?\s*(?:maybe|perhaps|possibly|probably))\s*",
+                                            gap, re.IGNORECASE):
             runs[-1].append(span)
         else:
             runs.append([span])
@@ -1357,14 +1427,32 @@ def _offered_beside(reader: Reader, claim: Claim, fact: Fact) -> list[str]:
         if not right:
             continue
         kind = (right[0].percent, _money(right[0]) or abs(number) > MAX_COUNT)
-        out += [f.text for *_, f in run if (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind
-                and f not in right]
+        # the parts before a total the value is ("$10,000 and $44,000, $54,000 in total") are no readings of it
+        summed = max((i for i, (*_, f) in enumerate(run) if f in right and _run_total(text, spans, run, i)), default=0)
+        out += [f.text for i, (*_, f) in enumerate(run) if i >= summed and f not in right
+                and (f.percent, _money(f) or abs(f.value) > MAX_COUNT) == kind and not _run_total(text, spans, run, i)]
     return out
+
+
+# words after a figure that make it the total of the figures before it: "$10,000 and $44,000, $54,000 in total"
+_TOTAL_AFTER = re.compile(r"\)?\s*(?:in\s+total|total|altogether|combined|overall|all\s+told|in\s+all|insgesamt|"
+                          r"au\s+total|en\s+tout)\b", re.IGNORECASE)
+
+
+def _run_total(text: str, spans: list[tuple[int, int, Figure]], run: list[tuple[int, int, Figure]],
+               index: int) -> bool:
+    """Whether the run's figure at ``index`` is the total of the figures before it in the sentence, told as
+    such (no "or" before it): "Platform renewal ($10,000) and Training package ($44,000), $54,000 in total"."""
+    start, end, figure = run[index]
+    if index < 1 or re.search(r"\b(?:or|ou|oder)\b", text[run[index - 1][1]:start], re.IGNORECASE):
+        return False
+    parts = sum(abs(f.value) for at, _, f in spans if at < start and _money(f) == _money(figure))
+    return _TOTAL_AFTER.match(text, end) is not None or _close(abs(figure.value), parts, 0.0005)
 
 
 # an alternative with no value of its own beside the value: "Oct 21 or a week later", "5 or so", "give or take"
 _VAGUE_ALTERNATIVE = re.compile(
-    r"\bor\s+so\b(?=\s*(?:[.,;:!?)]|$))|\bor\s+(?:thereabouts|later|earlier|sooner|(?:a|an|one|two|three|a\s+few|\d+)\s+(?:days?|weeks?|months?)\s+"
+    r"\bor\s+so\b(?=\s*(?:[.,;:!?)]|$))|\bor\s+(?:(?:maybe|perhaps|possibly|probably)\s+)?(?:thereabouts|later|earlier|sooner|(?:a|an|one|two|three|a\s+few|\d+)\s+(?:days?|weeks?|months?)\s+"
     r"(?:later|earlier|after|before|on))\b|\bgive\s+or\s+take\b|\bplus\s+or\s+minus\b|±", re.IGNORECASE)
 
 # loose dates listed one after another ("10/20, 10/21 or 10/22"): a list of guesses, not a date
@@ -1416,7 +1504,7 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
     the same text, and this is most of a facts check's work.
     """
     committed = check.text == "answer" and not check.tentative_ok  # an answer must not ask or guess its value
-    memo_key = (text, check.subject, check.headings, check.wrong_anywhere, committed, key)
+    memo_key = (text, check.subject, check.headings, check.wrong_anywhere, committed, check.tentative_ok, key)
     found = reader._required.get(memo_key)
     if found is not None:
         return found
@@ -1429,7 +1517,7 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
                                                                                    headings=check.headings))]
     if not stating:
         missed = f"does not state {label} with {entities[fact.entity].name}"
-    elif committed and all(_tentative(reader, c, fact) for c in stating):
+    elif not check.tentative_ok and all(_tentative(reader, c, fact, questions=committed) for c in stating):
         # (an answer that asks or guesses is a hedge; a mail or post may rightly ask a colleague about
         # the figure: "Can you approve the $8,650 purchase?")
         missed = f"states {label} only as a question or a guess: not committed"
@@ -1486,7 +1574,8 @@ def _totalled(reader: Reader, fact: Fact) -> bool:
 _CORRECTION = re.compile(
     r"(?:^|(?<=[.;:!?(,])|(?<=\s[-–—]))\s*(?:correction|corrected|korrektur|korrigiert|berichtigung|rectification|"
     r"rectificatif|correctif|erratum|update|updated|actually|sorry|oops|edit|scratch\s+that|my\s+mistake|i\s+mean|"
-    r"make\s+that|wait|en\s+fait|pardon|eigentlich|vielmehr)\b(?:\s*[:,!–—-])?\s*", re.IGNORECASE)
+    r"make\s+that|wait|en\s+fait|pardon|eigentlich|vielmehr)\b(?!\s*(?:from|von|de)\b)(?:\s*[:,!–—-])?\s*",
+    re.IGNORECASE)  # (not "updated from $14,500": the old value)
 _CLAUSE_GAP = re.compile(r"[.;!?]|\s[-–—]\s")
 _TOTAL_WORD = re.compile(r"\b(?:total|sum)\b", re.IGNORECASE)
 _BEFORE_TOTAL = re.compile(
@@ -1616,7 +1705,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
             if key not in own_names:
                 continue
             answer_too = [k for k in check.name if k in own_names]
-            if answer_too and compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text):
+            if answer_too and (compiled(r"\bor\b|/", re.IGNORECASE).search(claim.segment.text)
+                               or _otherwise_before(reader, claim.segment.text, key)):
                 violations.append(f"offers {entities[key].name} as an alternative to "
                                   f"{entities[answer_too[0]].name}: {claim.segment.text[:80]!r}")
             elif key not in asserted:
@@ -1629,6 +1719,8 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         for key in check.exclude:
             out = (compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
                    if check.excluded_if else _left_out(reader, claim.segment))
+            if out and not check.excluded_if and key in own_names and _after_contrast(reader, claim.segment.text, key):
+                out = False  # "I can't attach them, but Daniel will pass you a copy": the "but" asserts it
             if check.excluded_also and not out:
                 out = compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
             if key in own_names and not out:
@@ -1664,6 +1756,33 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     return missing, list(dict.fromkeys(violations))
 
 
+def _after_contrast(reader: Reader, text: str, key: str) -> bool:
+    """Whether ``key`` is named after a "but" (however, aber, mais) whose clause sets nothing aside: the
+    negation before the contrast is not its ("The guidelines are internal so I can't attach them, but
+    Daniel will pass you a copy")."""
+    first = min((start for start, _, k in reader.mentions(text) if k == key), default=None)
+    if first is None:
+        return False
+    turns = [m.end() for m in _CONTRAST.finditer(text, 0, first)]
+    return bool(turns) and EXCLUSION.search(_blanked(reader, text)[turns[-1]:]) is None
+
+
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|that\s+said|still|aber|jedoch|trotzdem|mais|cependant|"
+                       r"toutefois|pourtant)\b", re.IGNORECASE)
+
+
+def _otherwise_before(reader: Reader, text: str, key: str) -> bool:
+    """Whether ``key`` is named as what the answer would be otherwise: "Sosa Group $145,500 (unless you
+    don't count it, then Patel-Murphy $126,000)", "Sales; failing that, Finance", "sonst Vertrieb"."""
+    first = min((start for start, _, k in reader.mentions(text) if k == key), default=None)
+    return first is not None and _OTHERWISE.search(text, 0, first) is not None
+
+
+# what offers another answer in the answer's place
+_OTHERWISE = re.compile(r"\b(?:unless|otherwise|or\s+else|if\s+not|failing\s+that|alternatively|sinon|autrement|"
+                        r"à\s+défaut|sonst|ansonsten|andernfalls|alternativ)\b", re.IGNORECASE)
+
+
 def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     """Figures written with an entity that are another entity's value of the same attribute.
 
@@ -1682,6 +1801,8 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
         if not spots and not _left_out(reader, claim.segment):  # "The other two, £11,200 and £29,050, were
             # paid.": figures set aside in a sentence of their own are not the previous sentence's entity's
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
+        elif spots and _aside_only(reader, claim.segment):  # the sentence's own entity, from the one before it
+            spots = [*((0, 0, k) for k in claim.names if k in holders and k not in {m[2] for m in spots}), *spots]
         if not spots:
             continue
         placed = _positions(text, claim.segment.figures)

@@ -690,6 +690,8 @@ def _comma_token(match: re.Match[str]) -> NumberToken:
         value = float(raw.replace(",", ""))
     elif re.fullmatch(r"\d{1,3}(?:\.\d{3})+", raw):
         value = float(raw.replace(".", ""))
+        if suffix and raw.count(".") == 1:  # "€2.014M": 2.014 million written the English way, too
+            alternatives = (float(raw),)
     else:
         value = float(raw)
     percent = suffix in ("%", "percent")
@@ -722,6 +724,10 @@ _LOCAL_MONTHS = {
     )
     for name in names
 }
+# the months' names people write as a label ("worst month was August ($15,000 over)"), in English, German
+# and French: not the three-letter abbreviations, nor "May"/"Mai" and "Mars", more often words than months
+MONTH_NAMES = tuple(sorted({name for name in (*_MONTHS, *_LOCAL_MONTHS) if len(name) >= 4} - {"mars"},
+                           key=len, reverse=True))
 _LOCAL_MONTH = r"(?P<lmonth>" + "|".join(sorted(_LOCAL_MONTHS, key=len, reverse=True)) + r")\.?"
 # "5. Oktober 2026", "5 octobre 2026", "1er octobre 2026".
 _LOCAL_DATE = re.compile(rf"\b(?P<day>\d{{1,2}})(?:\.|er)?\s+{_LOCAL_MONTH}\s+(?P<year>\d{{4}})\b", re.IGNORECASE)

@@ -52,7 +52,9 @@ DONE_WORDS = ["I've logged", "I have logged", "I've added", "I have added", "I'v
 
 # what marks a line of a reply as being about the part that was done (not part of the refusal), or
 # as the request quoted under the reply, or an attached file's heading
-DONE_MARKS = (r"(?i)(^\s*[>#]|^File .+\(f_\d+\):|\b(logged|added|entered|put (it|them) in|in the sheet|done|"
+DONE_MARKS = (r"(?i)(^\s*[>#]|^File .+\(f_\d+\):|\b(logged|added|entered|put (it|them) in|"
+              r"(?:in|on) the (?:sheet|tracker|list)|"
+              r"done|"
               r"sent|attached|mailed|shared|updated|paid|approved|went through|taken care of|"
               # German and French (forge, lantern): "eingetragen", "steht im Sheet", "ajouté", "c'est fait"
               r"eingetragen|hinzugefügt|erfasst|aufgenommen|im Sheet|in der Tabelle|in die Tabelle|erledigt|"
