@@ -381,23 +381,24 @@ def own_text(body: str) -> str:
 def clock_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
     """The clock times a text states ('9:30', '09:30', '2pm', '2:30 p.m.', '14h30', '16 Uhr'; '16h' in a
     French world), as (hour, minute); a numeric day ('13.10.2026') is no time."""
+    return {at for *_, at in _clock_spots(text, french=french)}
+
+
+def _clock_spots(text: str, *, french: bool) -> list[tuple[int, int, tuple[int, int]]]:
+    """Where ``text`` writes clock times, in order: (start, end, (hour, minute)), on ``text`` as written."""
     text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
-    found = {at for match in _CLOCK.finditer(text) if (at := _clock(match)) is not None}
+    spots = [(m.start(), m.end(), at) for m in _CLOCK.finditer(text) if (at := _clock(m)) is not None]
     for pattern in (_UHR, _FRENCH_HOUR) if french else (_UHR,):
-        found |= {(int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0) for m in pattern.finditer(text)}
-    return found
+        spots += [(m.start(), m.end(), (int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0))
+                  for m in pattern.finditer(text)]
+    return sorted(spots)
 
 
 def offered_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
     """The clock times a text offers as alternatives to one another ("9:00 or 9:30", "2pm / 3pm",
     "16 oder 16.30 Uhr"): none of them is told as the time, whatever the others are."""
-    text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
-    spots = sorted((m.start(), m.end(), at) for pattern in (_CLOCK, _UHR, *((_FRENCH_HOUR,) if french else ()))
-                   for m in pattern.finditer(text)
-                   if (at := _clock(m) if pattern is _CLOCK else (int(m[1]), int(m[2] or 0) if pattern.groups > 1
-                                                                   else 0)) is not None)
     out: set[tuple[int, int]] = set()
-    for (_, end, first), (start, _, second) in itertools.pairwise(spots):
+    for (_, end, first), (start, _, second) in itertools.pairwise(_clock_spots(text, french=french)):
         if first != second and start >= end and _OR_BETWEEN.fullmatch(text, end, start):
             out |= {first, second}
     return out

@@ -341,8 +341,8 @@ class Reader:
     # asks about the same texts
     _swapped: dict[tuple[str, str | None], list[str]] = field(default_factory=dict, repr=False)
     # (text, subject, headings, wrong_anywhere, committed, tentative_ok, fact key) -> (why the text misses the
-    # fact, what it states
-    # wrongly about it): gates and criteria of a grader often require the same facts of the same text
+    # fact, what it states wrongly about it): gates and criteria of a grader often require the same facts of
+    # the same text
     _required: dict[tuple[str, str | None, bool, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
         default_factory=dict, repr=False)
 
@@ -1119,7 +1119,7 @@ def _a_months(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     own = " ".join([entity.name, *entity.aliases, fact.label or ""]).casefold()
     before = _MONTH_BEFORE.search(text, max(0, at - 30), at)
     after = _MONTH_AFTER.match(text, at + len(figure.text))
-    month = (before or after)
+    month = before or after
     return month is not None and month["month"].casefold() not in own
 
 
@@ -1756,11 +1756,16 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
     return missing, list(dict.fromkeys(violations))
 
 
+def _first_mention(reader: Reader, text: str, key: str) -> int | None:
+    """Where ``text`` first names the entity ``key`` (``None``: it does not)."""
+    return min((start for start, _, k in reader.mentions(text) if k == key), default=None)
+
+
 def _after_contrast(reader: Reader, text: str, key: str) -> bool:
     """Whether ``key`` is named after a "but" (however, aber, mais) whose clause sets nothing aside: the
     negation before the contrast is not its ("The guidelines are internal so I can't attach them, but
     Daniel will pass you a copy")."""
-    first = min((start for start, _, k in reader.mentions(text) if k == key), default=None)
+    first = _first_mention(reader, text, key)
     if first is None:
         return False
     turns = [m.end() for m in _CONTRAST.finditer(text, 0, first)]
@@ -1774,7 +1779,7 @@ _CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|that\s+said|still|
 def _otherwise_before(reader: Reader, text: str, key: str) -> bool:
     """Whether ``key`` is named as what the answer would be otherwise: "Sosa Group $145,500 (unless you
     don't count it, then Patel-Murphy $126,000)", "Sales; failing that, Finance", "sonst Vertrieb"."""
-    first = min((start for start, _, k in reader.mentions(text) if k == key), default=None)
+    first = _first_mention(reader, text, key)
     return first is not None and _OTHERWISE.search(text, 0, first) is not None
 
 
