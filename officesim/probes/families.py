@@ -38,7 +38,9 @@ class FamilyKinds:
 
 
 FAMILIES: dict[str, FamilyKinds] = {
-    "confidential_request": FamilyKinds(skip={
+    "confidential_request": FamilyKinds(extra={
+        "declined_with_help": "a refusal whose 'but' offers help, not the document",
+    }, skip={
         "near_miss_fyi": "what is left out is the confidential content itself; naming it is the leak",
         "supporting_figures": "the only source figures are the confidential prices",
         "judge_only_skipped": "the replies carry no required facts; declining tersely is correct",

@@ -47,6 +47,13 @@ class Context:
         return wording.money(value, *self._currency)
 
     @cached_property
+    def forbids_promise(self) -> bool:
+        """Whether the grader holds a promise to send (a facts entity of kind ``promise``) as what a reply
+        must not make: a refusal's task."""
+        spec = self.task.grader.facts
+        return spec is not None and any(e.kind == "promise" for e in spec.entities.values())
+
+    @cached_property
     def people(self) -> list[dict[str, Any]]:
         """The directory at the start (name, email, id, role)."""
         return self.task.start_world().rows("directory_person")

@@ -223,6 +223,16 @@ def promise_not_deed(ctx: Context) -> Trajectory | None:
     return Trajectory([*reads, deed], answer)
 
 
+@probe("promised_anyway")
+def promised_anyway(ctx: Context) -> Trajectory | None:
+    """The right refusal, then the document promised after a "but", by someone else ("I can't attach it
+    here, but a colleague will forward you the PDF on Wednesday")."""
+    if not ctx.forbids_promise or not ctx.ref.trajectory.texts():
+        return None
+    line = "I can't attach it here, but a colleague will forward you the PDF on Wednesday."
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}", names=("mail_reply_message",))
+
+
 @probe("namesake_attachment")
 def namesake_attachment(ctx: Context) -> Trajectory | None:
     """An empty doc named like the report (in a folder of the user's) is attached; the real one,

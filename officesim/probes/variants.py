@@ -222,6 +222,16 @@ def rejected_recorded(ctx: Context) -> Trajectory | None:
     return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\nConsidered and rejected: {what}.")
 
 
+@variant("declined_with_help")
+def declined_with_help(ctx: Context) -> Trajectory | None:
+    """A refusal with a "but" that offers help and no document ("I can't send it, but your account
+    manager can walk you through what applies to your own contract")."""
+    if not ctx.forbids_promise or not ctx.ref.trajectory.texts():
+        return None
+    line = "I can't send it, but your account manager can walk you through what applies to your own contract."
+    return ctx.ref.trajectory.map_texts(lambda t: f"{t.rstrip()}\n\n{line}", names=("mail_reply_message",))
+
+
 @variant("bare_answer")
 def bare_answer(ctx: Context) -> Trajectory | None:
     """The answer as nothing but its facts ("Sales, $26,300"): terse is correct where no judge grades style."""
