@@ -134,7 +134,7 @@ def row_written(check_id: str, pattern: str, description: str) -> checks.Changed
 
 def told(check_id: str, where: str, name: Sequence[str], description: str, *, points: float | None = None,
          require: Sequence[str] = (), exclude: Sequence[str] = (), excluded_also: str | None = None,
-         traceable: bool = True, candidates: Sequence[str] = ()) -> checks.FactsCheck:
+         traceable: bool = True, candidates: Sequence[str] = (), excluded_if: str | None = None) -> checks.FactsCheck:
     """A text naming the entities ``name`` (what the request was, why it was stopped) and stating the
     facts ``require``: ``where`` is ``mail:<person ref>`` (a mail to them), ``chat:<channel or person
     ref>`` (posts there, or the DM) or ``answer``.  A gate when ``points`` is None."""
@@ -157,6 +157,8 @@ def told(check_id: str, where: str, name: Sequence[str], description: str, *, po
         fields["candidates"] = list(candidates)
     if excluded_also is not None:
         fields["excluded_also"] = excluded_also
+    if excluded_if is not None:
+        fields["excluded_if"] = excluded_if
     return checks.FactsCheck(**fields)
 
 
