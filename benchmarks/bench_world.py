@@ -14,6 +14,7 @@ import argparse
 import sqlite3
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -142,9 +143,40 @@ def bench_restore(worlds: dict[str, World], figures: Figures) -> None:
                     ok=ratio <= 2 if name == "large" else None,
                     what=f"World.reset on {name} / bare in-place deserialize of the same bytes (CPU)",
                     shown=f"{fmt_us(in_place_cpu)} vs {fmt_us(bare_cpu)} ({ratio:.2f}x)")
+        rewind_cpu = _rewind_cpu(data)
+        print(f"         World.reset with the start world after an episode's writes (a rewind: only the "
+              f"touched rows go back) {fmt_us(rewind_cpu)} CPU ({rewind_cpu / bare_cpu:4.2f}x the bare deserialize)")
+        figures.add(f"rewind_{name}_vs_bare", rewind_cpu / bare_cpu, unit="x",
+                    what=f"an episode's reset on {name} (rewind after a mail, a post and a deal update) / bare "
+                    "in-place deserialize (CPU)",
+                    shown=f"{fmt_us(rewind_cpu)} vs {fmt_us(bare_cpu)} ({rewind_cpu / bare_cpu:.2f}x)")
         first_write = median_seconds(
             lambda w=restored: w.call("chat_post_message", {"channel": "general", "text": "hi"}), repeat=1)
         print(f"         first tool call on a freshly restored world (prepares statements) {fmt_us(first_write)}")
+
+
+def _rewind_cpu(data: bytes, rounds: int = 9, number: int = 50) -> float:
+    """Median CPU seconds of ``World.reset(data, origin=...)`` after a few writes, as an episode leaves
+    its world (only the reset is timed; the writes are not)."""
+    origin, world = World.restore(data), World.restore(data)
+    cfo = _first(world, "SELECT email FROM directory_person WHERE role = 'cfo'")
+    channel = _first(world, "SELECT c.name FROM chat_channel c JOIN chat_member m ON m.channel_id = c.id "
+                     "WHERE m.person_id = ? AND c.kind = 'public'", world.user_id)
+    deal = _first(world, "SELECT id FROM crm_deal ORDER BY id")
+    medians = []
+    for _ in range(rounds):
+        spent = 0.0
+        for _ in range(number):
+            world.call("mail_send_message", {"to": [cfo], "subject": "Numbers", "body": "See the sheet."})
+            world.call("chat_post_message", {"channel": channel, "text": "Shipping the numbers today."})
+            world.call("crm_update_deal", {"deal_id": deal, "next_step": "Send the order form"})
+            start = time.process_time()
+            world.reset(data, origin=origin)
+            spent += time.process_time() - start
+        medians.append(spent / number)
+    if world._rewinds == 0:
+        raise SystemExit("the benchmark's resets were not rewinds")
+    return statistics.median(medians)
 
 
 def bench_calls(world: World) -> None:

@@ -192,12 +192,14 @@ class OfficeEnv:
             self._draw(seed)
         self.drift = make_drift((options or {}).get("drift", self.drift_option), self.task)
         # The world is rolled back in place: SQLite keeps its parsed schema and the prepared
-        # statements stay warm, which makes a reset ~10x cheaper than a fresh connection.  Inspect
-        # (or ``World.restore(env.world.snapshot())``) the previous episode's world before this.
+        # statements stay warm, which makes a reset ~10x cheaper than a fresh connection; on the
+        # same task only the rows the last episode touched are put back from the start world that
+        # grading reads anyway (``World.rewind``).  Inspect (or ``World.restore(env.world.snapshot())``)
+        # the previous episode's world before this.
         if self.world is None:
             self.world = World.restore(self.task.start_snapshot())
         else:
-            self.world.reset(self.task.start_snapshot())
+            self.world.reset(self.task.start_snapshot(), origin=self.task.start_world())
         self.transcript = [{"role": "user", "content": self.task.instruction}]
         spec = self.task.spec
         self.office = None

@@ -88,14 +88,30 @@ class World:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.db = conn
         self._tables: list[str] | None = None
-        self._reset_meta: tuple[bytes, dict[str, str]] | None = None  # see ``reset``
+        # the _meta rows (rowid, key, value) of the bytes last deserialized; see ``reset``
+        self._reset_meta: tuple[bytes, list[tuple[int, str, str]]] | None = None
+        # The bytes this world was last restored or deserialized from while its change log still
+        # lists every row written since (see ``rewind``), and how often it was rewound since.
+        self._base: bytes | None = None
+        self._base_schema = 0  # the schema's version at that deserialize
+        self._rewinds = 0
         # Seconds one tool call may run (None: no limit); see officesim.budget.
         self.time_budget: float | None = default_budget()
         self.reload_meta()
 
     def reload_meta(self) -> None:
         """Re-read clock, acting user and id counters (after a restore or a rolled-back call)."""
-        self._meta_cache: dict[str, str] = dict(self.db.execute(f"SELECT key, value FROM {META_TABLE}").fetchall())
+        self._load_meta(self._meta_rows())
+
+    def _meta_rows(self) -> list[tuple[int, str, str]]:
+        """The ``_meta`` rows as (rowid, key, value), in rowid order."""
+        cursor = self.db.cursor()
+        cursor.row_factory = None  # plain tuples, as they are compared and written back
+        return cursor.execute(f"SELECT rowid, key, value FROM {META_TABLE} ORDER BY rowid").fetchall()
+
+    def _load_meta(self, rows: list[tuple[int, str, str]]) -> None:
+        """Take clock, acting user and counters from ``_meta`` rows (see ``_meta_rows``)."""
+        self._meta_cache: dict[str, str] = {key: value for _, key, value in rows}
         self._clock = parse_ts(self._meta_cache["clock"])
         self._user_id = self._meta_cache["user_id"]
 
@@ -158,9 +174,11 @@ class World:
         """A fresh, independent world from ``snapshot()`` bytes (into a fresh connection)."""
         conn = connect()
         conn.deserialize(data)
-        return cls(conn)
+        world = cls(conn)
+        world._base, world._base_schema, world._reset_meta = data, _schema_version(conn), (data, world._meta_rows())
+        return world
 
-    def reset(self, data: bytes) -> None:
+    def reset(self, data: bytes, *, origin: World | None = None) -> None:
         """Roll this world back to ``data`` in place, keeping its connection (for episode loops).
 
         Deserializing into the same connection keeps SQLite's parsed schema and Python's prepared
@@ -169,9 +187,15 @@ class World:
         lineage (``World.generate`` always lays out the schema the same way; SQLite re-prepares
         a statement if the schema differs).  No cursor on ``self.db`` may be left half-read
         across a reset (SQLite frees the pages under it): tools always read results in full.
+
+        With ``origin``, an untouched world restored from these very bytes (a task's start world),
+        the world is rewound instead when it can be (see ``rewind``): only the rows the episode
+        touched are put back, which costs tens of microseconds whatever the world's size.
         """
         if self.db.in_transaction:
             raise OfficesimError("cannot reset a world in the middle of a transaction")
+        if origin is not None and self.rewind(data, origin):
+            return
         if getattr(self.db, "tainted", False):
             # A statement once touched a virtual table here; see officesim.connection.
             self.db.close()
@@ -180,13 +204,68 @@ class World:
         self._tables = None
         # Episodes reset to the same snapshot again and again: its _meta rows are those read after
         # the previous reset to these very bytes (bytes are immutable), so skip the query.
-        if self._reset_meta is not None and self._reset_meta[0] is data:
-            self._meta_cache = dict(self._reset_meta[1])
-            self._clock = parse_ts(self._meta_cache["clock"])
-            self._user_id = self._meta_cache["user_id"]
-        else:
-            self.reload_meta()
-            self._reset_meta = (data, dict(self._meta_cache))
+        if self._reset_meta is None or self._reset_meta[0] is not data:
+            self._reset_meta = (data, self._meta_rows())
+        self._load_meta(self._reset_meta[1])
+        self._base, self._base_schema, self._rewinds = data, _schema_version(self.db), 0
+
+    def rewind(self, data: bytes, origin: World) -> bool:
+        """Put back only what changed since this world was last deserialized from ``data``; False when
+        that cannot be done exactly (the caller then deserializes).
+
+        A deserialize copies the whole database (2.5 MB for acme, 19 MB for large) and evicts the
+        CPU caches that the episode's own code then misses; an episode touches a few rows.  The
+        change log lists every row written since the last deserialize (its triggers fire on every
+        app table), so each listed row is deleted and, where ``origin`` has it, copied back with
+        its rowid: tables, indexes and rowids end as they were, so every query, ordered or not,
+        returns what it returns after a deserialize.  ``_meta`` (no trigger logs it) is written back
+        whole from the rows read at the deserialize, and the log emptied.
+
+        Exact only under conditions checked here: this world and ``origin`` both come from ``data``
+        itself (the same bytes object), ``origin``'s rows are unchanged (an empty log), this world's
+        schema is unchanged, its log was never cleared since, and its connection never touched a
+        virtual table.  Every ``REWINDS_PER_DESERIALIZE`` rewinds the bytes are
+        deserialized again all the same, so that no page layout drifts over millions of episodes.
+        """
+        if (self._base is not data or origin._base is not data or self._reset_meta is None
+                or self._reset_meta[0] is not data or self._rewinds >= REWINDS_PER_DESERIALIZE
+                or getattr(self.db, "tainted", False) or origin.db.in_transaction):
+            return False
+        if (_schema_version(self.db) != self._base_schema
+                or origin.db.execute(f"SELECT 1 FROM {CHANGES_TABLE} LIMIT 1").fetchone() is not None):
+            return False
+        db = self.db
+        db.execute("BEGIN")
+        try:
+            for table, ids in self.changed_keys().items():
+                keys = sorted(ids)
+                for at in range(0, len(keys), _IDS_PER_STATEMENT):
+                    _copy_back(db, origin.db, table, keys[at:at + _IDS_PER_STATEMENT])
+            meta = self._reset_meta[1]
+            self._meta_back(meta)
+            db.execute(f"DELETE FROM {CHANGES_TABLE}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        self._load_meta(meta)
+        self._rewinds += 1
+        return True
+
+    def _meta_back(self, rows: list[tuple[int, str, str]]) -> None:
+        """Write ``_meta`` back to ``rows`` (rowid, key, value): the values that differ and the keys added.
+
+        The cache mirrors the table (``set_meta`` writes both, a failed call reloads it) and
+        ``set_meta`` keeps each key's rowid, so the clock and the few counters an episode moved are
+        all there is to write.
+        """
+        wanted = {key: value for _, key, value in rows}
+        changed = [(value, key) for key, value in wanted.items() if self._meta_cache.get(key) != value]
+        added = [(key,) for key in self._meta_cache if key not in wanted]
+        if changed:
+            self.db.executemany(f"UPDATE {META_TABLE} SET value = ? WHERE key = ?", changed)
+        if added:
+            self.db.executemany(f"DELETE FROM {META_TABLE} WHERE key = ?", added)
 
     def save(self, path: str | Path) -> None:
         """Write the world to a real SQLite file that any SQLite tool can open."""
@@ -228,7 +307,10 @@ class World:
         return self._meta_cache.get(key, default)
 
     def set_meta(self, key: str, value: str) -> None:
-        self.db.execute(f"INSERT OR REPLACE INTO {META_TABLE} VALUES (?, ?)", (key, value))
+        # An upsert keeps the row (and its rowid) where a replace would delete and insert it again:
+        # cheaper on every tick of the clock, and ``rewind`` writes back only the values.
+        self.db.execute(f"INSERT INTO {META_TABLE} VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
         self._meta_cache[key] = value
 
     def now(self) -> datetime:
@@ -329,6 +411,7 @@ class World:
     def clear_change_log(self) -> None:
         """Forget recorded changes; the next ``diff`` against this state can use the log."""
         self.db.execute(f"DELETE FROM {CHANGES_TABLE}")
+        self._base = None  # the log no longer lists every change since the bytes: no rewind to them
 
     def changed_keys(self) -> dict[str, set[str]]:
         """Ids touched since the change log was last cleared, per table."""
@@ -356,6 +439,50 @@ class World:
             if not diff.is_empty():
                 result.tables[table] = diff
         return result
+
+
+REWINDS_PER_DESERIALIZE = 1000  # see ``World.rewind``
+_IDS_PER_STATEMENT = 500  # ids bound in one ``IN (...)``: far below SQLite's limit on variables
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    """SQLite's count of schema changes in this database (a table created in an episode changes it)."""
+    return int(conn.execute("PRAGMA schema_version").fetchone()[0])
+
+
+def _copy_back(db: sqlite3.Connection, origin: sqlite3.Connection, table: str, ids: list[str]) -> None:
+    """Make the rows ``ids`` of ``table`` in ``db`` exactly those of ``origin``, rowids included.
+
+    A row ``origin`` lacks is deleted, one ``db`` lacks is inserted with its rowid (so unordered
+    reads keep their order), and a row both have gets only its differing columns written: a
+    delete and insert would rewrite every index of the table.
+    """
+    marks = ",".join("?" * len(ids))
+    select = f"SELECT rowid, * FROM {table} WHERE id IN ({marks})"
+    cursor = origin.cursor()
+    cursor.row_factory = None
+    wanted = cursor.execute(select, ids).fetchall()
+    columns = [d[0] for d in cursor.description]
+    key = columns.index("id")
+    mine = db.cursor()
+    mine.row_factory = None
+    have = {row[key]: row for row in mine.execute(select, ids)}
+    back = []
+    for row in wanted:
+        now = have.pop(row[key], None)
+        if now is None or now[0] != row[0]:  # gone, or deleted and inserted again under a new rowid
+            if now is not None:
+                db.execute(f"DELETE FROM {table} WHERE rowid = ?", (now[0],))
+            back.append(row)
+        elif now != row:
+            differ = [i for i in range(1, len(row)) if now[i] != row[i]]
+            assignments = ", ".join(f'"{columns[i]}" = ?' for i in differ)
+            db.execute(f"UPDATE {table} SET {assignments} WHERE rowid = ?", (*(row[i] for i in differ), row[0]))
+    if have:  # rows the episode inserted
+        db.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(row[0],) for row in have.values()])
+    if back:
+        names = ", ".join(f'"{name}"' for name in columns)
+        db.executemany(f"INSERT INTO {table} ({names}) VALUES ({','.join('?' * len(columns))})", back)
 
 
 def _fetch(conn: sqlite3.Connection, table: str, ids: set[str]) -> dict[str, dict[str, Any]]:
