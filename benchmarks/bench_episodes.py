@@ -9,8 +9,8 @@ Run: ``python benchmarks/bench_episodes.py [--tasks tasks] [--limit N] [--json F
   oracle episode's tool calls executed are captured with ``set_trace_callback`` and re-run on a
   connection that deserializes the same snapshot in place, with no validation, no JSON, no
   transcript and no grading.  (``OfficeEnv.reset`` rewinds instead: it puts back the rows its
-  change log lists, which a bare connection has no log for; see ``World.rewind``.)  The ratio says what officesim's layers
-  cost over the database work itself (the target: within 2x).
+  change log lists, which a bare connection has no log for; see ``World.rewind``.)  The ratio
+  says what officesim's layers cost over the database work itself (the target: within 2x).
 * tasks are measured in chunks of ``CHUNK`` (each with its share of the time budget, figures
   averaged per task), so the whole library never sits in memory at once: every task holds about
   four copies of its world while it is measured;
