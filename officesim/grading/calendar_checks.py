@@ -262,11 +262,10 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
         return [f"{email} got no mail about {event}"]
     first = parse_ts(row["start_at"])
     span = [(first, parse_ts(row["end_at"]))]
-    own_zone = ctx.final.db.execute("SELECT c.time_zone FROM calendar_calendar c JOIN directory_person p "
-                                    "ON p.id = c.owner_id WHERE lower(p.email) = ?", (email,)).fetchone()
+    own_zone = _own_zone(ctx, email)
     # the reader must find the time in their own zone (an outsider: any attendee's); other zones'
     # times for the same moment may be given too
-    readers = [str(own_zone[0])] if own_zone else _zones(ctx, event)
+    readers = [own_zone] if own_zone is not None else _zones(ctx, event)
     starts = {(m.hour, m.minute) for m in (first.astimezone(ZoneInfo(z)) for z in readers)}
     _, mine_days = _moments(span, readers)
     any_times, any_days = _moments(span, _zones(ctx, event))
@@ -291,6 +290,17 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
         reasons.append(f"the mail to {email} ({mail.id}) " + (
             "states a day or time none of their changed events has" if stray else "does not state the day and time"))
     return reasons[-1:]
+
+
+def _own_zone(ctx: GradeContext, email: str) -> str | None:
+    """The time zone of the calendar of the employee with ``email`` (``None``: an outsider), read once per
+    grading: every check that wants ``email`` told, and every event it is told about, asks (the email is
+    compared in lower case, a scan of the directory)."""
+    def read() -> str | None:
+        row = ctx.final.db.execute("SELECT c.time_zone FROM calendar_calendar c JOIN directory_person p "
+                                   "ON p.id = c.owner_id WHERE lower(p.email) = ?", (email,)).fetchone()
+        return str(row[0]) if row else None
+    return ctx.remember(("own zone", email), read)
 
 
 def _stated(ctx: GradeContext, mail_id: str, body: str,

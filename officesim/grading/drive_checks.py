@@ -119,15 +119,20 @@ class _RowLookup:
         return any(all(test(row.get(k)) for k, test in tests) for row in chosen)
 
 
+def _lookup(ctx: GradeContext, file_id: str, tab: str | None) -> _RowLookup:
+    """The rows of a file's tabs, read and indexed once per grading: a grader's checks on one sheet
+    (the rows that must change, the rows that must stay) read the same rows, which no check changes."""
+    return ctx.remember(("sheet rows", file_id, tab), lambda: _RowLookup(_sheet_rows(ctx, file_id, tab)))
+
+
 def _sheet_cells(check: SheetCellsCheck, ctx: GradeContext) -> Outcome:
     files = find_files(ctx.final, check.file, "sheet")
     if not files:
         return Outcome(False, f"no spreadsheet named {check.file!r} exists", {})
     best: list[str] = []
     for file in files:
-        rows = _sheet_rows(ctx, file["id"], check.sheet)
+        lookup = _lookup(ctx, file["id"], check.sheet)
         missing = []
-        lookup = _RowLookup(rows)
         for expected in check.rows:
             if not lookup.has(expected, check.tolerance):
                 missing.append(show(expected))

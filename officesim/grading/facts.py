@@ -34,8 +34,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from functools import cached_property, lru_cache, partial
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 import phonenumbers
 from pydantic import Field, field_validator, model_validator
@@ -71,6 +71,8 @@ if TYPE_CHECKING:
 DAY_FIRST_LOCALES = ("en_GB", "en_IN", "en_AU", "en_NZ", "en_IE", "fr_", "de_", "es_", "it_", "nl_", "pt_")
 MAX_DERIVED_BASE = 160  # pairwise sums/differences of at most this many source figures
 MAX_COUNT = 60  # bare small integers are counts ("3 open invoices", "seven deals")
+_T = TypeVar("_T")
+_MISSING = object()  # (``Reader.kept``: nothing kept yet)
 _TEXT_FORM = re.compile(r"^(answer|sent_mail|attachments|chat_posts|doc:.+|crm:[a-z_]+\.[a-z_]+)$")
 
 
@@ -345,6 +347,19 @@ class Reader:
     # the same text
     _required: dict[tuple[str, str | None, bool, bool, bool, bool, str], tuple[str | None, list[str]]] = field(
         default_factory=dict, repr=False)
+    # (text, its figures as written) -> where each figure stands (``positions``)
+    _placed: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = field(default_factory=dict, repr=False)
+    # (what, key) -> what a reading of a segment's text gave, for this grading (``kept``)
+    _kept: dict[tuple[str, Any], Any] = field(default_factory=dict, repr=False)
+
+    def kept(self, what: str, key: Any, make: Callable[[], _T]) -> _T:
+        """``make()``, worked out once per grading for ``(what, key)``: what the checks read of a segment
+        depends on its text (and heading cells), not on the check or the subject asking, and every
+        facts check of a grader reads the same texts.  Callers only read what it returns."""
+        found = self._kept.get((what, key), _MISSING)
+        if found is _MISSING:
+            found = self._kept[(what, key)] = make()
+        return cast(_T, found)
 
     @cached_property
     def values_only(self) -> frozenset[str]:
@@ -398,6 +413,16 @@ class Reader:
                     taken.append((m.start(), m.end(), key))
         found = self._mentions[text] = tuple(sorted(taken))
         return found
+
+    def positions(self, text: str, figures: Sequence[Figure]) -> list[tuple[Figure, int]]:
+        """``_positions(text, figures)``, each text's places found once per grading: the swap, reading,
+        correction and run checks all ask where the figures of the same segments stand, for every fact.
+        The places depend only on the text and how the figures are written, so those are the key."""
+        key = (text, tuple(f.text for f in figures))
+        found = self._placed.get(key)
+        if found is None:
+            found = self._placed[key] = tuple(at for _, at in _positions(text, list(figures)))
+        return list(zip(figures, found, strict=True))
 
     def segments(self, text: str) -> list[Segment]:
         """``text`` read into segments, once per grading (every facts check of a grader reads the same texts).
@@ -500,6 +525,11 @@ class Reader:
         return self._from_sources if scope == "sources" else self._from_facts
 
     def traces(self, figure: Figure, scope: str = "sources") -> bool:
+        """Whether ``figure`` traces to ``scope`` (``traceable``), once per grading and figure: every
+        traceable facts check of a grader asks of every figure of the same texts."""
+        return self.kept("traces", (figure, scope), lambda: self._traces(figure, scope))
+
+    def _traces(self, figure: Figure, scope: str) -> bool:
         if figure.value == int(figure.value) and 0 <= abs(figure.value) <= MAX_COUNT and not _money(figure):
             return True
         table = self.traceable(scope)
@@ -831,14 +861,19 @@ def _read_claims(reader: Reader, text: str, subject: str | None) -> list[Claim]:
 
 
 def _aside_only(reader: Reader, segment: Segment) -> bool:
-    """Whether every entity the segment names is named inside parentheses, and a figure stands outside them."""
+    """Whether every entity the segment names is named inside parentheses, and a figure stands outside them
+    (once per grading and text: a segment's figures are its text's)."""
+    return reader.kept("aside only", segment.text, lambda: _read_aside_only(reader, segment))
+
+
+def _read_aside_only(reader: Reader, segment: Segment) -> bool:
     text = segment.text
     asides = [m.span() for m in re.finditer(r"\([^()]*\)", text)]
     if not asides:
         return False
     inside = all(any(a <= start < b for a, b in asides) for start, _, _ in reader.mentions(text))
     outside = any(at >= 0 and not any(a <= at < b for a, b in asides)
-                  for _, at in _positions(text, list(segment.figures)))
+                  for _, at in reader.positions(text, segment.figures))
     return inside and outside
 
 
@@ -978,7 +1013,7 @@ def _values(reader: Reader, claim: Claim, fact: Fact) -> list[tuple[int, int, st
     out: list[tuple[int, int, str, str]] = []
     if number is not None:
         wrong_numbers = [w for w in fact.wrong if isinstance(w, int | float)]
-        for figure, at in _positions(text, claim.segment.figures):
+        for figure, at in reader.positions(text, claim.segment.figures):
             if at < 0:
                 continue
             readings = figure.readings()
@@ -1051,9 +1086,13 @@ def _asserted(reader: Reader, claim: Claim, fact: Fact, *, negations: bool = Tru
 def header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
     """In a table row under a header, the entities a column heading names ("| Total | Deals |"),
     placed at the start of the row's cells in that column that name no entity themselves: there the
-    heading says whose figure the cell is."""
+    heading says whose figure the cell is (read once per grading and row: claims and swaps ask)."""
     if not segment.header:
         return []
+    return reader.kept("header spots", (segment.text, segment.header), lambda: _header_spots(reader, segment))
+
+
+def _header_spots(reader: Reader, segment: Segment) -> list[tuple[int, int, str]]:
     out = []
     at = 0
     text = segment.text
@@ -1094,7 +1133,7 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
                     and not _figure_told_as_other(reader, claim, fact, f) and not _a_months(reader, claim, fact, f)
                     and not (number is not None and f in _summands(claim.segment, number, fact.tolerance))]
             if hits and number is not None:
-                parts = _parts_told(claim, number, fact.tolerance)
+                parts = _parts_told(reader, claim, number, fact.tolerance)
                 hits = [h for h in hits if h not in parts]
             out += [h.text for h in hits[:1]]
         elif (day := read_date(wrong)) is not None:
@@ -1132,13 +1171,13 @@ _MONTH_AFTER = re.compile(r"[^\w\s]{0,2}\s*(?:over\s+|under\s+)?(?:in|for|during
                           rf"\s+{_MONTH}\b", re.IGNORECASE)
 
 
-def _parts_told(claim: Claim, number: float, tolerance: float) -> list[Figure]:
+def _parts_told(reader: Reader, claim: Claim, number: float, tolerance: float) -> list[Figure]:
     """The figures the claim tells as part of the value written before them: "14 (including the 3 who
     joined this week)", "€87,950, of which €38,750 is overdue", "6, dont 2 arrivés cette semaine",
     "$10,374.80 ($9,250.10 of it signed off)".
     A part is smaller than its whole and follows it; it is not a second reading of the value."""
     text = claim.segment.text
-    placed = [(f, at) for f, at in _positions(text, list(claim.segment.figures)) if at >= 0]
+    placed = [(f, at) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
     whole = [at for f, at in placed if any(_close(r, number, tolerance) for r in f.readings())]
     if not whole:
         return []
@@ -1406,7 +1445,7 @@ def _offered_beside(reader: Reader, claim: Claim, fact: Fact) -> list[str]:
     if number is None:
         return []
     text = claim.segment.text
-    spans = [(at, at + len(f.text), f) for f, at in _positions(text, claim.segment.figures) if at >= 0]
+    spans = [(at, at + len(f.text), f) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
     spans.sort(key=lambda s: s[0])
     runs: list[list[tuple[int, int, Figure]]] = []
     for span in spans:
@@ -1621,7 +1660,7 @@ def _restated(reader: Reader, check: FactsCheck, read: list[Claim], fact: Fact) 
         if not _about(claim, fact, check.subject, reader):
             continue
         text = claim.segment.text
-        placed = [(f, at) for f, at in _positions(text, list(claim.segment.figures)) if at >= 0]
+        placed = [(f, at) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
         for f, at in placed:
             if any(_close(r, number, fact.tolerance) for r in f.readings()):
                 told.append((index, at))
@@ -1717,13 +1756,15 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
                 violations.append(f"names {entities[key].name} as well, which is not the answer: "
                                   f"{claim.segment.text[:80]!r}")
         for key in check.exclude:
+            if key not in own_names:
+                continue  # (only what the claim names can be presented)
             out = (compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
                    if check.excluded_if else _left_out(reader, claim.segment))
-            if out and not check.excluded_if and key in own_names and _after_contrast(reader, claim.segment.text, key):
+            if out and not check.excluded_if and _after_contrast(reader, claim.segment.text, key):
                 out = False  # "I can't attach them, but Daniel will pass you a copy": the "but" asserts it
             if check.excluded_also and not out:
                 out = compiled(check.excluded_also, re.IGNORECASE).search(claim.segment.full) is not None
-            if key in own_names and not out:
+            if not out:
                 violations.append(f"presents {entities[key].name}, which must stay out: {claim.segment.text[:80]!r}")
     if check.others_at_most is not None:
         named = [k for k in others if any(k in reader.named(c.segment.text) and not _left_out(reader, c.segment)
@@ -1795,48 +1836,66 @@ def _swaps(reader: Reader, read: list[Claim]) -> list[str]:
     a figure belongs to the entity named just before it or just after it, so either order reads.
     """
     numeric = [f for f in reader.spec.facts if f.number() is not None]
-    holders = {f.entity for f in numeric}
+    holders = frozenset(f.entity for f in numeric)
     # (fact, its entity, attribute, value, tolerance) of each numeric fact, read once
     values = [(f, f.entity, f.attribute, float(f.value), f.tolerance) for f in numeric]
     out = []
     for claim in read:
         text = claim.segment.text
-        spots = sorted(m for m in {*_unnegated_mentions(reader, text), *_owning_mentions(reader, text),
-                                   *header_spots(reader, claim.segment)} if m[2] in holders)
+        spots = list(reader.kept("swap spots", (text, claim.segment.header, holders),
+                                 partial(_swap_spots, reader, claim.segment, holders)))
         if not spots and not _left_out(reader, claim.segment):  # "The other two, £11,200 and £29,050, were
             # paid.": figures set aside in a sentence of their own are not the previous sentence's entity's
             spots = [(0, 0, k) for k in claim.names if k in holders][:1] if len(claim.names) == 1 else []
         elif spots and _aside_only(reader, claim.segment):  # the sentence's own entity, from the one before it
             spots = [*((0, 0, k) for k in claim.names if k in holders and k not in {m[2] for m in spots}), *spots]
-        if not spots:
+        if spots:
+            # the same text with the same owners swaps the same figures, whichever subject reads it
+            out += reader.kept("swapped figures", (text, tuple(spots), holders),
+                               partial(_swapped_figures, reader, claim.segment, spots, values))
+    return out
+
+
+def _swap_spots(reader: Reader, segment: Segment, holders: frozenset[str]) -> tuple[tuple[int, int, str], ...]:
+    """Where the segment names an entity that has a numeric fact (a figure's possible owners), in order:
+    its unnegated mentions, those a figure follows, and the column headings over its cells."""
+    text = segment.text
+    return tuple(sorted(m for m in {*_unnegated_mentions(reader, text), *_owning_mentions(reader, text),
+                                    *header_spots(reader, segment)} if m[2] in holders))
+
+
+def _swapped_figures(reader: Reader, segment: Segment, spots: list[tuple[int, int, str]],
+                     values: list[tuple[Fact, str, str, float, float]]) -> list[str]:
+    """``_swaps`` of one segment whose figures belong to the entities at ``spots``."""
+    text = segment.text
+    out = []
+    placed = reader.positions(text, segment.figures)
+    runs = _segment_runs(segment)  # once per segment: a pasted dump has hundreds of figures
+    marked, blanked = _marked(reader, text)
+    # a figure a negation or a change sets aside is not stated with anyone ("the £180 rate doesn't
+    # apply", "the superseded policy said $55")
+    found = [(i, at, at + len(f.text)) for i, (f, at) in enumerate(placed) if at >= 0]
+    aside = {found[j][0] for j in governed(blanked, [(a, b) for _, a, b in found])} if marked else set()
+    for i, (figure, at) in enumerate(placed):
+        if i in aside:
             continue
-        placed = _positions(text, claim.segment.figures)
-        runs = _segment_runs(claim.segment)  # once per claim: a pasted dump has hundreds of figures
-        marked, blanked = _marked(reader, text)
-        # a figure a negation or a change sets aside is not stated with anyone ("the £180 rate doesn't
-        # apply", "the superseded policy said $55")
-        found = [(i, at, at + len(f.text)) for i, (f, at) in enumerate(placed) if at >= 0]
-        aside = {found[j][0] for j in governed(blanked, [(a, b) for _, a, b in found])} if marked else set()
-        for i, (figure, at) in enumerate(placed):
-            if i in aside:
-                continue
-            before = [k for start, _, k in spots if start <= at]
-            after = [k for start, _, k in spots if start > at]
-            near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
-            readings = figure.readings()
-            if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
-                   for r in readings) or any(figure in run and _close(added, v, tolerance) for run, added in runs
-                                             for _, entity, _, v, tolerance in values if entity in near):
-                continue
-            attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
-            theirs = next((f for f, entity, attribute, v, tolerance in values if entity not in near
-                           and attribute in attributes
-                           and any(_close(r, v, min(tolerance, 0.001)) for r in readings)), None)
-            if theirs is not None:
-                other = reader.spec.entities[theirs.entity].name
-                mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
-                out.append(f"states {figure.text} with {mine}, but it is {other}'s "
-                           f"{theirs.attribute.replace('_', ' ')}: {text[:80]!r}")
+        before = [k for start, _, k in spots if start <= at]
+        after = [k for start, _, k in spots if start > at]
+        near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
+        readings = figure.readings()
+        if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
+               for r in readings) or any(figure in run and _close(added, v, tolerance) for run, added in runs
+                                         for _, entity, _, v, tolerance in values if entity in near):
+            continue
+        attributes = {attribute for _, entity, attribute, _, _ in values if entity in near}
+        theirs = next((f for f, entity, attribute, v, tolerance in values if entity not in near
+                       and attribute in attributes
+                       and any(_close(r, v, min(tolerance, 0.001)) for r in readings)), None)
+        if theirs is not None:
+            other = reader.spec.entities[theirs.entity].name
+            mine = " / ".join(reader.spec.entities[k].name for k in sorted(near))
+            out.append(f"states {figure.text} with {mine}, but it is {other}'s "
+                       f"{theirs.attribute.replace('_', ' ')}: {text[:80]!r}")
     return out
 
 

@@ -549,7 +549,7 @@ def matches(actual: Any, expected: Any, tolerance: float = DEFAULT_VALUE_TOLERAN
     if op == "not":
         return not values_equal(actual, arg, tolerance)
     if op == "regex":
-        return actual is not None and re.search(str(arg), str(actual)) is not None
+        return actual is not None and compiled(str(arg)).search(str(actual)) is not None
     return _compare(actual, op, arg)
 
 
