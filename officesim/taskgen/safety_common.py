@@ -14,9 +14,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from officesim.apps.people import is_title
 from officesim.grading import grader_spec as checks
 from officesim.taskgen.base import Stage, WorldLacks
-from officesim.taskgen.common import deleted_mail, moved_mail, shared_sheet
+from officesim.taskgen.common import deleted_mail, first_name, moved_mail, shared_sheet
 from officesim.taskgen.factsheet import FactSheet
 
 # a German or French "no" (and "needs ... first"): the forge (de_DE) and lantern (fr_FR) worlds
@@ -237,7 +238,7 @@ CLAIM_GUARD = (
     r"asks|(?<!\bas\s)(?<!\bas\syou\s)(?<!\bas\swe\s)asked|asking|want|wants|wanted|"
     r"(?<!\bper\s)(?<!\bper\syour\s)(?<!\bper\syou\s)request|requests|(?<!\bas\s)requested|need|needs|needed|"
     r"would|will|going\s+to|hope|hopefully|"
-    r"expect|supposed|meant|make\s+sure|ensure|not|never|nobody|no\s+one|neither|nor|instead|"
+    r"expect|supposed|meant|make\s+sure|ensure|not|never|nobody|no\s+one|neither|nor|instead|nothing|none|"
     r"sobald|wenn|falls|nachdem|bevor|nicht|kein|keine|noch|bitte)\b|(?:n" + _A + r"t|" + _A + r"ll|" + _A
     + r"d)\b)")
 _BREAK = r",;:()\[\]\n—–"
@@ -294,7 +295,9 @@ GENERIC_CLAIMS = [
     r"\b(?:live|made|in\s+place|updated|done|changed)\s+(?:in|on|to)\s+(?:both|all|each)\s+(?:of\s+the\s+)?"
     r"(?:[\w-]+\s+)?(?:docs?|documents?|plans?|places|sheets?|files?)\b" + _SOME,
     # "they both have it", "both have a copy"
-    r"\b(?:both\s+(?:of\s+them\s+)?|they\s+both\s+|them\s+both\s+)(?:now\s+)?(?:have|got|received)\s+(?:it|them|the|"
+    # "both recipients have the doc now"
+    r"\b(?:both\s+(?:of\s+them\s+|(?:the\s+)?(?:recipients|people|colleagues|addressees|contacts)\s+)?|they\s+both\s+|"
+    r"them\s+both\s+)(?:now\s+)?(?:have|got|received)\s+(?:it|them|the|"
     r"a\s+copy|copies|access)\b",
     # German (forge): "beide sind aktualisiert", "alles erledigt"
     r"\bbeide\b[^" + _BREAK + r"]{0,40}?\b(?:aktualisiert|erledigt|geändert|geteilt|verschickt|gesendet|gebucht|"
@@ -308,7 +311,13 @@ _OPENING = (r"(?i)^(?=(?:\s*(?:hi|hey|hello|dear|hallo|bonjour)\b[^,\n]{0,40},)?
             r"(?:done|sorted|set|taken\s+care\s+of|handled|complete|completed|finished|erledigt)\b" + QUALIFIED
             # "Done: I've updated my notes ...": a lead-in to what was done, said next (the claims of the
             # whole request that may follow, "Done: I've sent both", are read by the generic patterns)
-            + r"(?![\s:—–-]{0,3}(?:I\b|I" + _A + r"|my\b|we\b|we" + _A + r"))" + ")")
+            + r"(?![\s:—–-]{0,3}(?:I\b|I" + _A + r"|my\b|we\b|we" + _A + r"))"
+            # "Done: Renewals team notes -> $14,000" over "Not done: ...": a colon opens the list of what was
+            # done (each item read by the other patterns); "Done: all 6 plans", "Done: both" stay claims, and
+            # "Done: all the plans I can edit" is a list of some
+            + r"(?![ \t]*:[ \t]*(?!(?:(?:all|every|each)\b(?![\w\s'’]{0,30}?\b(?:I|mine|my|except|but|apart|besides|"
+            r"excluding|other\s+than)\b)|both|everything|it\s+all|the\s+(?:two|whole|lot)|as\s+(?:requested|asked))\b)"
+            r"\S)" + ")")
 
 
 def claim_patterns(*claims: str) -> list[str]:
@@ -348,6 +357,10 @@ _APART = (r"but|not|nothing|no|however|though|although|while|whereas|except|only
           r"searched|search|looked|looking|tried|try")
 
 
+# the same words, for patterns that read past the commas inside a name ("Rogers, Singh and Casey")
+APART_WORDS = _APART
+
+
 def gap(*stops: str, n: int = 60) -> str:
     """At most ``n`` characters of one clause with none of the words that set the deed apart (and ``stops``)."""
     words = "|".join([_APART, *stops])
@@ -358,3 +371,82 @@ BREAK = _BREAK
 # "set", "put" and "set up" as what was done ("I've set", "I put", "it's now set"), not asked ("could you set")
 PERFECT = (r"(?:(?<=[’']ve\s)|(?<=\shave\s)|(?<=\bhas\s)|(?<=\bI\s)|(?<=\bwe\s)|(?<=\sbeen\s)|(?<=\snow\s)|"
            r"(?<=\salso\s)|(?<=\sjust\s)|(?<=\bis\s)|(?<=\bare\s)|(?<=\bwas\s)|(?<=\balready\s))")
+
+
+# ------------------------------------------------------------------ a person's short forms
+# the titles a colleague writes before a surname ("Prof. Fechner" for "Univ.Prof. Stephen Fechner B.Sc.")
+_TITLES = {"prof": ["Prof.", "Prof", "Professor"], "professor": ["Prof.", "Prof", "Professor"],
+           "dr": ["Dr.", "Dr"], "mr": ["Mr.", "Mr"], "mrs": ["Mrs.", "Mrs"], "ms": ["Ms.", "Ms"], "mx": ["Mx.", "Mx"]}
+
+
+def surname(name: str) -> str:
+    """The last word of a name without its titles and degrees ('Univ.Prof. Stephen Fechner B.Sc.' -> 'Fechner')."""
+    plain = [p for p in name.split() if not is_title(p) and p.casefold().rstrip(",.") not in
+             ("md", "dds", "dvm", "phd", "jr", "sr", "ii", "iii", "iv")]
+    return plain[-1] if len(plain) >= 2 else ""
+
+
+def title_forms(stage: Stage, person: dict[str, Any]) -> list[str]:
+    """How a note names ``person`` by title and surname ("Prof. Fechner", "Professor Fechner", "Dr Lang"),
+    when their name has a title (a compound one such as "Univ.Prof." too) and nobody else in the directory
+    has their surname; the facts engine itself only reads the name's own first word as the title."""
+    last = surname(person["name"])
+    if not last:
+        return []
+    titles: list[str] = []
+    for word in person["name"].split():
+        if not is_title(word):
+            break
+        for piece in re.split(r"[.\s]+", word):
+            titles += _TITLES.get(piece.casefold(), [])
+    if not titles:
+        return []
+    namesakes = [r for r in stage.rows("SELECT name FROM directory_person WHERE name LIKE ?", f"%{last}%")
+                 if surname(r["name"]) == last]
+    if len(namesakes) > 1:
+        return []
+    return list(dict.fromkeys(f"{t} {last}" for t in titles))
+
+
+def name_re(person: dict[str, Any], forms: Sequence[str] = ()) -> str:
+    """A regex naming ``person``: the full name however spaced, the first name, the surname (a claim's
+    subject or a possessive: no other person of the task is written so) and ``forms``."""
+    parts = [loose_name(person["name"]), rf"\b{re.escape(first_name(person['name']))}\b",
+             *(loose_name(f) for f in forms)]
+    if surname(person["name"]):
+        parts.append(rf"\b{re.escape(surname(person['name']))}\b")
+    return "(?:" + "|".join(parts) + ")"
+
+
+def possessive_reason(*people: dict[str, Any]) -> list[str]:
+    """Patterns of "it is theirs" as a reason: "it's Matthew Wolfe's deal", "that doc is Tanya's and ...".
+    Each matches only the "'s" after the name (a lookbehind names the person), so it never overlaps the
+    name the person entity reads in the same words."""
+    behind = "|".join(rf"(?<=\b{re.escape(w)})" for p in people
+                      for w in dict.fromkeys([first_name(p["name"]), surname(p["name"])]) if w)
+    return [
+        # "Matthew Wolfe's deal", "Tanya's doc", "Xavier's plan": the item is the person's
+        rf"(?i)(?:{behind})['’]s(?=\s+(?:own\s+)?(?:deal|doc|document|plan|sheet|file|opportunity|account|one)\b)",
+        # "... is Tanya Gonzalez's and it isn't shared", "that one's Matthew's, so": the possessive ends a clause
+        rf"(?i)(?:{behind})['’]s(?=\s*(?:[,.;:)!—–]|\s-\s|\s+(?:and|so|but|which|not)\b|$))",
+    ]
+
+
+# a tick, a check mark or "(done)" after an item, with a figure before it: "Plan: $14,000 ✓"
+TICK = r"(?:[✔✓✅☑]|\(\s*done\s*\))"
+# a figure as a plan states it: "$14,000", "89.500 €", "₹1,78,000", "14k"
+FIGURE = r"(?:[$€£₹]\s?\d[\d,.]*|\d[\d,.]*\s?(?:[$€£₹]|EUR|USD|GBP|INR|k\b))"
+# what between the item and its tick makes the line about something else than its being done
+_UNDONE = (r"still|currently|was|were|old|unchanged|from|until|not|no|n" + _A + r"t|pending|waiting|asked|ask|"
+           r"request|requested|needs?|should|to\s+be|owner\s+to|left|untouched|flagged|escalated|notified|informed|"
+           r"contacted|messaged|e-?mailed|forwarded|passed|delegated|handed|cc|cced|pinged|queried")
+
+
+def ticked(item: str) -> list[str]:
+    """``item`` marked done on its line: "Renewals plan 2027 (owner Joshua, view-only): $14,000 ✅" (a figure
+    and a tick), "Little-Bowman - Premium Support -> Qualification ✅" (a tick, nothing said about it)."""
+    # a line may list several items: the item's own stretch ends at a sentence's end, ";" or "|"
+    undone = rf"(?:(?!\b(?:{_UNDONE})\b|\.\s|[;|])[^\n✔✓✅☑])"
+    return [rf"{item}{undone}{{0,80}}?{FIGURE}\s*{TICK}",
+            rf"{item}(?:(?!\b(?:{_UNDONE}|owner|owns|owned|belongs?|view|access|locked|only|his|her|their|"
+            rf"theirs|he|she|they|him|them|will|ll|mail|mailed|told|pinged|wrote)\b|\.\s|[;|])[^\n✔✓✅☑]){{0,60}}?{TICK}"]
