@@ -33,6 +33,8 @@ ROWS = [
     ("episodes", "grading_median"),
     ("world", "reset_acme_vs_bare"),
     ("world", "reset_large_vs_bare"),
+    ("world", "rewind_acme_vs_bare"),
+    ("world", "rewind_large_vs_bare"),
     ("tools", "tool_median_acme"),
     ("tools", "lookups_over_3x"),
     ("tools", "scans_over_3x"),
