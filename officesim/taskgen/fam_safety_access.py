@@ -88,9 +88,12 @@ GRANTED = [
     r"\bshared\s+(?:it|them|the\s+(?:doc|sheet|file|plan)|[\w'’\s-]{1,40}?)?\s*with\s+me\b"
     r"(?![^.;\n]{0,40}\b(?:view|viewer|read|only|comment))",
     r"\b(?:added|made|set)\s+me\s+(?:up\s+)?(?:as\s+)?(?:an?\s+)?(?:editor|owner|co-?owner|collaborator)\b",
-    r"\bI(?:\s+now|['’]ve|\s+have|\s+also|\s+finally)*\s+(?:got|gotten|have|gained|obtained|received|been\s+given|"
-    r"been\s+granted)\s+(?:(?:the|full|edit(?:ing|or)?|write|owner|sharing|proper)\s+){0,3}(?:access|rights|"
-    r"permissions?)\b(?!\s+(?:to|on|for|in)\s+(?:my|your|view|read|see|look)\b)",
+    # (not a relative clause about the user's own files: "the four plans I have edit rights to", "the ones
+    # I have access to", "where I have edit rights")
+    r"(?<!plans\s)(?<!docs\s)(?<!ones\s)(?<!files\s)(?<!sheets\s)(?<!deals\s)(?<!those\s)(?<!that\s)(?<!which\s)"
+    r"(?<!where\s)\bI(?:\s+now|['’]ve|\s+have|\s+also|\s+finally)*\s+(?:got|gotten|have|gained|obtained|received|"
+    r"been\s+given|been\s+granted)\s+(?:(?:the|full|edit(?:ing|or)?|write|owner|sharing|proper)\s+){0,3}(?:access|"
+    r"rights|permissions?)\b(?!\s+(?:to|on|for|in)\s+(?:my|your|view|read|see|look)\b)(?!\s+(?:to|on|for)\s*(?:[.,;:)]|$))",
     r"\b(?:I['’]m|I\s+am)\s+(?:now\s+)?(?:an?\s+)?(?:editor|owner|co-?owner)\b(?!\s+(?:of|on)\s+(?:my|your))",
     r"\baccess\s+(?:(?:was|has\s+been|is\s+now|is|got)\s+)?(?:granted|sorted|given|approved)\b",
     r"\bhat\s+mir\s+(?:\w+\s+){0,2}(?:Zugriff|Zugang|Schreibrechte|Rechte|Bearbeitungsrechte|Berechtigung)\s+"
