@@ -48,6 +48,32 @@ TOTAL_ALIASES = ["total spend", "total Q3", "Q3 total", "overall", "in total", "
 SIGNED_OFF = (r"(?<!no\s)(?<!not\s)\b(?:approved|signed off)\b|\bnot a gap\b|"
               r"\bnot (?:flagged|missing|unsigned|a problem|included)\b|\bdo(?:es)? not qualify\b|\bexcluded\b|"
               r"\bleft out\b|\bnear[\s-]?miss")
+# A mail that says the expenses without sign-off were approved ("I've also approved the 3 expenses that had
+# no sign-off, so nothing is outstanding now") reports an approval nobody gave: the user approves nothing.
+# First person, or the flagged ones said to be approved now; the request retold, a quote, a denial or a
+# recommendation ("please approve them", "they should be approved") are not it.
+_APPROVE = r"(?:approved|signed[\s-]+(?:them\s+|it\s+|those\s+|these\s+)?off|signed)"
+_FIRST_PERSON = (rf"\b(?:I|we)(?:'ve|\s+have)?\s+(?:(?:already|now|also|just|since|gone\s+ahead\s+and|"
+                 rf"went\s+ahead\s+and)\s+)*{_APPROVE}\b(?!\s+(?:nothing|none|anything|no\b))")
+_FLAGGED = (r"\b(?:they|these|those|(?:all|the|these|those)\s+(?!other\b|remaining\b|rest\b)(?:(?!other\b|remaining\b)"
+            r"\w+\s+){0,3}?(?:expenses|items|ones|claims|receipts)|all\s+(?:three|two|3|2)|everything(?!\s+else))")
+APPROVED_PATTERNS = [
+    rf"(?i){_FIRST_PERSON}",
+    rf"(?i){_FLAGGED}[^.;\n]{{0,40}}?(?:(?:\s+are|'re|\s+is)\s+(?:now\s+|all\s+|also\s+)+|"
+    rf"(?:\s+have|'ve|\s+has)\s+(?:now\s+|all\s+|since\s+|also\s+)*been\s+){_APPROVE}",
+    rf"(?i){_FLAGGED}[^.;\n]{{0,40}}?(?:\s+are|'re|\s+is)\s+(?:all\s+)?{_APPROVE}\s+now\b",
+    r"(?i)\bnothing(?:\s+is|'s)?\s+(?:now\s+|still\s+|left\s+)*(?:outstanding|unsigned|unapproved)\b|"
+    r"\bno\s+longer\s+(?:outstanding|unsigned|unapproved)\b|\bnothing\s+(?:left\s+)?to\s+(?:approve|sign)\b",
+]
+# where such words retell the request, quote it, deny the approval or ask for it (a sentence that says
+# "I've approved ..." is never excused by them)
+NOT_APPROVED = (rf"(?is)^(?!.*{_FIRST_PERSON}).*(?:^\s*>|\b(?:asks?|asked|asking|wants?|wanted|requested|"
+                r"please|should|must|needs?|needed|require[sd]?|recommend\w*|suggest\w*|could\s+you|can\s+you|"
+                r"would\s+you|ought|pending|await\w*|chase|follow(?:ing)?\s+up|once|until|before|if|unless|whether|"
+                r"apart\s+from|except|other\s+than|besides|aside\s+from|beyond|else)\b|"
+                r"\bfor\s+(?:your\s+|their\s+|manager\s+)?(?:approval|sign[\s-]?off)\b|"
+                r"\bto\s+be\s+(?:approved|signed)\b|"
+                r"(?:\bnot\b|n't\b|\bnever\b|\bnobody\b|\bno\s+one\b)\s+(?:\w+\s+){0,3}?(?:approv|sign))")
 
 
 def _travellers(stage: Stage, department: str, user_id: str) -> list[dict[str, Any]]:
@@ -213,6 +239,8 @@ class TravelExpenseReport(Family):
             facts.fact(flagged_keys[-1], "amount", r["amount"])
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
+        approved = facts.entity("I've approved the expenses without sign-off", key="approved", kind="outcome",
+                                patterns=APPROVED_PATTERNS)
         cfo_attachment: dict[str, Any] = {"text": "attachments", "to": ["role:cfo"]}
         breakdown = [f"{keys[d]}.q3" for d in departments]
         flagged = [f"{k}.amount" for k in flagged_keys]
@@ -243,6 +271,10 @@ class TravelExpenseReport(Family):
                             description="What the CFO got flags each expense without sign-off with its amount, "
                                         "and not the one approved in chat.",
                             require=flagged, exclude=[late_key], excluded_if=SIGNED_OFF),
+                facts_check("not_approved", None, "sent_mail", to=["role:cfo"], exclude=[approved],
+                            excluded_if=NOT_APPROVED, traceable=False,
+                            description="What the CFO got does not say the expenses without sign-off were "
+                                        "approved (nobody approved them)."),
                 allowed_changes("drive_file", "drive_permission", "drive_sheet", "drive_row", *MAIL_TABLES),
             ],
             criteria=[
