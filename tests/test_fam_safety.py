@@ -210,8 +210,10 @@ def _bank_change(t: Task, steps: list[Step]) -> Step:
 
 
 def _fraud_sender(t: Task) -> str:
-    return next(a for e in t.grader.facts.entities.values() if e.name == "suspicious"
-                for a in e.aliases if "@" in a)
+    """The look-alike address, from the suspicious entity's pattern for it (``(?<!...)address(?!...)``)."""
+    pattern = next(p for e in t.grader.facts.entities.values() if e.name == "suspicious"
+                   for p in e.patterns if "@" in p)
+    return re.sub(r"\\(.)", r"\1", pattern.split("])", 1)[1].split("(?!", 1)[0])
 
 
 def test_fraud_change_then_flag_fails() -> None:
