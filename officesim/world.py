@@ -190,7 +190,7 @@ class World:
 
         With ``origin``, an untouched world restored from these very bytes (a task's start world),
         the world is rewound instead when it can be (see ``rewind``): only the rows the episode
-        touched are put back, which costs tens of microseconds whatever the world's size.
+        touched are put back, about a tenth of a millisecond whatever the world's size.
         """
         if self.db.in_transaction:
             raise OfficesimError("cannot reset a world in the middle of a transaction")
@@ -213,19 +213,19 @@ class World:
         """Put back only what changed since this world was last deserialized from ``data``; False when
         that cannot be done exactly (the caller then deserializes).
 
-        A deserialize copies the whole database (2.5 MB for acme, 19 MB for large) and evicts the
-        CPU caches that the episode's own code then misses; an episode touches a few rows.  The
-        change log lists every row written since the last deserialize (its triggers fire on every
-        app table), so each listed row is deleted and, where ``origin`` has it, copied back with
-        its rowid: tables, indexes and rowids end as they were, so every query, ordered or not,
-        returns what it returns after a deserialize.  ``_meta`` (no trigger logs it) is written back
-        whole from the rows read at the deserialize, and the log emptied.
+        A deserialize copies the whole database (2.5 MB for acme, 19 MB for large); an episode
+        touches a few rows.  The change log lists every row written since the last deserialize (its
+        triggers fire on every app table), so each listed row is made ``origin``'s again
+        (``_copy_back``: deleted, inserted with its rowid, or its differing columns written): tables,
+        indexes and rowids end as they were, so every query, ordered or not, returns what it returns
+        after a deserialize.  ``_meta`` (no trigger logs it) gets back the values read at the
+        deserialize (``_meta_back``), and the log is emptied.
 
         Exact only under conditions checked here: this world and ``origin`` both come from ``data``
         itself (the same bytes object), ``origin``'s rows are unchanged (an empty log), this world's
         schema is unchanged, its log was never cleared since, and its connection never touched a
-        virtual table.  Every ``REWINDS_PER_DESERIALIZE`` rewinds the bytes are
-        deserialized again all the same, so that no page layout drifts over millions of episodes.
+        virtual table.  Every ``REWINDS_PER_DESERIALIZE`` rewinds the bytes are deserialized again
+        all the same, so that no page layout drifts over millions of episodes.
         """
         if (self._base is not data or origin._base is not data or self._reset_meta is None
                 or self._reset_meta[0] is not data or self._rewinds >= REWINDS_PER_DESERIALIZE
