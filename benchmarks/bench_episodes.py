@@ -42,6 +42,7 @@ from officesim import OfficeEnv, load_task
 from officesim.agents.scripted import OracleAgent
 from officesim.env import play
 from officesim.grading.scoring import grade
+from officesim.grading.text_caches import forget_texts
 from officesim.task import Task, find_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,6 +137,7 @@ class Tally:
     steps: float = 0.0
     layers: dict[str, float] = field(default_factory=dict)
     grading: list[float] = field(default_factory=list)
+    fresh: list[float] = field(default_factory=list)  # grading with the text caches emptied first
 
     def mean(self, total: float) -> float:
         return total / self.tasks
@@ -205,6 +207,13 @@ def _measure(chunk: list[Task], seconds: float, tally: Tally) -> None:
             grade(env.task, start_world, world, answer, transcript, None)
             samples.append(time.process_time() - t0)
         tally.grading.append(statistics.median(samples))
+        samples = []
+        for _ in range(5):  # as for an answer never seen before: the caches keyed by texts emptied
+            forget_texts()
+            t0 = time.process_time()
+            grade(env.task, start_world, world, answer, transcript, None)
+            samples.append(time.process_time() - t0)
+        tally.fresh.append(statistics.median(samples))
 
     captured = []
     for env in envs:
@@ -252,6 +261,15 @@ def run(tasks_dir: str, limit: int | None, seconds: float, figures: Figures) -> 
     figures.add("grading_median", statistics.median(grading_times) * 1e6, unit="us", target="< 5 ms",
                 what="grading alone, no judge (median over tasks / worst task)", ok=max(grading_times) < 5e-3,
                 shown=f"{fmt_us(statistics.median(grading_times))} / {fmt_us(max(grading_times))}")
+    fresh = tally.fresh
+    print(f"grading alone, texts never seen (the text caches emptied before each; an oracle repeats its texts, "
+          f"an RL policy rarely does): median {fmt_us(statistics.median(fresh))}, "
+          f"mean {fmt_us(statistics.mean(fresh))}, "
+          f"worst task {fmt_us(max(fresh))}; mean with warm caches {fmt_us(statistics.mean(grading_times))}")
+    figures.add("grading_fresh_texts", statistics.mean(fresh) * 1e6, unit="us",
+                what="grading alone, texts never seen (text caches emptied): mean / median / worst task",
+                shown=f"{fmt_us(statistics.mean(fresh))} / {fmt_us(statistics.median(fresh))} / {fmt_us(max(fresh))} "
+                f"(warm: mean {fmt_us(statistics.mean(grading_times))})")
     ratio = ours_cpu / bare_cpu
     print(f"bare in-place sqlite3 replay of the same SQL (no validation, JSON or grading): {1 / bare_cpu:,.0f} "
           f"episodes per CPU second (CPU {fmt_ms(bare_cpu)}, wall {fmt_ms(tally.mean(tally.bare_wall))} per episode)")

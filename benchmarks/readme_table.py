@@ -31,6 +31,7 @@ ROWS = [
     ("episodes", "episode_without_grading_vs_bare"),
     ("episodes", "episode_rate"),
     ("episodes", "grading_median"),
+    ("episodes", "grading_fresh_texts"),
     ("world", "reset_acme_vs_bare"),
     ("world", "reset_large_vs_bare"),
     ("world", "rewind_acme_vs_bare"),
