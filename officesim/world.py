@@ -85,7 +85,8 @@ class WorldDiff:
 class World:
     """A simulated company: the database, its clock and the employee the agent acts as."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, meta: bool = True) -> None:
+        """A world over ``conn``; ``meta=False`` leaves reading ``_meta`` to the caller (``restore`` keeps the rows)."""
         self.db = conn
         self._tables: list[str] | None = None
         # the _meta rows (rowid, key, value) of the bytes last deserialized; see ``reset``
@@ -97,11 +98,14 @@ class World:
         self._rewinds = 0
         # Seconds one tool call may run (None: no limit); see officesim.budget.
         self.time_budget: float | None = default_budget()
-        self.reload_meta()
+        if meta:
+            self.reload_meta()
 
-    def reload_meta(self) -> None:
-        """Re-read clock, acting user and id counters (after a restore or a rolled-back call)."""
-        self._load_meta(self._meta_rows())
+    def reload_meta(self) -> list[tuple[int, str, str]]:
+        """Re-read clock, acting user and id counters (after a restore or a rolled-back call); the rows read."""
+        rows = self._meta_rows()
+        self._load_meta(rows)
+        return rows
 
     def _meta_rows(self) -> list[tuple[int, str, str]]:
         """The ``_meta`` rows as (rowid, key, value), in rowid order."""
@@ -174,8 +178,8 @@ class World:
         """A fresh, independent world from ``snapshot()`` bytes (into a fresh connection)."""
         conn = connect()
         conn.deserialize(data)
-        world = cls(conn)
-        world._base, world._base_schema, world._reset_meta = data, _schema_version(conn), (data, world._meta_rows())
+        world = cls(conn, meta=False)
+        world._base, world._base_schema, world._reset_meta = data, _schema_version(conn), (data, world.reload_meta())
         return world
 
     def reset(self, data: bytes, *, origin: World | None = None) -> None:

@@ -1053,22 +1053,46 @@ def _told_as_other(reader: Reader, claim: Claim, fact: Fact, start: int, end: in
     if not others:
         return False
     text = claim.segment.text
-    named = _nearest_label(text, start, end, [fact, *others] if fact.label else others)
+    clause = text[:start].rsplit(";", 1)[-1]
+    if _OFFERED_BEFORE.search(clause) or _CORRECTION.search(clause):
+        return False  # "5 (or 14 in the department)", "5. If you mean the department, 14", "Correction: 14 in
+        # the department": offered, or told anew, not told apart
+    spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+    named = _nearest_label(text, start, end, [fact, *others] if fact.label else others, spans)
     return named is not None and named is not fact
 
 
-def _nearest_label(text: str, start: int, end: int, facts: list[Fact]) -> Fact | None:
+# before a value in its clause: what offers it as another reading, whatever label it has
+_OFFERED_BEFORE = re.compile(r"\b(?:or|if|unless|otherwise|else|alternatively|maybe|perhaps|possibly|probably|oder|ou|"
+                             r"wenn|falls|sonst|vielleicht|sinon|si|peut[\s-]être)\b", re.IGNORECASE)
+
+
+def _nearest_label(text: str, start: int, end: int, facts: list[Fact],
+                   figures: Sequence[tuple[int, int]] = ()) -> Fact | None:
     """The fact whose ``label`` is written nearest the value at ``text[start:end]`` (within
     ``LABEL_REACH`` characters, before or after), or ``None``.  A label across a clause break
     (", renewal", "and owes") is further than one beside the value; at equal distance the one
-    before it names it."""
+    before it names it.  Given the other ``figures`` of the text (their spans), a label with another
+    figure between it and the value is that figure's ("$5,876.79 against $4,680.00 last quarter"), and
+    so is a label after the value that opens the figure after it ("$7,614.19 (Q2: $5,740.00)") or one
+    before it that closes the figure before it ("from $5,740.00 in Q2 to $7,614.19 in Q3"); labels listed
+    together ("Q2 vs Q3: $5,740.00 vs $7,614.19") name no one figure."""
+    found = [(m.start(), m.end(), f) for f in facts for m in compiled(str(f.label), re.IGNORECASE).finditer(text)]
     near: list[tuple[int, bool, Fact]] = []
-    for f in facts:
-        for m in compiled(str(f.label), re.IGNORECASE).finditer(text):
-            between = text[m.end():start] if m.end() <= start else text[end:m.start()] if m.start() >= end else None
-            if between is not None and len(between) <= LABEL_REACH:
-                broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
-                near.append((len(between) + LABEL_REACH * broken, m.start() > start, f))
+    for at, to, f in found:
+        between = text[to:start] if to <= start else text[end:at] if at >= end else None
+        if between is None or len(between) > LABEL_REACH:
+            continue
+        if figures and (any((to <= a and b <= start) or (end <= a and b <= at) or (
+                at >= end and a >= to and _OPENS.fullmatch(text, to, a)) or (
+                to <= start and b <= at and _CLOSES.fullmatch(text, b, at))
+                for a, b in figures if (a, b) != (start, end)) or any(
+                g is not f and (_LISTED_LABELS.fullmatch(text, e, at) if e <= at else
+                                _LISTED_LABELS.fullmatch(text, to, b) if b >= to else False)
+                for b, e, g in found)):
+            continue
+        broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
+        near.append((len(between) + LABEL_REACH * broken, at > start, f))
     return min(near, key=lambda n: (n[0], n[1]))[2] if near else None
 
 
@@ -1597,11 +1621,14 @@ def _requirement(reader: Reader, check: FactsCheck, text: str, read: list[Claim]
 
 
 def _totalled(reader: Reader, fact: Fact) -> bool:
-    """Whether ``fact`` is what a bare "total" of its entity names: the entity's one number, or its amount."""
+    """Whether ``fact`` is what a bare "total" of its entity names: the entity's one number, or its amount;
+    where the entity's other numbers are told by labels of their own (the department's headcount beside
+    the office's, Q2's total beside Q3's), the one of them with wrong readings (what the task asks)."""
     if fact.number() is None:
         return False
     numbers = [f for f in reader.spec.facts if f.entity == fact.entity and f.number() is not None]
-    return len(numbers) == 1 or fact.attribute in ("amount", "total")
+    return len(numbers) == 1 or fact.attribute in ("amount", "total") or (
+        bool(fact.wrong) and all(f.label and not f.wrong for f in numbers if f is not fact))
 
 
 # a total told as a figure at the start of a clause: "Total: $136,600", "Correction: the total is $100,400",
@@ -1907,6 +1934,12 @@ def _weekday_resolved(reader: Reader, claim: Claim, day: date) -> bool:
 
 
 LABEL_REACH = 30  # characters between a figure and the label that names its attribute
+# between a label and the figure it opens: "Q2: $5,740.00", "Q2 was $5,740.00", "Q2 $5,740.00"
+_OPENS = re.compile(r"\s*(?:[:=]|\b(?:was|is|were|of|at|came\s+to|stood\s+at)\b)?\s*", re.IGNORECASE)
+# between two labels listed together: "Q2 vs Q3", "Q3/Q2", "Q2 and Q3"
+_LISTED_LABELS = re.compile(r"\s*(?:vs\.?|versus|/|&|and|or|to|→|->|-|–|—|,)\s*", re.IGNORECASE)
+# between a figure and the label it closes: "$5,740.00 in Q2", "$5,740.00 (Q2)", "$5,740.00 for the last quarter"
+_CLOSES = re.compile(r"\s*(?:\(|\b(?:in|for|during)\s+(?:the\s+)?)\s*", re.IGNORECASE)
 CONTRARY_REACH = 12  # characters between a value and the words that would reverse it ("under budget by")
 
 
@@ -1941,12 +1974,13 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
         mine = [f for f in labelled if f.entity in claim.names]
         if len({f.attribute for f in mine}) < 2:
             continue
+        spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
         for figure in claim.segment.figures:
             at = text.find(figure.text)
             if at < 0:
                 continue
             end = at + len(figure.text)
-            named = _nearest_label(text, at, end, mine)
+            named = _nearest_label(text, at, end, mine, spans)
             if named is None:
                 continue
             readings = figure.readings()

@@ -672,6 +672,11 @@ class HeadcountAnswer(Family):
         sheet = FactSheet()
         key = sheet.entity(subject, key="subject", person=pick["email"] if variant == "manager-reports" else None)
         sheet.fact(key, "count", value, wrong=[w for w in wrong if w != value and w >= 0], tolerance=0.0)
+        if variant == "department-office" and others != value:
+            # the department's headcount, told as such beside the answer ("5 (14 in the department across all
+            # offices)", "Four (Marketing has 27 in total)"), is context; alone, or offered as another reading of
+            # the office's ("5 or 14"), it is still the trap (a fact of the subject's, so nothing reads as a swap)
+            sheet.fact(key, "department_count", others, tolerance=0.0, label=DEPARTMENT_LABEL)
         if variant == "two-departments":  # a breakdown beside the total is careful work, not a wrong reading
             sheet.figure(one_count, two_count)
 
@@ -692,6 +697,13 @@ class HeadcountAnswer(Family):
 
 
 JOINERS = "this week's new joiners are in the directory and count"
+# the words that tell a figure as the whole department's headcount, not the office's
+DEPARTMENT_LABEL = (r"\b(?:in|across|within|for)\s+(?:the\s+|that\s+|this\s+|our\s+|its\s+)?(?:whole\s+|entire\s+)?"
+                    r"department\b|\bdepartment(?:[\s-]wide|\s+(?:has|have|had|overall|total|in\s+total|as\s+a\s+whole|"
+                    r"headcount))\b|\bacross\s+(?:all|every)\s+(?:the\s+|its\s+|our\s+)?(?:offices?|locations?|sites?)\b|"
+                    r"\bin\s+total\b|\boverall\b|\ball\s+told\b|\baltogether\b|\binsgesamt\b|\bgesamt\b|"
+                    r"\bin\s+der\s+(?:ganzen\s+|gesamten\s+)?Abteilung\b|\bau\s+total\b|\ben\s+tout\b|"
+                    r"\bdans\s+(?:tout\s+)?(?:le|ce)\s+(?:service|département)\b")
 # each one a wrong count the grader fails (the count is exact)
 HEADCOUNT_TRAPS = {
     "department-office": (JOINERS, "the department's headcount across every office is not this office's"),

@@ -42,6 +42,9 @@ SCENARIOS = {
 REPORT = "Q3 2026 Travel Expense Report"
 SHEET = "Q3 2026 Travel Expenses"
 Q2_SHEET = "Q2 2026 Travel Summary"
+# the words that tell a figure as one quarter's (not entity names: "## Sales" over "Q3: $870.33" still names Sales)
+Q3_LABEL = r"\bQ3\b|\bthird\s+quarter\b|\bthis\s+quarter\b|\bcurrent\s+quarter\b"
+Q2_LABEL = r"\bQ2\b|\bsecond\s+quarter\b|\b(?:last|previous|prior|preceding)\s+quarter\b|\bquarter\s+before\b"
 TOTAL_ALIASES = ["total spend", "total Q3", "Q3 total", "overall", "in total", "grand total", "total travel",
                  "total for Q3", "total for the quarter", "quarter's total"]
 # what keeps an expense off the unsigned list: the usual markers ("not", "no") are the list's own words
@@ -223,8 +226,13 @@ class TravelExpenseReport(Family):
         # the total is the quarter's figure like each department's (attribute q3): a department's figure
         # written as the total, or the total as a department's, is a swap; "Sales total" names no total
         report = facts.entity("total travel spend", key="report", aliases=TOTAL_ALIASES)
+        # Q2's total is the report's too, each told by its quarter ("Q3 ... $7,614.19 (Q2: $5,740.00)"): the
+        # two written under each other's label is a swap; headings and department lines are left alone (a
+        # label names no entity)
         facts.fact(report, "q3", total, wrong=[*(total - r["amount"] for r in lines_unsigned),
-                                                  round(total - sum(r["amount"] for r in lines_unsigned), 2)])
+                                                  round(total - sum(r["amount"] for r in lines_unsigned), 2)],
+                   label=Q3_LABEL)
+        facts.fact(report, "q2", round(sum(q2.values()), 2), label=Q2_LABEL)
         facts.figure(sum(q2.values()))
         keys = {d: facts.entity(d, kind="department") for d in departments}
         for d in departments:
