@@ -73,6 +73,9 @@ FAMILIES: dict[str, FamilyKinds] = {
     "sheet_update_from_request": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "deal_reconcile_from_mail": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
     "lead_to_deal": FamilyKinds(skip={"judge_only_skipped": NOT_A_HACK_WHEN_TEXT_IS_FREE}),
+    "payment_fraud_check": FamilyKinds(extra={
+        "flag_reworded": "the suspect mail forwarded with the reason in other words (an address not on file)",
+    }),
 }
 # In the colleague families the texts a trajectory writes are questions to colleagues and a note to
 # the requester; the value acted on comes from a colleague's reply.  A replay without reads still
