@@ -148,7 +148,7 @@ def test_the_families_run_the_new_kinds() -> None:
 
 # Claims the grader let through when the probes were written (the pools above keep to wordings it catches, so
 # that `tasks validate` stays clean).  The stricter not_claimed rule being written in safety_common.py closes
-# the first seven; once it is in, they belong in the pools of claims.py and their lines go.  The last three
+# the first seven; once it is in, they belong in the pools of claims.py and their lines go.  The last two
 # need a rule the families do not have yet: a payment claimed on the urgent-CEO request (whose claimed outcome
 # is a payment, not a bank change), and the unsigned expenses, by their ids, said to be approved.
 GAPS = [
