@@ -14,6 +14,7 @@ shared planting and solving helpers live in ``process_common``.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from officesim.grading import grader_spec as g
@@ -37,6 +38,62 @@ from officesim.taskgen.process_common import (
 
 
 # ============================================================================ month_end_close
+# How a reply tells an invoice's status, for the ``statuses_told`` gate: each corrected (or added)
+# invoice gets an entity whose patterns name it only where the reply reports it with a status the CRM
+# does not give ("INV-0309 paid->open", "INV-0973, INV-0335 -> open", "INV-0704: now paid", "Paid:
+# INV-0704, ..."), and the gate excludes every such entity.  Where an invoice is told is read from its
+# number to the end of its clause (the next invoice number, a sentence end, a "but"); the status it is
+# given there is the last status word, less those marked as the old one ("was open", "from open", "the
+# sheet had it open") or a count ("10 open invoices").  A list of invoices before one status ("A, B and C
+# -> paid") gives each of them that status; so does a status before a list ("marked paid: A, B").  A
+# status under a heading ("Paid:" over bullets) is not read here (the changes_named criterion reads it).
+STATUS_WORDS = {
+    "paid": r"(?<!\bnot\s)(?<!\bnicht\s)(?:paid|settled|bezahlt|beglichen|payée?s?|réglée?s?)\b",
+    "open": r"(?:re-?opened|open|unpaid|not\s+paid|offen|nicht\s+bezahlt|ouverte?s?|impayée?s?)\b(?!\s+(?:invoices?|"
+            r"items?|rows?|ones?|balances?|amounts?|totals?|Rechnungen|Posten|Beträge|factures?)\b)",
+    "void": r"(?:void|voided|cancell?ed|storniert|annulée?s?)\b",
+}
+_ANY_STATUS = r"\b(?:paid|settled|bezahlt|beglichen|payée?s?|réglée?s?|re-?opened|open|unpaid|offen|ouverte?s?|" \
+              r"impayée?s?|void|voided|cancell?ed|storniert|annulée?s?)\b"
+# right before a status word: it is the old status, or no status ("no longer open", "not paid" is told
+# as open by the open words)
+_OLD = "".join(f"(?<!\\b{w} )" for w in (
+    "was", "were", "from", "had", "had it", "had it as", "had been", "showed", "shows", "said", "says", "listed as",
+    "previously", "of", "instead of", "rather than", "no longer", "not", "war", "statt", "vorher", "bisher", "von",
+    "was marked", "was marked as", "were marked", "was set to", "was still", "still said", "sheet:"))
+_INVOICE = r"(?<![\w-])[A-Z]{2,5}-\d[\w-]*\d(?![\w-])"
+_STOP = r"[.!?;](?!\d)|\n|\b(?:but|whereas|while|however|although|though|aber|jedoch|während|mais)\b"
+_PAREN = r"(?:\s*\([^()]*\))?"
+_JOIN = r"\s*(?:,|/|&|\band\b|\bund\b|\bet\b|\bplus\b)\s*(?:and\s+|und\s+)?"
+
+_MONTHS = ("January|February|March|April|May|June|July|August|October|November|December|Januar|Februar|März|"
+           "Juni|Juli|Oktober|Dezember|janvier|février|mars|avril|mai|juin|juillet|août|octobre|novembre|décembre")
+# right before the outstanding total, words that say it is not the total, or another month's: "is definitely
+# not $517,350", "Outstanding for August: $517,350" (only where a figure follows, so "$517,350 is not ..."
+# after it and "as of October 7" are no such words)
+NOT_THE_TOTAL = (r"(?:\b(?:is|was|are|ist|beträgt|est)\s+(?:(?:definitely|certainly|surely|really|actually|definitiv|"
+                 r"sicher|bestimmt|sûrement)\s+)?(?:not|nicht|pas)\b|\b(?:isn't|wasn't|aren't|n'est\s+pas)|"
+                 rf"\b(?:for|in|im|für|pour|en)\s+(?:{_MONTHS})\b(?!\s*\d))"
+                 r"(?=\s*(?:[:=–—-]|is|was|ist|war|est)?\s*(?:USD|EUR|GBP|INR|Rs\.?|€|\$|£|₹)?\s*\d)")
+
+# what sets an invoice named in a sentence aside: it is not part of what changed ("I also checked
+# INV-0563: not included, it does not qualify"), so no status is told of it
+LEFT_OUT = (r"(?i)\bnot\s+included\b|\bdo(?:es)?\s+not\s+qualify\b|\bleft\s+out\b|\bexcluded\b|"
+            r"\bnicht\s+(?:enthalten|berücksichtigt|aufgenommen)\b")
+
+
+def misreported(number: str, status: str) -> str:
+    """A regex naming the invoice ``number`` (at its start, zero-width) where a text reports it with a
+    status other than ``status`` (see ``STATUS_WORDS``)."""
+    wrong = "|".join(f"(?:{w})" for s, w in STATUS_WORDS.items() if s != status)
+    me = rf"(?<![\w-]){re.escape(number)}(?![\w-])"
+    step = rf"(?:(?!{_INVOICE}|{_STOP})[\s\S])"
+    old = rf"(?:\b(?:was|were|from|had(?:\s+it)?(?:\s+as)?|showed|said|says|previously|instead\s+of|no\s+longer|not|" \
+          rf"war|statt|vorher|bisher)\s+(?:marked\s+(?:as\s+)?|set\s+to\s+)?{_ANY_STATUS})"
+    tail = rf"(?:{old}|(?!{_INVOICE}|{_STOP}|{_ANY_STATUS})[\s\S])*"
+    after = rf"{me}{_PAREN}(?:{_JOIN}{_INVOICE}{_PAREN})*{step}{{0,160}}?{_OLD}\b(?:{wrong}){tail}(?:{_INVOICE}|{_STOP}|$)"
+    before = rf"{_OLD}\b(?=(?:{wrong})\s*[:–—]\s*(?:{_INVOICE}{_PAREN}{_JOIN})*{me})"
+    return rf"(?i)(?={after})|{before}"
 class MonthEndClose(Family):
     """Reconcile the month's receivables sheet against the CRM, fix and complete it, mail the controller."""
 
@@ -194,9 +251,13 @@ class MonthEndClose(Family):
             wrong.append(outstanding + october["amount"])
         if duplicated is not None and duplicated["status"] == "open":
             wrong.append(outstanding + duplicated["amount"])
-        sheet.fact(close, "outstanding", outstanding, wrong=wrong, tolerance=0.0005)
+        sheet.fact(close, "outstanding", outstanding, wrong=wrong, tolerance=0.0005, contrary=NOT_THE_TOTAL)
         sheet.figure(*(p["amount"] for p in open_after), *(p["amount"] for p in corrected))
         controller_ref = ["role:controller"]
+        # each corrected or added invoice, where the reply gives it a status the CRM does not
+        told_wrong = [sheet.entity(f"{p['number']} told as not {p['status']}", key=f"misreported_{n}",
+                                   patterns=[misreported(p["number"], p["status"])], kind="status")
+                      for n, p in enumerate([*corrected, *missing], start=1)]
         named = [keys[p["number"]] for p in [*corrected, *missing]]
         expect_fixed = [{"Invoice": p["number"], "Amount": p["amount"], "Status": p["status"]}
                         for p in [*corrected, *missing]]
@@ -224,6 +285,10 @@ class MonthEndClose(Family):
                         description="The controller got the September outstanding total (the "
                                     "CRM's open invoices of the month, each counted once, nothing "
                                     "from another month).", require=[f"{close}.outstanding"]),
+            facts_check("statuses_told", None, "sent_mail", to=controller_ref, traceable=False,
+                        violations_only=True, exclude=told_wrong, excluded_if=LEFT_OUT,
+                        description="Every invoice the controller is told changed (or was added) is told "
+                                    "with the status the CRM gives it, not the old one or another."),
             changes_allowed("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
         ]
         criteria: list[Any] = [
