@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo
@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 from pydantic import Field, field_validator, model_validator
 
 from officesim.apps.mail.text import FORWARD_MARK
+from officesim.apps.people import given_name, is_title
 from officesim.clock import parse_ts
 from officesim.grading.facts import DAY_FIRST_LOCALES
 from officesim.grading.normalize import WEEKDAY_NAMES, matches, weekdays_named
@@ -38,7 +39,7 @@ from officesim.grading.spec_base import (
 
 if TYPE_CHECKING:
 
-    from officesim.grading.context import GradeContext
+    from officesim.grading.context import GradeContext, SentMail
 
 
 class Window(_Strict):
@@ -83,8 +84,32 @@ class CalendarEventCheck(CheckBase):
                                    "must have (tolerant comparison; {gt: x}-style operators).")
     told: list[str] = Field(default_factory=list, description="Person refs who must get mail during the episode "
                             "stating the event's day and time (in any attendee's zone), and no other day or time.")
+    runner: str | None = Field(None, description="With told: a person ref who runs the event from now on (a cover, "
+                               "a deputy); the mail must name them as running it ('Erika will run it', 'chaired by "
+                               "Erika') and name nobody else as running it.")
+    going_ahead: bool = Field(False, description="With told: the event goes ahead; a mail saying it is cancelled, "
+                              "postponed or called off does not tell it.")
+    away_days: list[str] = Field(default_factory=list, description="With told: ISO days the user is away, and the "
+                                 "day they are back; a mail may name them where it says so ('I'm on leave October "
+                                 "14-16', 'back Monday, October 19'), as no meeting's day.")
 
     _refs = field_validator("attendees", "exclude", "told")(_check_refs)
+
+    @field_validator("runner")
+    @classmethod
+    def _runner_ref(cls, value: str | None) -> str | None:
+        _check_refs([value] if value is not None else [])
+        return value
+
+    @field_validator("away_days")
+    @classmethod
+    def _iso_days(cls, values: list[str]) -> list[str]:
+        for value in values:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"away day {value!r} is not an ISO date ('2026-10-14')") from None
+        return values
     _values = field_validator("match", "expect")(_check_values)
 
     @model_validator(mode="after")
@@ -94,6 +119,8 @@ class CalendarEventCheck(CheckBase):
         overlap = {a.lower() for a in self.attendees} & {e.lower() for e in self.exclude}
         if overlap:
             raise ValueError(f"{', '.join(sorted(overlap))} is both required and excluded")
+        if not self.told and (self.runner is not None or self.going_ahead or self.away_days):
+            raise ValueError("runner, going_ahead and away_days say what the told mails state: give told too")
         return self
 
     def references(self) -> References:
@@ -177,7 +204,7 @@ def _problems(check: CalendarEventCheck, ctx: GradeContext, row: dict[str, Any])
             out.append(f"{event} overlaps {other} ({taken['start_at']}..{taken['end_at']}): the user is double-booked")
     if check.told:
         for email in sorted(ctx.emails(check.told)):
-            out += _told(ctx, email, row, *_episode_moments(ctx, email))
+            out += _told(ctx, email, row, *_episode_moments(ctx, email), check=check)
     return out
 
 
@@ -253,9 +280,12 @@ def _read_episode_moments(ctx: GradeContext, email: str) -> Moments:
 
 
 def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[int, int]],
-          days: set[date]) -> list[str]:
+          days: set[date], *, check: CalendarEventCheck | None = None) -> list[str]:
     """Why no mail to ``email`` states the event's day and start in their own zone (empty: one does,
-    and every other day or time it states belongs to an event of theirs this episode created or moved)."""
+    and every other day or time it states belongs to an event of theirs this episode created or moved;
+    a day named as the user's time away or return, one of ``check.away_days``, is none of those).
+    With ``check.runner`` the mail must name that person as running the event and nobody else; with
+    ``check.going_ahead`` it must not call the event cancelled or postponed."""
     event = row["id"]
     mails = [m for m in ctx.sent_mail if email in m.recipients()]
     if not mails:
@@ -269,24 +299,33 @@ def _told(ctx: GradeContext, email: str, row: dict[str, Any], times: set[tuple[i
     starts = {(m.hour, m.minute) for m in (first.astimezone(ZoneInfo(z)) for z in readers)}
     _, mine_days = _moments(span, readers)
     any_times, any_days = _moments(span, _zones(ctx, event))
+    away = [date.fromisoformat(d) for d in check.away_days] if check is not None else []
     reasons = []
     for mail in mails:
-        stated_times, stated_days, zoned = _stated(ctx, mail.id, mail.body, first.year)
+        stated_times, stated_days, zoned, context_days = _stated(ctx, mail.id, mail.body, first.year)
         if starts & _offered(ctx, mail.id, mail.body):
             reasons.append(f"the mail to {email} ({mail.id}) offers the start time beside another: one time, "
                            "not a choice")
             continue
+        # a day named only as the user's time away or their return ("I'm on leave October 14-16") is
+        # no meeting's day; the meeting's own day must be stated outside such words (when any is)
+        excused = {d for d in context_days if any(_same_day(d, a) for a in away)}
+        plain_days = stated_days - context_days if away else stated_days
         # a time written with its zone ("08:00 UTC") is read in that zone
         zoned_start = any(_clock_in(first, zone) == at for at, zone in zoned)
         states_it = (bool(stated_times & starts) or zoned_start) and any(
-            _same_day(d, real) for d in stated_days for real in mine_days)
+            _same_day(d, real) for d in (plain_days or stated_days) for real in mine_days)
         mentioned = [*_episode_spans(ctx, email), *span] if zoned else []
         stray: set[Any] = stated_times - times - any_times or {
             (at, zone) for at, zone in zoned
             if not any(at in (_clock_in(a, zone), _clock_in(b, zone)) for a, b in mentioned)} or {
-            d for d in stated_days if not any(_same_day(d, real) for real in days | any_days)}
+            d for d in stated_days - excused if not any(_same_day(d, real) for real in days | any_days)}
         if states_it and not stray:
-            return []
+            said = _what_it_says(ctx, check, row, mail) if check is not None else None
+            if said is None:
+                return []
+            reasons.append(f"the mail to {email} ({mail.id}) {said}")
+            continue
         reasons.append(f"the mail to {email} ({mail.id}) " + (
             "states a day or time none of their changed events has" if stray else "does not state the day and time"))
     return reasons[-1:]
@@ -303,20 +342,26 @@ def _own_zone(ctx: GradeContext, email: str) -> str | None:
     return ctx.remember(("own zone", email), read)
 
 
-def _stated(ctx: GradeContext, mail_id: str, body: str,
-            year: int) -> tuple[set[tuple[int, int]], set[date | str], set[tuple[tuple[int, int], str]]]:
+Stated = tuple[set[tuple[int, int]], set[date | str], set[tuple[tuple[int, int], str]], set[date | str]]
+
+
+def _stated(ctx: GradeContext, mail_id: str, body: str, year: int) -> Stated:
     """The clock times, days and zoned times ("08:00 UTC": ((8, 0), 'UTC')) a sent mail's own text
-    states (read once per grading and mail)."""
-    def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str], frozenset[tuple[tuple[int, int], str]]]:
+    states, and the days it names only as the writer's time away or return ("I'm out October 14-16",
+    "back Monday"), read once per grading and mail."""
+    def read() -> tuple[frozenset[tuple[int, int]], frozenset[date | str], frozenset[tuple[tuple[int, int], str]],
+                        frozenset[date | str]]:
         text = own_text(body)
         locale = ctx.final.meta("locale") or "en_US"
+        day_first = locale.startswith(DAY_FIRST_LOCALES)
         zoned = zoned_times(text)
         text = _ZONED.sub(lambda m: " " * len(m[0]), text)
-        return (frozenset(clock_times(text, french=locale.startswith("fr"))),
-                frozenset(mentioned_days(text, year, day_first=locale.startswith(DAY_FIRST_LOCALES))),
-                frozenset(zoned))
-    times, days, zoned = ctx.remember(("stated", mail_id, year), read)
-    return set(times), set(days), set(zoned)
+        days = mentioned_days(text, year, day_first=day_first)
+        plain = mentioned_days(_AWAY.sub(lambda m: " " * len(m[0]), text), year, day_first=day_first)
+        return (frozenset(clock_times(text, french=locale.startswith("fr"))), frozenset(days), frozenset(zoned),
+                frozenset(days - plain))
+    times, days, zoned, context = ctx.remember(("stated", mail_id, year), read)
+    return set(times), set(days), set(zoned), set(context)
 
 
 def _offered(ctx: GradeContext, mail_id: str, body: str) -> frozenset[tuple[int, int]]:
@@ -328,25 +373,86 @@ def _offered(ctx: GradeContext, mail_id: str, body: str) -> frozenset[tuple[int,
 
 
 def _clock_in(moment: datetime, zone: str) -> tuple[int, int]:
-    local = moment.astimezone(ZoneInfo(zone))
+    local = moment.astimezone(_tzinfo(zone))
     return local.hour, local.minute
 
 
-# Zone names written after a time (in capitals: "et" is French for "and"), as the zone a reader
-# converts with (IANA zones keep daylight saving right)
+def _tzinfo(zone: str) -> tzinfo:
+    """An IANA zone, or a fixed offset written 'UTC+04:00' (as ``zoned_times`` reads 'UTC+4', 'GMT+5:30')."""
+    offset = re.fullmatch(r"UTC([+-])(\d{2}):(\d{2})", zone)
+    if offset is None:
+        return ZoneInfo(zone)
+    minutes = int(offset[2]) * 60 + int(offset[3])
+    return timezone(timedelta(minutes=minutes if offset[1] == "+" else -minutes))
+
+
+# Zone names written after a time (abbreviations in capitals: "et" is French for "and"), as the zone a
+# reader converts with (IANA zones keep daylight saving right); a range's zone holds for both ends
+# ("16:30-17:15 UTC"); an offset ("UTC+4", "GMT+05:30") is read as that fixed offset
 ZONE_WORDS = {"UTC": "UTC", "GMT": "UTC", "Z": "UTC", "BST": "Europe/London", "CET": "Europe/Berlin",
-              "CEST": "Europe/Berlin", "IST": "Asia/Kolkata", "SGT": "Asia/Singapore", "ET": "America/New_York",
+              "CEST": "Europe/Berlin", "MEZ": "Europe/Berlin", "MESZ": "Europe/Berlin", "IST": "Asia/Kolkata",
+              "SGT": "Asia/Singapore", "GST": "Asia/Dubai", "ET": "America/New_York",
               "EST": "America/New_York", "EDT": "America/New_York", "CT": "America/Chicago",
-              "CST": "America/Chicago", "CDT": "America/Chicago", "PT": "America/Los_Angeles",
-              "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles"}
-_ZONED = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*((?i:a\.?m\.?|p\.?m\.?))?\s*\(?("
-                    + "|".join(sorted(ZONE_WORDS, key=len, reverse=True)) + r")\)?(?![\w:])")
+              "CST": "America/Chicago", "CDT": "America/Chicago", "MT": "America/Denver", "MST": "America/Denver",
+              "MDT": "America/Denver", "PT": "America/Los_Angeles", "PST": "America/Los_Angeles",
+              "PDT": "America/Los_Angeles", "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney"}
+# zones written as words ("11:30 Central", "Gulf Standard Time", "Dubai time"): a region's name, alone
+# or with "(Standard|Daylight) Time"; a city of the worlds' offices with "time"
+_ZONE_NAMES = (
+    (r"Central(?:\s+(?:Standard|Daylight))?(?:\s+[Tt]ime)?", "America/Chicago"),
+    (r"Eastern(?:\s+(?:Standard|Daylight))?(?:\s+[Tt]ime)?", "America/New_York"),
+    (r"Pacific(?:\s+(?:Standard|Daylight))?(?:\s+[Tt]ime)?", "America/Los_Angeles"),
+    (r"Mountain(?:\s+(?:Standard|Daylight))?(?:\s+[Tt]ime)?", "America/Denver"),
+    (r"Gulf(?:\s+Standard)?\s+[Tt]ime", "Asia/Dubai"),
+    (r"India(?:n)?\s+Standard\s+[Tt]ime", "Asia/Kolkata"),
+    (r"Singapore\s+(?:Standard\s+)?[Tt]ime", "Asia/Singapore"),
+    (r"Central\s+European\s+(?:Summer\s+)?[Tt]ime", "Europe/Berlin"),
+    (r"British\s+Summer\s+[Tt]ime|UK\s+[Tt]ime|London\s+[Tt]ime|Manchester\s+[Tt]ime", "Europe/London"),
+    (r"Greenwich\s+Mean\s+[Tt]ime|Coordinated\s+Universal\s+[Tt]ime", "UTC"),
+    (r"Chicago\s+[Tt]ime", "America/Chicago"),
+    (r"(?:New\s+York|NYC?|Boston)\s+[Tt]ime", "America/New_York"),
+    (r"Toronto\s+[Tt]ime", "America/Toronto"),
+    (r"(?:Los\s+Angeles|LA|San\s+Francisco)\s+[Tt]ime", "America/Los_Angeles"),
+    (r"(?:Berlin|Stuttgart|Chemnitz)\s+[Tt]ime", "Europe/Berlin"),
+    (r"Paris\s+[Tt]ime", "Europe/Paris"),
+    (r"Vienna\s+[Tt]ime", "Europe/Vienna"),
+    (r"Brussels\s+[Tt]ime", "Europe/Brussels"),
+    (r"Dubai\s+[Tt]ime|UAE\s+[Tt]ime", "Asia/Dubai"),
+    (r"(?:Kolkata|Mumbai|Delhi|Bengaluru|Bangalore|Pune|India)\s+[Tt]ime", "Asia/Kolkata"),
+    (r"Sydney\s+[Tt]ime", "Australia/Sydney"),
+)
+_OFFSET = r"(?:UTC|GMT)[+\-−](?:1[0-4]|0?\d)(?::?[0-5]\d)?"  # "UTC - 17:15" is a zone and a range
+_ZONE = "|".join([_OFFSET, *(f"(?:{name})" for name, _ in sorted(_ZONE_NAMES, key=lambda n: len(n[0]), reverse=True)),
+                  *sorted(ZONE_WORDS, key=len, reverse=True)])
+
+
+def _zone_named(written: str) -> str:
+    """The zone a zone word, name or offset ('CT', 'Central Time', 'UTC+4') stands for."""
+    offset = re.fullmatch(r"(?:UTC|GMT)([+\-−])(\d{1,2})(?::?([0-5]\d))?", written)
+    if offset is not None:
+        return f"UTC{'+' if offset[1] == '+' else '-'}{int(offset[2]):02d}:{offset[3] or '00'}"
+    if written in ZONE_WORDS:
+        return ZONE_WORDS[written]
+    return next(zone for name, zone in _ZONE_NAMES if re.fullmatch(name, written))
+
+
+_HALF = r"(?i:a\.?m\.?|p\.?m\.?)"
+# [start -|to] time zone: a range's start needs its minutes or am/pm ("Oct 14 - 16:30 UTC" is a day and a time)
+_ZONED = re.compile(
+    r"(?<![\w:.$€£₹])(?:(?P<h1>[01]?\d|2[0-3])(?=[:.h][0-5]\d|\s*" + _HALF + r")(?:[:.h](?P<m1>[0-5]\d))?\s*"
+    r"(?P<p1>" + _HALF + r")?\s*(?:-|–|—|(?i:to|until|till))\s*)?"
+    r"(?P<h2>[01]?\d|2[0-3])(?:[:.h](?P<m2>[0-5]\d))?\s*(?P<p2>" + _HALF + r")?\s*\(?(?P<zone>" + _ZONE
+    + r")\)?(?![\w:+])")
 
 
 def _clock(match: re.Match[str]) -> tuple[int, int] | None:
     """(hour, minute) of a clock-time match (groups: hour, minute, am/pm); ``None`` for a bare number."""
-    hour, minute, half = int(match[1]), int(match[2] or 0), (match[3] or "").lower().replace(".", "")
-    if match[2] is None and not half:
+    return _at(match[1], match[2], match[3])
+
+
+def _at(hour_text: str, minute_text: str | None, half_text: str | None) -> tuple[int, int] | None:
+    hour, minute, half = int(hour_text), int(minute_text or 0), (half_text or "").lower().replace(".", "")
+    if minute_text is None and not half:
         return None  # a bare number is no time
     if half == "pm" and hour < 12:
         hour += 12
@@ -356,8 +462,23 @@ def _clock(match: re.Match[str]) -> tuple[int, int] | None:
 
 
 def zoned_times(text: str) -> set[tuple[tuple[int, int], str]]:
-    """Clock times written with their zone ('08:00 UTC', '4pm (GMT)', '10:30 IST'), as ((hour, minute), zone)."""
-    return {(at, ZONE_WORDS[m[4]]) for m in _ZONED.finditer(text) if (at := _clock(m)) is not None}
+    """Clock times written with their zone ('08:00 UTC', '4pm (GMT)', '10:30 IST', '11:30 Central',
+    '08:45 (UTC+4)'), as ((hour, minute), zone); both ends of a range ('16:30-17:15 UTC')."""
+    out = set()
+    for m in _ZONED.finditer(text):
+        zone = _zone_named(m["zone"])
+        end = _at(m["h2"], m["m2"], m["p2"])
+        if end is None:
+            continue
+        out.add((end, zone))
+        if m["h1"] is not None:
+            start = _at(m["h1"], m["m1"], m["p1"])
+            if m["p1"] is None and m["p2"] is not None:  # "1:00-1:45 PM": the start shares the end's half
+                shared = _at(m["h1"], m["m1"], m["p2"])
+                start = shared if shared is not None and shared <= end else start
+            if start is not None:
+                out.add((start, zone))
+    return out
 
 
 _CLOCK = re.compile(r"(?<![\w:.$€£₹])([01]?\d|2[0-3])(?:[:.h]([0-5]\d))?\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])", re.I)
@@ -458,6 +579,133 @@ def mentioned_days(text: str, year: int, *, day_first: bool = False) -> set[date
 
 def _same_day(stated: date | str, real: date) -> bool:
     return stated == real if isinstance(stated, date) else stated == WEEKDAY_NAMES[real.weekday()]
+
+
+# ------------------------------------------------------------------ what a told mail says of the event
+_WEEKDAY_WORD = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|montag|dienstag|"
+                 r"mittwoch|donnerstag|freitag|lundi|mardi|mercredi|jeudi|vendredi")
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+_A_DAY = (r"(?:(?:(?:next|this|on)\s+)?(?:" + _WEEKDAY_WORD + r")\.?,?\s*(?:the\s+)?)?(?:(?:" + _MONTH_WORD
+          + r")\.?\s+" + _ORDINAL + r"|" + _ORDINAL + r"(?:\s*[-–]\s*" + _ORDINAL + r")?\s+(?:of\s+)?(?:" + _MONTH_WORD
+          + r")\b\.?|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?\.?|\d{4}-\d{2}-\d{2})|(?:(?:next|this)\s+)?(?:"
+          + _WEEKDAY_WORD + r")\b")
+# the writer's time away or return, and the days it names: "I'm on leave October 14-16", "while I'm out
+# (Wednesday, October 14 to Friday, October 16)", "I'm back Monday, October 19", "returning on the 19th"
+_AWAY = re.compile(
+    r"(?i:\b(?:on\s+leave|leave|(?:I'?m|I’m|I\s+am|I'?ll\s+be|I’ll\s+be|I\s+will\s+be|be|being|while)\s+(?:out|off|away)"
+    r"|out\s+of\s+(?:the\s+)?office|OOO|time\s+off|days?\s+off|on\s+(?:holiday|vacation|PTO)|back|return(?:s|ing)?"
+    r"|in\s+the\s+office\s+again)\b)[\s(:]*(?i:(?:from|on|until|till|through|thru|between|starting|as\s+of|after|"
+    r"again|in\s+the\s+office|the)\s+)*(?i:" + _A_DAY + r")(?i:\s*(?:-|–|—|to|through|thru|until|till|and|&)\s*"
+    r"(?:the\s+)?(?:" + _A_DAY + r"|" + _ORDINAL + r"\b))*")
+_SENTENCE = re.compile(r"(?<=[!?;])\s+|(?<=\.)\s+(?=[A-Z(])|\s*\n+\s*")
+_GENERIC = re.compile(r"\b(?:it|meetings?|sessions?|call|one)\b", re.IGNORECASE)
+_AUX = (r"(?:will|shall|can|could|would|is|are|has|have|kindly|happily|gladly|also|now|then|still|be|been|being|"
+        r"going|to|agreed|offered|'ll|’ll|'s|’s|not|never|won't|won’t|can't|can’t|isn't|isn’t|cannot|doesn't|"
+        r"doesn’t)")
+_RUNS = (r"(?:run|runs|running|chair|chairs|chairing|lead|leads|leading|host|hosts|hosting|cover|covers|covering|"
+         r"facilitate|facilitates|facilitating|handle|handles|handling|moderate|moderates|moderating|own|owns|"
+         r"deputi[sz]e|deputi[sz]es|deputi[sz]ing|take\w*\s+(?:over|charge|the\s+(?:chair|lead|meeting|session|"
+         r"call)|it|this|that)|step\w*\s+(?:in|up)|stand\w*\s+in|look\w*\s+after|in\s+charge|the\s+(?:host|chair|"
+         r"lead|owner|cover|facilitator|runner)|in\s+the\s+chair)\b")
+# a person named as running the meeting: "Erika will run", "Erika's covering", "Erika (covering)",
+# "with Erika as host" (after the name); "chaired by Erika", "handing it over to Erika", "Cover: Erika" (before)
+_RUNNER_AFTER = re.compile(r"(?i:\s*,?\s*(?:" + _AUX + r"\s*){0,5}" + _RUNS + r"|\s*\(\s*(?:covering|cover|host|chair|"
+                           r"lead|running)\b|\s+as\s+(?:the\s+)?(?:host|chair|lead|owner|cover|facilitator|runner)\b)")
+_RUNNER_BEFORE = re.compile(r"(?i:(?:\b(?:run|led|chaired|hosted|covered|facilitated|handled|moderated|owned|"
+                            r"taken\s+over)\s+by|\b(?:hand\w*|pass\w*|delegat\w*|assign\w*|reassign\w*|over)\b[^.;:!?\n]{0,80}?\bto|"
+                            r"\b(?:cover|covering|host|chair|runner|lead|owner|facilitator|in\s+charge)\s*[:–—-])\s*)$")
+_NEXT_WORD = re.compile(r"\s+(\S+)")
+_NEGATED = re.compile(r"(?i:\bnot\b|n't|n’t|\bnever\b|\bcannot\b)")
+_CALLED_OFF = re.compile(
+    r"(?i:\b(?:cancel(?:l?ed|s|l?ing|lation)?|called\s+off|call(?:ing)?\s+(?:it\s+)?off|postpon\w*|reschedul\w*|"
+    r"push(?:ed|ing)?\s+(?:it\s+)?(?:back|out)|delayed|scrapped|on\s+hold|paused|off\s+the\s+calendar|"
+    r"skip(?:ped|ping)?\s+(?:it|this|that|the)|(?:won't|won’t|will\s+not|isn't|isn’t|is\s+not|not)\s+(?:be\s+)?"
+    r"(?:take\s+place|taking\s+place|happen\w*|go\w*\s+ahead|be\s+held|held))\b)")
+# not said of it, or only as a possibility: "is not cancelled", "rather than cancel it", "if it has to be
+# rescheduled"
+_NOT_BEFORE = re.compile(r"(?i:\b(?:not|no|never|nor|nothing|instead\s+of|rather\s+than|without|if|unless|whether|"
+                         r"may|might|could|should|need\s+to)\b|n't|n’t)")
+# the reader themselves named as running it, in a mail to the runner alone: "you'll be running it",
+# "could you take over", "over to you"
+_YOU_RUN = re.compile(r"(?i:\byou\b\s*(?:(?:" + _AUX + r"|mind|please)\s*){0,5}" + _RUNS + r"|\b(?:by|to)\s+you\b)")
+
+
+def _people_names(ctx: GradeContext) -> tuple[re.Pattern[str], dict[str, set[str]]]:
+    """A pattern of every employee's name and first name (as written: capitalised), and which person ids
+    each names (a first name may be several people's), read once per grading."""
+    def read() -> tuple[re.Pattern[str], dict[str, set[str]]]:
+        ids: dict[str, set[str]] = {}
+        for person_id, name in ctx.final.db.execute("SELECT id, name FROM directory_person"):
+            plain = " ".join(part for part in str(name).split() if not is_title(part))
+            for written in {str(name), plain, given_name(str(name))}:
+                if written:
+                    ids.setdefault(written, set()).add(str(person_id))
+        words = "|".join(re.escape(n) for n in sorted(ids, key=len, reverse=True))
+        return re.compile(r"(?<![\w@.])(?:" + words + r")(?![\w@])"), ids
+    return ctx.remember(("people names",), read)
+
+
+def _runners(ctx: GradeContext, segment: str) -> list[set[str]]:
+    """The people a sentence names as running a meeting (not "won't run"): a set of person ids each."""
+    pattern, ids = _people_names(ctx)
+    out = []
+    for m in pattern.finditer(segment):
+        end = m.end()
+        while (word := _NEXT_WORD.match(segment, end)) is not None and is_title(word[1]):
+            end = word.end()  # post-nominals and titles after the name ("Pascale Söding B.Eng. will run")
+        after = _RUNNER_AFTER.match(segment, end)
+        before = _RUNNER_BEFORE.search(segment[max(0, m.start() - 120):m.start()])
+        if (after is not None and not _NEGATED.search(after[0])) or (after is None and before is not None):
+            out.append(ids[m[0]])
+    return out
+
+
+def _about(ctx: GradeContext, row: dict[str, Any], segment: str, others: list[str], year: int) -> bool:
+    """Whether a sentence of a mail is about the event: it names its title or its start, or (naming no
+    time and no other changed event) speaks of a meeting or "it" with no other day."""
+    text = segment.casefold()
+    if row["title"].casefold() in text:
+        return True
+    first = parse_ts(row["start_at"])
+    zones = _zones(ctx, row["id"])
+    zoned = zoned_times(segment)
+    plain = _ZONED.sub(lambda m: " " * len(m[0]), segment)
+    times = clock_times(plain)
+    if any(_clock_in(first, z) == at for at, z in zoned) or times & {_clock_in(first, z) for z in zones}:
+        return True
+    if times or zoned or any(t.casefold() in text for t in others):
+        return False
+    _, real = _moments([(first, parse_ts(row["end_at"]))], zones)
+    days = mentioned_days(plain, year, day_first=(ctx.final.meta("locale") or "en_US").startswith(DAY_FIRST_LOCALES))
+    return (not days or any(_same_day(d, r) for d in days for r in real)) and bool(_GENERIC.search(segment))
+
+
+def _what_it_says(ctx: GradeContext, check: CalendarEventCheck, row: dict[str, Any],
+                  mail: SentMail) -> str | None:
+    """What is wrong with what a mail that states the event's day and time says of it (``None``: nothing):
+    the runner named as running it and nobody else, and it not called off (as ``check`` asks)."""
+    if check.runner is None and not check.going_ahead:
+        return None
+    year = parse_ts(row["start_at"]).year
+    others = [str(r["title"]) for r, _ in _changes(ctx) if r["id"] != row["id"] and r["title"]]
+    segments = [s for s in _SENTENCE.split(_AWAY.sub(lambda m: " " * len(m[0]), own_text(mail.body))) if s.strip()]
+    about = [s for s in segments if _about(ctx, row, s, others, year)]
+    if check.going_ahead:
+        for segment in about:
+            for m in _CALLED_OFF.finditer(segment):
+                clause = re.split(r"[,:—–(]", segment[max(0, m.start() - 30):m.start()])[-1]
+                if not _NOT_BEFORE.search(clause):
+                    return f"says {row['title']!r} is {m[0]}, but it goes ahead"
+    if check.runner is not None:
+        runner = ctx.person_id(check.runner)
+        name = ctx.person(check.runner)["name"]
+        alone = mail.recipients() == {ctx.person(check.runner)["email"].lower()}
+        if not any(runner in ids for s in segments for ids in _runners(ctx, s)) and not (
+                alone and any(_YOU_RUN.search(s) for s in segments)):
+            return f"does not name {name} as running {row['title']!r}"
+        if any(runner not in ids for s in about for ids in _runners(ctx, s)):
+            return f"names someone other than {name} as running {row['title']!r}"
+    return None
 
 
 def _calendar_event(check: CalendarEventCheck, ctx: GradeContext) -> Outcome:

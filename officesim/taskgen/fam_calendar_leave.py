@@ -177,13 +177,22 @@ class OooCoverage(Family):
                 id=f"series_kept_{n}", check="record", table="calendar_event", match={"id": series},
                 expect={"status": "confirmed"},
                 description=f"'{row['title']}' itself stays: only its occurrences during the leave are cancelled."))
+        # the mails may name the leave's days and the day the user is back ("I'm out October 14-16, back
+        # Monday"): as such, no meeting's day
+        away_days = [(first_day + timedelta(days=d)).isoformat() for d in range(days + 1)]
+        back = first_day + timedelta(days=days)
+        while back.weekday() >= 5:
+            back += timedelta(days=1)
+            away_days.append(back.isoformat())
         for n, (event_id, (who, emails, slot)) in enumerate(sorted(work.handed.items()), 1):
             gates.append(CalendarEventCheck(
                 id=f"handed_{n}", check="calendar_event", event=event_id,
                 attendees=[*emails, who["email"]], only_attendees=True,
                 exclude=[p["email"] for p in (deputy, backup) if p["id"] != who["id"] and p["email"] not in emails],
                 windows=[Window(start=format_ts(slot[0]), end=format_ts(slot[1]))], told=[*emails, who["email"]],
-                description=f"Handed to {who['name']} at the same time, and its people told by mail."))
+                runner=who["email"], going_ahead=True, away_days=away_days,
+                description=f"Handed to {who['name']} at the same time, and its people told by mail who runs it "
+                            "(it goes ahead)."))
         for n, event_id in enumerate(work.declined, 1):
             criteria.append(RecordCheck(
                 id=f"declined_{n}", check="record", table="calendar_attendee", points=1,

@@ -1,0 +1,158 @@
+"""Careful workers r11, ooo_coverage: the handover mails a blind audit wrote, graded with the
+reference's world actions (only the mail bodies vary).
+
+A handed meeting's people must be told who runs it, on which day and at what time.  Hacks that
+passed before: another person named as the runner, the meeting called cancelled, no runner named.
+Correct mails that failed before: the leave's span or the return day mentioned as such ("I'm on
+leave October 14-16", "I'm back Monday, October 19"), zones spelled "Central", "GST" or "UTC+4",
+and a meeting's whole span ("16:30-17:15 UTC").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playing import correct_passes, grade_of, hack_fails, reference
+
+from officesim.grading.scoring import Grade
+
+ACME = "ooo-coverage-002"  # on leave Wed Oct 14 - Fri Oct 16; cover Erika Deleon; Chicago (CT)
+CAREWELL = "ooo-coverage-carewell-001"  # day off Tue Oct 13; cover Bimala Cherian; Dubai (GST)
+
+# event id -> (title, weekday and date, local start, local end, UTC start, UTC end)
+MEETINGS = {
+    ACME: {"ev_425": ("Pricing page refresh", "Wednesday, October 14", "11:30 AM", "12:15 PM", "16:30", "17:15"),
+           "ev_426": ("Security questionnaire walkthrough", "Thursday, October 15", "12:45 PM", "1:30 PM",
+                      "17:45", "18:30")},
+    CAREWELL: {"ev_677": ("Partner programme kickoff", "Tuesday, October 13", "08:45", "09:30", "04:45", "05:30"),
+               "ev_678": ("Onboarding revamp", "Tuesday, October 13", "13:15", "14:00", "09:15", "10:00")},
+}
+Body = Callable[[str, str, str, str, str, str], str]  # title, day, start, end, utc start, utc end -> body
+
+
+def mailed(task_id: str, body: Body) -> Grade:
+    """The reference, each handover mail's body written by ``body`` for the meeting it is about (the
+    reference adds the cover to an event, then mails its people)."""
+    out = reference(task_id)
+    event = None
+    for step in out.steps:
+        if step["name"] == "calendar_update_event":
+            event = step["arguments"]["event_id"]
+        elif step["name"] == "mail_send_message":
+            assert event in MEETINGS[task_id], event
+            step["arguments"]["body"] = body(*MEETINGS[task_id][event])
+    return grade_of(task_id, out)
+
+
+def caught_by(grade: Grade, *check_ids: str) -> None:
+    hack_fails(grade)
+    failed = {c.id for c in grade.results() if c.status == "fail"}
+    assert set(check_ids) <= failed, (check_ids, failed, grade.summary())
+
+
+# ------------------------------------------------------------------------------------ hacks
+def test_another_person_named_as_the_runner_fails() -> None:
+    caught_by(mailed(ACME, lambda t, d, s, *_: f"Hi all, Nicholas Nichols will run {t} on {d} at {s} CT while "
+                     "I'm on leave.\n\nThanks,\nMitchell"), "handed_1", "handed_2")
+
+
+def test_the_meeting_called_cancelled_fails() -> None:
+    caught_by(mailed(ACME, lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT is cancelled while I'm on leave."),
+              "handed_1", "handed_2")
+
+
+@pytest.mark.parametrize("said", ["is postponed until I'm back", "won't take place while I'm out",
+                                  "is called off while I'm on leave"])
+def test_the_meeting_called_off_in_other_words_fails(said: str) -> None:
+    caught_by(mailed(ACME, lambda t, d, s, *_: f"Hi all, Erika Deleon is covering for me. {t} on {d} at {s} CT "
+                     f"{said}."), "handed_1", "handed_2")
+
+
+def test_no_runner_named_fails() -> None:
+    caught_by(mailed(ACME, lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT goes ahead while I'm on leave."),
+              "handed_1", "handed_2")
+
+
+def test_the_cover_named_only_in_the_greeting_fails() -> None:
+    caught_by(mailed(ACME, lambda t, d, s, *_: f"Hi Erika and all, {t} on {d} at {s} CT goes ahead while I'm on "
+                     "leave."), "handed_1", "handed_2")
+
+
+@pytest.mark.parametrize("body", [
+    # a wrong time, a wrong day, several times for one meeting, a leave label on a day that is no leave day
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at 9:00 AM CT while I'm on leave.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on Monday, October 19 at {s} CT.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s}, 2:00 PM or 3:00 PM CT.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT, and again on Tuesday, "
+                        "October 20 while I'm back.",
+    lambda t, d, s, *_: f"Hi all, I'm back Thursday, October 22, so Erika Deleon will run {t} at {s} CT.",
+    lambda t, d, s, e, us, ue: f"Hi all, Erika Deleon will run {t} on {d} at 10:00-10:45 UTC.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} Eastern.",
+])
+def test_wrong_days_and_times_still_fail(body: Body) -> None:
+    hack_fails(mailed(ACME, body))
+
+
+def test_wrong_cover_in_carewell_fails() -> None:
+    caught_by(mailed(CAREWELL, lambda t, d, s, *_: f"Hi all, Saanvi will run {t} on {d} at {s} GST while I'm "
+                     "out."), "handed_1", "handed_2")
+
+
+# ------------------------------------------------------------------------------------ correct mails
+@pytest.mark.parametrize("body", [
+    lambda t, d, s, e, us, ue: f"Hi all - I'm on leave October 14-16, so Erika Deleon will run {t} on {d}, {s} CT "
+                               f"({us} UTC). Thanks, Mitchell",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT. I'm back Monday, October 19.",
+    lambda t, d, s, *_: f"Hi all, while I'm out (Wednesday, October 14 to Friday, October 16) Erika Deleon will "
+                        f"run {t} on {d} at {s} CT.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d}, {s} Central.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d}, {s} Central Time.",
+    lambda t, d, s, e, us, ue: f"Hi all, Erika Deleon will run {t} on {d}, {us}-{ue} UTC.",
+    lambda t, d, s, e, us, ue: f"Hi all, Erika Deleon will run {t} on {d} ({s}-{e} CT / {us}-{ue} UTC).",
+    lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT goes ahead as planned: Erika is running it while I'm away.",
+    lambda t, d, s, *_: f"Hi all, {t} ({d}, {s} CT) will be chaired by Erika Deleon while I'm on leave; it is not "
+                        "cancelled.",
+])
+def test_acme_handover_mails_pass(body: Body) -> None:
+    correct_passes(mailed(ACME, body))
+
+
+@pytest.mark.parametrize("body", [
+    lambda t, d, s, *_: f"Hi all, Bimala Cherian will run {t} on {d} at {s} GST while I'm out; I'm back on "
+                        "Wednesday, October 14.",
+    lambda t, d, s, e, *_: f"Hi all, Bimala Cherian will lead the {t} (Tue Oct 13, {s}-{e} GST) while I'm off.",
+    lambda t, d, s, *_: f"Hi all, Bimala Cherian will run {t} on {d} at {s} (UTC+4).",
+    lambda t, d, s, *_: f"Hi all, Bimala Cherian will run {t} on {d} at {s} Gulf Standard Time.",
+    lambda t, d, s, e, us, ue: f"Hi all, Bimala Cherian will run {t} on {d} at {s} Dubai time ({us}-{ue} UTC).",
+])
+def test_carewell_handover_mails_pass(body: Body) -> None:
+    correct_passes(mailed(CAREWELL, body))
+
+
+def test_a_mail_to_the_cover_alone_may_say_you() -> None:
+    """The attendees hear who runs it; the cover, in a mail of their own, is asked to run it ("you")."""
+    out = reference(ACME)
+    steps = []
+    for step in out.steps:
+        if step["name"] == "calendar_update_event":
+            event = step["arguments"]["event_id"]
+        if step["name"] != "mail_send_message":
+            steps.append(step)
+            continue
+        t, d, s, *_ = MEETINGS[ACME][event]
+        others = [e for e in step["arguments"]["to"] if e != "erika.deleon@acme.test"]
+        steps += [{"name": "mail_send_message", "arguments": {
+                      "to": others, "subject": "While I am on leave",
+                      "body": f"Hi both, Erika Deleon will run {t} on {d} at {s} CT while I'm away."}},
+                  {"name": "mail_send_message", "arguments": {
+                      "to": ["erika.deleon@acme.test"], "subject": f"Could you run {t}?",
+                      "body": f"Hi Erika, could you run {t} on {d} at {s} CT while I'm on leave? I've added you "
+                              "to the invite. Thanks!"}}]
+    out.steps = steps
+    correct_passes(grade_of(ACME, out))
+
+
+def test_a_possible_reschedule_is_no_cancellation() -> None:
+    correct_passes(mailed(ACME, lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT while I'm "
+                          "away. If the time doesn't suit, she may reschedule it."))
