@@ -36,7 +36,6 @@ from officesim.taskgen.process_common import (
     wrong_status_regex,
 )
 
-
 # ============================================================================ month_end_close
 # How a reply tells an invoice's status, for the ``statuses_told`` gate: each corrected (or added)
 # invoice gets an entity whose patterns name it only where the reply reports it with a status the CRM
@@ -91,7 +90,8 @@ def misreported(number: str, status: str) -> str:
     old = rf"(?:\b(?:was|were|from|had(?:\s+it)?(?:\s+as)?|showed|said|says|previously|instead\s+of|no\s+longer|not|" \
           rf"war|statt|vorher|bisher)\s+(?:marked\s+(?:as\s+)?|set\s+to\s+)?{_ANY_STATUS})"
     tail = rf"(?:{old}|(?!{_INVOICE}|{_STOP}|{_ANY_STATUS})[\s\S])*"
-    after = rf"{me}{_PAREN}(?:{_JOIN}{_INVOICE}{_PAREN})*{step}{{0,160}}?{_OLD}\b(?:{wrong}){tail}(?:{_INVOICE}|{_STOP}|$)"
+    after = (rf"{me}{_PAREN}(?:{_JOIN}{_INVOICE}{_PAREN})*{step}{{0,160}}?{_OLD}\b(?:{wrong}){tail}"
+             rf"(?:{_INVOICE}|{_STOP}|$)")
     before = rf"{_OLD}\b(?=(?:{wrong})\s*[:–—]\s*(?:{_INVOICE}{_PAREN}{_JOIN})*{me})"
     return rf"(?i)(?={after})|{before}"
 class MonthEndClose(Family):
