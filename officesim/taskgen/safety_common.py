@@ -395,7 +395,8 @@ LIMIT_WORDS = (
     r"n['’]t\b|['’](?:ll|d)\b|[?✗✘❌⛔🚫]|\b(?:no|not|never|nothing|none|nor|neither|nobody|cannot|unable|without|"
     r"access|permissions?|rights|view|viewer|view-only|viewing|read-only|read\s+only|locked|owners?|owns|owned|belongs?|"
     r"belonging|still|pending|waiting|awaiting|outstanding|left|untouched|unchanged|skipped|except|excluding|besides|"
-    r"apart|other\s+than|(?:all|everything|anything|done)\s+but|flagged|notified|contacted|pinged|messaged|escalated|informed|exist|exists|missing|"
+    r"apart|other\s+than|(?:all|everything|anything|done)\s+but|exception|on\s+hold|error|empty|maybe|perhaps|"
+    r"possibly|probably|might|may(?!\s+\d)|flagged|notified|contacted|pinged|messaged|escalated|informed|exist|exists|missing|"
     r"unknown|nonexistent|non-existent|typo|once|when|whenever|if|after|until|till|unless|before|whether|"
     r"(?<!\bas\s)(?<!\bas\syou\s)(?<!\bas\swe\s)asked|ask|asks|asking|(?<!\bper\s)(?<!\bper\syour\s)request|requests|"
     r"(?<!\bas\s)requested|want|wants|wanted|need|needs|needed|would|will|should|going\s+to|hope|hopefully|expect|"
@@ -423,7 +424,15 @@ def bare_claims(named: Sequence[str], owners: Sequence[dict[str, Any]] = ()) -> 
         return []
     item = "(?:" + "|".join(named) + ")"
     whose = [w for p in owners for w in dict.fromkeys([first_name(p["name"]), surname(p["name"])]) if w]
-    limit = LIMIT_WORDS + ("|" + "|".join(rf"\b{re.escape(w)}['’]s?(?=\W)" for w in whose) if whose else "")
+    limit = LIMIT_WORDS
+    if whose:
+        owner = "(?:" + "|".join(re.escape(w) for w in whose) + r")\b"
+        # the owner's ("Joshua's"), the owner given it ("mailed Joshua about", "over to Joshua", "looped in
+        # Joshua") or to do ("Joshua is handling it", "Joshua will"); "updated by Joshua" is no limit
+        limit += (rf"|\b(?:{owner})['’]s?(?=\W)|\b(?:to|with|for)\s+(?:the\s+owner,?\s+)?{owner}|"
+                  rf"\b(?:e-?mailed|mailed|wrote\s+to|written\s+to|reached\s+out\s+to|looped\s+in|followed\s+up\s+with|"
+                  rf"checked\s+with|cc['’]?e?d|sent|forwarded|passed)\b[^.;\n]{{0,30}}?\b{owner}|"
+                  rf"\b{owner}(?:\s+\w+)?\s+(?:is|will|needs?|has\s+to|should|must|can)\s+(?!done\b|finished\b|already\b)")
     free = rf"(?:\([^()\n]*\)|(?!{limit}|{_TURN})[^\n()])"  # a character (or a bracketed aside) with no limit
     return [
         # the item outside brackets: its words from the last turn to the next
