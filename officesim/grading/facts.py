@@ -1053,11 +1053,13 @@ def _told_as_other(reader: Reader, claim: Claim, fact: Fact, start: int, end: in
     if not others:
         return False
     text = claim.segment.text
-    clause = text[:start].rsplit(";", 1)[-1]
-    if _OFFERED_BEFORE.search(clause) or _CORRECTION.search(clause):
-        return False  # "5 (or 14 in the department)", "5. If you mean the department, 14", "Correction: 14 in
-        # the department": offered, or told anew, not told apart
-    spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+    spans: list[tuple[int, int]] = []
+    if fact.number() is not None:
+        clause = text[:start].rsplit(";", 1)[-1]
+        if _OFFERED_BEFORE.search(clause) or _CORRECTION.search(clause):
+            return False  # "5 (or 14 in the department)", "5. If you mean the department, 14", "Correction: 14
+            # in the department": a figure offered, or told anew, is no figure told apart
+        spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
     named = _nearest_label(text, start, end, [fact, *others] if fact.label else others, spans)
     return named is not None and named is not fact
 
@@ -1085,7 +1087,8 @@ def _nearest_label(text: str, start: int, end: int, facts: list[Fact],
             continue
         if figures and (any((to <= a and b <= start) or (end <= a and b <= at) or (
                 at >= end and a >= to and _OPENS.fullmatch(text, to, a)) or (
-                to <= start and b <= at and _CLOSES.fullmatch(text, b, at))
+                to <= start and b <= at and _CLOSES.fullmatch(text, b, at) and not _OPENS_FIRMLY.fullmatch(text, to,
+                                                                                                         start))
                 for a, b in figures if (a, b) != (start, end)) or any(
                 g is not f and (_LISTED_LABELS.fullmatch(text, e, at) if e <= at else
                                 _LISTED_LABELS.fullmatch(text, to, b) if b >= to else False)
@@ -1935,11 +1938,16 @@ def _weekday_resolved(reader: Reader, claim: Claim, day: date) -> bool:
 
 LABEL_REACH = 30  # characters between a figure and the label that names its attribute
 # between a label and the figure it opens: "Q2: $5,740.00", "Q2 was $5,740.00", "Q2 $5,740.00"
-_OPENS = re.compile(r"\s*(?:[:=]|\b(?:was|is|were|of|at|came\s+to|stood\s+at)\b)?\s*", re.IGNORECASE)
-# between two labels listed together: "Q2 vs Q3", "Q3/Q2", "Q2 and Q3"
-_LISTED_LABELS = re.compile(r"\s*(?:vs\.?|versus|/|&|and|or|to|→|->|-|–|—|,)\s*", re.IGNORECASE)
+_OPENS = re.compile(r"[*_`]{0,2}\s*(?:[:=]|\b(?:was|is|were|of|at|came\s+to|stood\s+at)\b)?\s*[*_`]{0,2}\s*",
+                    re.IGNORECASE)
+# ... with a colon or a verb: the label opens the figure after it even where it also closes the one
+# before ("$5,740.00 (Q2: $7,614.19)"); with only a space it does not ("$7,614.19 in Q3 ($5,740.00 in Q2)")
+_OPENS_FIRMLY = re.compile(r"[*_`]{0,2}\s*(?:[:=]|\b(?:was|is|were|came\s+to|stood\s+at)\b)\s*[*_`]{0,2}\s*",
+                           re.IGNORECASE)
 # between a figure and the label it closes: "$5,740.00 in Q2", "$5,740.00 (Q2)", "$5,740.00 for the last quarter"
-_CLOSES = re.compile(r"\s*(?:\(|\b(?:in|for|during)\s+(?:the\s+)?)\s*", re.IGNORECASE)
+_CLOSES = re.compile(r"[*_`]{0,2}\s*(?:\(|\b(?:in|for|during)\s+(?:the\s+)?)\s*[*_`]{0,2}", re.IGNORECASE)
+# between two labels listed together: "Q2 vs Q3", "Q3/Q2", "Q2 and Q3"
+_LISTED_LABELS = re.compile(r"[*_`]{0,2}\s*(?:vs\.?|versus|/|&|and|or|to|→|->|-|–|—|,)\s*[*_`]{0,2}", re.IGNORECASE)
 CONTRARY_REACH = 12  # characters between a value and the words that would reverse it ("under budget by")
 
 

@@ -701,7 +701,7 @@ JOINERS = "this week's new joiners are in the directory and count"
 DEPARTMENT_LABEL = (r"\b(?:in|across|within|for)\s+(?:the\s+|that\s+|this\s+|our\s+|its\s+)?(?:whole\s+|entire\s+)?"
                     r"department\b|\bdepartment(?:[\s-]wide|\s+(?:has|have|had|overall|total|in\s+total|as\s+a\s+whole|"
                     r"headcount))\b|\bacross\s+(?:all|every)\s+(?:the\s+|its\s+|our\s+)?(?:offices?|locations?|sites?)\b|"
-                    r"\bin\s+total\b|\boverall\b|\ball\s+told\b|\baltogether\b|\binsgesamt\b|\bgesamt\b|"
+                    r"\bin\s+total\b|(?<=\d)\s*total\b|\boverall\b|\ball\s+told\b|\baltogether\b|\binsgesamt\b|\bgesamt\b|"
                     r"\bin\s+der\s+(?:ganzen\s+|gesamten\s+)?Abteilung\b|\bau\s+total\b|\ben\s+tout\b|"
                     r"\bdans\s+(?:tout\s+)?(?:le|ce)\s+(?:service|département)\b")
 # each one a wrong count the grader fails (the count is exact)
