@@ -64,7 +64,11 @@ REQUEST_TYPES = ["date", "text", "text", "text", "number", "text"]
 LIMITS = (2500, 5000, 7500)
 # ways a decline states its reason, per rule (the request texts never use these words)
 SPLIT_WORDS = ["split", "splitting", "break it up", "breaking it up", "divide", "dividing", "carve up",
-               "chop", "two smaller", "in halves", "in half"]
+               "chop", "two smaller", "in halves", "in half",
+               # German and French (a reply in the world's language to a requester who wrote in English)
+               "aufteilen", "aufgeteilt", "aufzuteilen", "Aufteilung", "splitten", "gesplittet",
+               "stückeln", "gestückelt", "zwei Anträge", "zwei Anfragen", "diviser", "divisée", "fractionner",
+               "fractionnée", "scinder", "scindée", "découper", "deux demandes"]
 INACTIVE_WORDS = ["inactive", "not active", "isn't active", "no longer active", "vendor list", "approved vendor",
                   "not approved", "not an approved", "deactivated", "lapsed", "expired", "not on the list",
                   "not on our list", "not listed"]
