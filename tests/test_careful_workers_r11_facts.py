@@ -113,6 +113,7 @@ def test_each_quarters_total_told_as_its_own_passes(task_id: str, body: str) -> 
     "Q3 total: $7,614.19\nQ2 total: $5,740.00",
     "## Totals\nQ3: $7,614.19\nQ2: $5,740.00",
     "| Quarter | Total |\n|---|---|\n| Q3 | $7,614.19 |\n| Q2 | $5,740.00 |",
+    "| | Q3 | Q2 |\n|---|---|---|\n| Total | $7,614.19 | $5,740.00 |",
     "Total: $7,614.19 in Q3, against $5,740.00 in Q2; Sales Q3 $3,043.23 vs Q2 $1,440.00",
 ])
 def test_a_report_with_both_quarters_passes(top: str) -> None:
@@ -139,6 +140,7 @@ def test_quarters_swapped_or_a_wrong_total_in_the_mail_fail(task_id: str, body: 
     "Q3 travel spend was $5,740.00 (Q2: $7,614.19)",
     "Q3 total: $5,740.00\nQ2 total: $7,614.19",
     "## Totals\nQ3: $5,740.00\nQ2: $7,614.19",
+    "| | Q3 | Q2 |\n|---|---|---|\n| Total | $5,740.00 | $7,614.19 |",  # the column's heading is the label
 ])
 def test_quarters_swapped_in_the_report_fail(top: str) -> None:
     caught_by(reported(TRAVEL, DOC.format(top=top)), "total")

@@ -1973,7 +1973,9 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
     """Figures labelled as one attribute of their entity that are another attribute's value.
 
     Only facts with a ``label`` take part; a figure's label is the nearest one written beside it
-    (before or after, within ``LABEL_REACH`` characters): "overdue $154,000, renewal $5,250".
+    (before or after, within ``LABEL_REACH`` characters): "overdue $154,000, renewal $5,250"; in a
+    table row with none beside it, its column's heading when that names one fact ("| Total | $5,740.00 |"
+    under "| | Q3 |").
     """
     labelled = [f for f in reader.spec.facts if f.label and f.number() is not None]
     out: list[str] = []
@@ -1983,12 +1985,14 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
         if len({f.attribute for f in mine}) < 2:
             continue
         spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+        columns = _column_labels(text, claim.segment.header, mine) if claim.segment.header else []
         for figure in claim.segment.figures:
             at = text.find(figure.text)
             if at < 0:
                 continue
             end = at + len(figure.text)
-            named = _nearest_label(text, at, end, mine, spans)
+            named = _nearest_label(text, at, end, mine, spans) or next(
+                (f for a, b, f in columns if a <= at < b), None)
             if named is None:
                 continue
             readings = figure.readings()
@@ -2000,6 +2004,23 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
                 who = reader.spec.entities[named.entity].name
                 out.append(f"states {figure.text} as {who}'s {named.attribute.replace('_', ' ')}, but it is its "
                            f"{theirs[0].attribute.replace('_', ' ')}: {text[:80]!r}")
+    return out
+
+
+def _column_labels(text: str, header: tuple[str, ...], facts: list[Fact]) -> list[tuple[int, int, Fact]]:
+    """(start, end, fact) of each cell of a table row whose column heading is the label of exactly one of
+    ``facts`` ("| Q3 | Q2 |")."""
+    out = []
+    at = 0
+    for column, cell in enumerate(table_cells(text)):
+        start = text.find(cell, at) if cell else -1
+        if start < 0:
+            continue
+        at = start + len(cell)
+        if column < len(header) and header[column]:
+            named = [f for f in facts if compiled(str(f.label), re.IGNORECASE).search(header[column])]
+            if len(named) == 1:
+                out.append((start, at, named[0]))
     return out
 
 
