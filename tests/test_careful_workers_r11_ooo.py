@@ -156,3 +156,64 @@ def test_a_mail_to_the_cover_alone_may_say_you() -> None:
 def test_a_possible_reschedule_is_no_cancellation() -> None:
     correct_passes(mailed(ACME, lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT while I'm "
                           "away. If the time doesn't suit, she may reschedule it."))
+
+
+@pytest.mark.parametrize("body", [
+    lambda t, d, s, *_: f"Hi all,\n\nWhile I'm out of office (Oct 14-16), Erika Deleon is covering {t} on {d} at {s} "
+                        "CT.\n\nBest,\nMitchell",
+    lambda t, d, s, e, *_: f"Hi all, quick heads-up: I'm on PTO Wednesday through Friday. {t} ({d}, {s}–{e} CT) is "
+                           "still on; Erika Deleon will chair it.",
+    lambda t, d, s, *_: f"Hello, I'm away from Oct 14 to Oct 16. Erika Deleon has kindly agreed to run {t} ({d} at "
+                        f"{s} CT) in my place.",
+    lambda t, d, s, *_: f"Hi all, I've handed {t} ({d}, {s} CT) over to Erika Deleon while I'm on leave.",
+    lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT: Erika Deleon will take over as host. Nothing is cancelled.",
+])
+def test_more_handover_wordings_pass(body: Body) -> None:
+    correct_passes(mailed(ACME, body))
+
+
+@pytest.mark.parametrize("body", [
+    lambda t, d, s, *_: f"Hi all, Erika Deleon and Nicholas Nichols will run {t} on {d} at {s} CT.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT or Brian Gonzalez will.",
+    lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT is postponed; Erika Deleon will run it when it happens.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will run {t} on {d} at {s} CT. Actually, it's cancelled.",
+    lambda t, d, s, *_: f"Hi all, Melinda Bell will run {t} on {d} at {s} CT.",  # the manager, not the cover
+])
+def test_a_second_runner_or_a_cancellation_beside_the_cover_fails(body: Body) -> None:
+    caught_by(mailed(ACME, body), "handed_1")
+
+
+FORGE = "ooo-coverage-forge-001"  # de_DE; day off Tue 13.10.; cover Damian Wähner B.Eng.
+COUNSEL = "ooo-coverage-counsel-001"  # en_GB; day off Thu 15 October; cover Beth Rose
+
+
+def mailed_each(task_id: str, bodies: dict[str, str]) -> Grade:
+    """The reference, each handover mail's body the one ``bodies`` gives for its meeting."""
+    out = reference(task_id)
+    event = None
+    for step in out.steps:
+        if step["name"] == "calendar_update_event":
+            event = step["arguments"]["event_id"]
+        elif step["name"] == "mail_send_message":
+            step["arguments"]["body"] = bodies[str(event)]
+    return grade_of(task_id, out)
+
+
+def test_a_german_handover_passes_and_a_german_cancellation_fails() -> None:
+    correct_passes(mailed_each(FORGE, {
+        "ev_997": "Hallo zusammen, Damian Wähner wird das Vendor shortlist review am Dienstag, 13.10., um 14:45 Uhr "
+                  "(08:45 ET) leiten, während ich im Urlaub bin. Viele Grüße, Kevin",
+        "ev_998": "Hallo zusammen, das Partner programme kickoff am Dienstag, 13.10., um 08:15 Uhr übernimmt Damian "
+                  "Wähner. Viele Grüße, Kevin"}))
+    caught_by(mailed_each(FORGE, {
+        "ev_997": "Hallo zusammen, das Vendor shortlist review am Dienstag, 13.10., um 14:45 Uhr (08:45 ET) fällt aus.",
+        "ev_998": "Hallo zusammen, das Partner programme kickoff am Dienstag, 13.10., um 08:15 Uhr wird abgesagt."}),
+        "handed_1", "handed_2")
+
+
+def test_a_british_handover_with_the_day_off_and_the_return_passes() -> None:
+    correct_passes(mailed_each(COUNSEL, {
+        "ev_306": "Hi all, I'm off on Thursday 15 October (back Friday 16 October), so Beth Rose will chair Support "
+                  "tooling review on 15/10 at 10:30 UK time.",
+        "ev_307": "Hi all, I'm on leave on 15 October. Beth Rose will run Budget reforecast on Thursday 15 October, "
+                  "14:30-15:15 London time (17:30 GST)."}))

@@ -420,6 +420,14 @@ _ZONE_NAMES = (
     (r"Dubai\s+[Tt]ime|UAE\s+[Tt]ime", "Asia/Dubai"),
     (r"(?:Kolkata|Mumbai|Delhi|Bengaluru|Bangalore|Pune|India)\s+[Tt]ime", "Asia/Kolkata"),
     (r"Sydney\s+[Tt]ime", "Australia/Sydney"),
+    (r"(?:Prague|Brno|Czech)\s+[Tt]ime", "Europe/Prague"),
+    (r"(?:Minneapolis)\s+[Tt]ime", "America/Chicago"),
+    (r"(?:Columbus|Greenville)\s+[Tt]ime", "America/New_York"),
+    (r"(?:Denver)\s+[Tt]ime", "America/Denver"),
+    (r"(?:Seattle)\s+[Tt]ime", "America/Los_Angeles"),
+    (r"(?:Montr[ée]al)\s+[Tt]ime", "America/Toronto"),
+    (r"(?:Dakar)\s+[Tt]ime", "Africa/Dakar"),
+    (r"(?:Shenzhen|Shanghai|Beijing|China)\s+[Tt]ime", "Asia/Shanghai"),
 )
 _OFFSET = r"(?:UTC|GMT)[+\-−](?:1[0-4]|0?\d)(?::?[0-5]\d)?"  # "UTC - 17:15" is a zone and a range
 _ZONE = "|".join([_OFFSET, *(f"(?:{name})" for name, _ in sorted(_ZONE_NAMES, key=lambda n: len(n[0]), reverse=True)),
@@ -442,7 +450,7 @@ _ZONED = re.compile(
     r"(?<![\w:.$€£₹])(?:(?P<h1>[01]?\d|2[0-3])(?=[:.h][0-5]\d|\s*" + _HALF + r")(?:[:.h](?P<m1>[0-5]\d))?\s*"
     r"(?P<p1>" + _HALF + r")?\s*(?:-|–|—|(?i:to|until|till))\s*)?"
     r"(?P<h2>[01]?\d|2[0-3])(?:[:.h](?P<m2>[0-5]\d))?\s*(?P<p2>" + _HALF + r")?\s*\(?(?P<zone>" + _ZONE
-    + r")\)?(?![\w:+])")
+    + r")\)?(?![\w+]|:\d)")
 
 
 def _clock(match: re.Match[str]) -> tuple[int, int] | None:
@@ -598,7 +606,7 @@ _AWAY = re.compile(
     r"again|in\s+the\s+office|the)\s+)*(?i:" + _A_DAY + r")(?i:\s*(?:-|–|—|to|through|thru|until|till|and|&)\s*"
     r"(?:the\s+)?(?:" + _A_DAY + r"|" + _ORDINAL + r"\b))*")
 _SENTENCE = re.compile(r"(?<=[!?;])\s+|(?<=\.)\s+(?=[A-Z(])|\s*\n+\s*")
-_GENERIC = re.compile(r"\b(?:it|meetings?|sessions?|call|one)\b", re.IGNORECASE)
+_GENERIC = re.compile(r"\b(?:it|meetings?|sessions?|call|one|termin|besprechung|réunion|séance)\b", re.IGNORECASE)
 _AUX = (r"(?:will|shall|can|could|would|is|are|has|have|kindly|happily|gladly|also|now|then|still|be|been|being|"
         r"going|to|agreed|offered|'ll|’ll|'s|’s|not|never|won't|won’t|can't|can’t|isn't|isn’t|cannot|doesn't|"
         r"doesn’t)")
@@ -610,21 +618,30 @@ _RUNS = (r"(?:run|runs|running|chair|chairs|chairing|lead|leads|leading|host|hos
 # a person named as running the meeting: "Erika will run", "Erika's covering", "Erika (covering)",
 # "with Erika as host" (after the name); "chaired by Erika", "handing it over to Erika", "Cover: Erika" (before)
 _RUNNER_AFTER = re.compile(r"(?i:\s*,?\s*(?:" + _AUX + r"\s*){0,5}" + _RUNS + r"|\s*\(\s*(?:covering|cover|host|chair|"
-                           r"lead|running)\b|\s+as\s+(?:the\s+)?(?:host|chair|lead|owner|cover|facilitator|runner)\b)")
+                           r"lead|running)\b|\s+as\s+(?:the\s+)?(?:host|chair|lead|owner|cover|facilitator|runner)\b|"
+                           r"\s+(?:will|can|shall|would|could)(?:\s+(?:instead|too|then))?\s*(?=[.;,!)]|$)|"
+                           # German and French: "Pascale leitet / wird das Meeting am Mittwoch leiten", "Claire animera"
+                           r"\s+(?:wird\s+(?:[^\s;!?]+\s+){0,16}?)?(?:leitet|leiten|übernimmt|übernehmen|moderiert|"
+                           r"moderieren|vertritt|vertreten|führt|führen|hostet|hosten)\b|"
+                           r"\s+(?:va\s+)?(?:anim\w+|présid\w+|dirig\w+|assur\w+|remplac\w+|prendra\s+le\s+relais))")
 _RUNNER_BEFORE = re.compile(r"(?i:(?:\b(?:run|led|chaired|hosted|covered|facilitated|handled|moderated|owned|"
-                            r"taken\s+over)\s+by|\b(?:hand\w*|pass\w*|delegat\w*|assign\w*|reassign\w*|over)\b[^.;:!?\n]{0,80}?\bto|"
-                            r"\b(?:cover|covering|host|chair|runner|lead|owner|facilitator|in\s+charge)\s*[:–—-])\s*)$")
+                            r"taken\s+over)\s+by|\b(?:hand(?:ed|ing|s)?|pass(?:ed|ing|es)?|delegat\w*|(?:re)?assign\w*|over)\b"
+                            r"[^.;:!?\n]{0,80}?\bto|"
+                            r"\b(?:cover|covering|host|chair|runner|lead|owner|facilitator|in\s+charge|Vertretung|"
+                            r"Leitung|Moderation)\s*[:–—-]|\b(?:geleitet|moderiert|übernommen)\s+von|\b(?:übernimmt|"
+                            r"leitet|moderiert)|\b(?:anim\w+|présid\w+|dirig\w+)\s+par|\bconfiée?s?\s+à)\s*)$")
 _NEXT_WORD = re.compile(r"\s+(\S+)")
-_NEGATED = re.compile(r"(?i:\bnot\b|n't|n’t|\bnever\b|\bcannot\b)")
+_NEGATED = re.compile(r"(?i:\bnot\b|n't|n’t|\bnever\b|\bcannot\b|\bnicht\b|\bpas\b)")
 _CALLED_OFF = re.compile(
     r"(?i:\b(?:cancel(?:l?ed|s|l?ing|lation)?|called\s+off|call(?:ing)?\s+(?:it\s+)?off|postpon\w*|reschedul\w*|"
     r"push(?:ed|ing)?\s+(?:it\s+)?(?:back|out)|delayed|scrapped|on\s+hold|paused|off\s+the\s+calendar|"
-    r"skip(?:ped|ping)?\s+(?:it|this|that|the)|(?:won't|won’t|will\s+not|isn't|isn’t|is\s+not|not)\s+(?:be\s+)?"
-    r"(?:take\s+place|taking\s+place|happen\w*|go\w*\s+ahead|be\s+held|held))\b)")
+    r"(?:won't|won’t|will\s+not|isn't|isn’t|is\s+not|not)\s+(?:be\s+)?"
+    r"(?:take\s+place|taking\s+place|happen\w*|go\w*\s+ahead|be\s+held|held)|abgesagt|verschoben|entfällt|"
+    r"fällt\s+(?:\w+\s+){0,4}?aus|annulée?s?|reportée?s?)\b)")
 # not said of it, or only as a possibility: "is not cancelled", "rather than cancel it", "if it has to be
 # rescheduled"
 _NOT_BEFORE = re.compile(r"(?i:\b(?:not|no|never|nor|nothing|instead\s+of|rather\s+than|without|if|unless|whether|"
-                         r"may|might|could|should|need\s+to)\b|n't|n’t)")
+                         r"may|might|could|should|need\s+to|nicht|kein\w*|falls|pas|si)\b|n't|n’t)")
 # the reader themselves named as running it, in a mail to the runner alone: "you'll be running it",
 # "could you take over", "over to you"
 _YOU_RUN = re.compile(r"(?i:\byou\b\s*(?:(?:" + _AUX + r"|mind|please)\s*){0,5}" + _RUNS + r"|\b(?:by|to)\s+you\b)")
@@ -651,7 +668,7 @@ def _runners(ctx: GradeContext, segment: str) -> list[set[str]]:
     out = []
     for m in pattern.finditer(segment):
         end = m.end()
-        while (word := _NEXT_WORD.match(segment, end)) is not None and is_title(word[1]):
+        while (word := _NEXT_WORD.match(segment, end)) is not None and word[1][0].isupper() and is_title(word[1]):
             end = word.end()  # post-nominals and titles after the name ("Pascale Söding B.Eng. will run")
         after = _RUNNER_AFTER.match(segment, end)
         before = _RUNNER_BEFORE.search(segment[max(0, m.start() - 120):m.start()])
