@@ -217,3 +217,18 @@ def test_a_british_handover_with_the_day_off_and_the_return_passes() -> None:
                   "tooling review on 15/10 at 10:30 UK time.",
         "ev_307": "Hi all, I'm on leave on 15 October. Beth Rose will run Budget reforecast on Thursday 15 October, "
                   "14:30-15:15 London time (17:30 GST)."}))
+
+
+def test_zones_as_words_offsets_and_ranges_are_read() -> None:
+    from officesim.grading.calendar_checks import zoned_times
+
+    assert zoned_times("11:30 AM Central") == {((11, 30), "America/Chicago")}
+    assert zoned_times("at 08:45 (UTC+4)") == {((8, 45), "UTC+04:00")}
+    assert zoned_times("16:30-17:15 UTC") == {((16, 30), "UTC"), ((17, 15), "UTC")}
+    assert zoned_times("(Tue Oct 13, 08:45-09:30 GST)") == {((8, 45), "Asia/Dubai"), ((9, 30), "Asia/Dubai")}
+    assert zoned_times("1:00-1:45 PM CT") == {((13, 0), "America/Chicago"), ((13, 45), "America/Chicago")}
+    assert zoned_times("11:30 Chicago time; 12:30 Toronto time") == {((11, 30), "America/Chicago"),
+                                                                      ((12, 30), "America/Toronto")}
+    assert zoned_times("16:30 UTC - 17:15 UTC") == {((16, 30), "UTC"), ((17, 15), "UTC")}  # no UTC-17:15 offset
+    assert zoned_times("Oct 14 - 16:30 UTC") == {((16, 30), "UTC")}  # the day is no range's start
+    assert zoned_times("à 16:00 et 17:00") == set()
