@@ -76,6 +76,9 @@ CLOSE_CAREFUL = [
     "Hi Brandon,\n\nINV-2026-0234 is paid in the CRM (it was open on the sheet), and so are INV-2026-0309 and "
     "INV-2026-0281. INV-2026-0295 was marked paid but the payment bounced, so it's open again.\n\n"
     "Outstanding for September is $517,350, which is not what the old sheet gave.",
+    "Hi Brandon,\n\nINV-2026-0309, INV-2026-0234, INV-2026-0281: paid in the CRM, so off the open list now.\n"
+    "INV-2026-0295: the payment was returned - open again (the sheet said paid).\n\nOutstanding for September: "
+    "$517,350.",
 ]
 
 
@@ -90,7 +93,7 @@ def test_a_careful_german_close_reply_passes() -> None:
             "* INV-2026-0973 (Kade Hoffmann e.V., 46.850 €): auf bezahlt gesetzt\n"
             "* INV-2026-0646 und INV-2026-0335: ebenfalls bezahlt\n"
             "* INV-2026-0865 (Gutknecht AG & Co. OHG, 20.950 €): wieder offen, wie im CRM\n"
-            "* INV-2026-0704: storniert\n"
+            "* INV-2026-0704: storniert (von der offenen Liste genommen)\n"
             "* INV-2026-0563 und INV-2026-0448 fehlten, jetzt ergänzt (offen)\n\n"
             "Für September stehen noch 1.066.150 € aus.\n\nViele Grüße")
     passes, fails = outcome(FORGE, "mail_reply_message", "body", body)

@@ -43,13 +43,15 @@ from officesim.taskgen.process_common import (
 # INV-0704, ..."), and the gate excludes every such entity.  Where an invoice is told is read from its
 # number to the end of its clause (the next invoice number, a sentence end, a "but"); the status it is
 # given there is the last status word, less those marked as the old one ("was open", "from open", "the
-# sheet had it open") or a count ("10 open invoices").  A list of invoices before one status ("A, B and C
-# -> paid") gives each of them that status; so does a status before a list ("marked paid: A, B").  A
-# status under a heading ("Paid:" over bullets) is not read here (the changes_named criterion reads it).
+# sheet had it open") or a count or a list ("10 open invoices", "off the open list").  A list of invoices
+# before one status ("A, B and C -> paid") gives each of them that status; so does a status before a list
+# ("marked paid: A, B").  A status under a heading ("Paid:" over bullets) is not read here (the
+# changes_named criterion reads it).
 STATUS_WORDS = {
     "paid": r"(?<!\bnot\s)(?<!\bnicht\s)(?:paid|settled|bezahlt|beglichen|payée?s?|réglée?s?)\b",
     "open": r"(?:re-?opened|open|unpaid|not\s+paid|offen|nicht\s+bezahlt|ouverte?s?|impayée?s?)\b(?!\s+(?:invoices?|"
-            r"items?|rows?|ones?|balances?|amounts?|totals?|Rechnungen|Posten|Beträge|factures?)\b)",
+            r"items?|rows?|ones?|balances?|amounts?|totals?|lists?|columns?|sections?|receivables|AR|Rechnungen|"
+            r"Posten|Beträge|Liste|factures?)\b)",
     "void": r"(?:void|voided|cancell?ed|storniert|annulée?s?)\b",
 }
 _ANY_STATUS = r"\b(?:paid|settled|bezahlt|beglichen|payée?s?|réglée?s?|re-?opened|open|unpaid|offen|ouverte?s?|" \
