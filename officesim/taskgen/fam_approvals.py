@@ -15,6 +15,7 @@ from typing import Any
 
 from officesim.colleagues import Colleague
 from officesim.grading.mail_checks import MailSentCheck
+from officesim.grading.order_checks import WrittenAfterSeenCheck
 from officesim.grading.record_checks import ChangedCheck
 from officesim.taskgen import colleague_kit as kit
 from officesim.taskgen.base import Draft, Family, Solver, Stage
@@ -206,6 +207,12 @@ class ApprovalChain(Family):
             gates: list[Any] = [kit.deal_is(deal["id"], {"amount": final, "next_step": {"contains": ref}},
                                             "The deal carries the discount the approver actually approved, with the "
                                             "sign-off's reference.")]
+            # "sign-off before anything changes in the CRM": a deal written first and touched up once the
+            # approval came ends the same, so the order is read from the episode (only the approval holds ref)
+            gates.append(WrittenAfterSeenCheck(
+                id="signed_off_first", check="written_after_seen", tools=["crm_update_deal", "crm_move_deal"],
+                arguments={"deal_id": deal["id"]}, seen=ref,
+                description="The deal was changed only after the approver's sign-off (its reference) was read."))
             criteria: list[Any] = [ChangedCheck(id="changed_deal", check="changed", points=1, table="crm_deal",
                                                 op="update", match={"id": deal["id"]}, fields=["amount"],
                                                 description="The deal's amount was updated.")]
