@@ -119,6 +119,7 @@ def test_acme_handover_mails_pass(body: Body) -> None:
 
 
 @pytest.mark.parametrize("body", [
+    lambda t, d, s, *_: f"Hi all, Bimala Cherian will conduct the {t} on {d} at {s} GST in my absence.",
     lambda t, d, s, *_: f"Hi all, Bimala Cherian will run {t} on {d} at {s} GST while I'm out; I'm back on "
                         "Wednesday, October 14.",
     lambda t, d, s, e, *_: f"Hi all, Bimala Cherian will lead the {t} (Tue Oct 13, {s}-{e} GST) while I'm off.",
@@ -167,6 +168,8 @@ def test_a_possible_reschedule_is_no_cancellation() -> None:
                         f"{s} CT) in my place.",
     lambda t, d, s, *_: f"Hi all, I've handed {t} ({d}, {s} CT) over to Erika Deleon while I'm on leave.",
     lambda t, d, s, *_: f"Hi all, {t} on {d} at {s} CT: Erika Deleon will take over as host. Nothing is cancelled.",
+    lambda t, d, s, *_: f"Hi all, Erika Deleon will be taking {t} on {d} at {s} CT; Laura will take the notes.",
+    lambda t, d, s, *_: f"Hi all, {t} is still on for {d} at {s} CT. Erika Deleon has it covered.",
 ])
 def test_more_handover_wordings_pass(body: Body) -> None:
     correct_passes(mailed(ACME, body))

@@ -612,9 +612,12 @@ _AUX = (r"(?:will|shall|can|could|would|is|are|has|have|kindly|happily|gladly|al
         r"doesn’t)")
 _RUNS = (r"(?:run|runs|running|chair|chairs|chairing|lead|leads|leading|host|hosts|hosting|cover|covers|covering|"
          r"facilitate|facilitates|facilitating|handle|handles|handling|moderate|moderates|moderating|own|owns|"
-         r"deputi[sz]e|deputi[sz]es|deputi[sz]ing|take\w*\s+(?:over|charge|the\s+(?:chair|lead|meeting|session|"
-         r"call)|it|this|that)|step\w*\s+(?:in|up)|stand\w*\s+in|look\w*\s+after|in\s+charge|the\s+(?:host|chair|"
-         r"lead|owner|cover|facilitator|runner)|in\s+the\s+chair)\b")
+         r"deputi[sz]e|deputi[sz]es|deputi[sz]ing|conduct\w*|anchor\w*|steer\w*|drive|drives|driving|"
+         r"take\s+over|takes\s+over|taking\s+over|took\s+over|"
+         # "take it", "take the kickoff", "take Pricing page refresh" (not "take the notes")
+         r"(?:take|takes|taking)\s+(?:charge|it|this|that|(?:the|our|your)\s+(?!notes\b|minutes\b)\w+|(?-i:[A-Z])\w*)|"
+         r"step\w*\s+(?:in|up)|stand\w*\s+in|look\w*\s+after|in\s+charge|(?:the|your|our)\s+(?:host|chair|lead|"
+         r"owner|cover|facilitator|runner)|in\s+the\s+chair|(?:it|this|that|things)\s+covered)\b")
 # a person named as running the meeting: "Erika will run", "Erika's covering", "Erika (covering)",
 # "with Erika as host" (after the name); "chaired by Erika", "handing it over to Erika", "Cover: Erika" (before)
 _RUNNER_AFTER = re.compile(r"(?i:\s*,?\s*(?:" + _AUX + r"\s*){0,5}" + _RUNS + r"|\s*\(\s*(?:covering|cover|host|chair|"
