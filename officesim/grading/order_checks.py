@@ -49,19 +49,22 @@ class WrittenAfterSeenCheck(CheckBase):
         return _written_after_seen(self, ctx)
 
 
-def _calls(transcript: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], str]]:
-    """Each tool call of the transcript in order: (name, arguments, its result's text)."""
+def _calls(transcript: list[dict[str, Any]], tools: list[str]) -> list[tuple[str, dict[str, Any], str]]:
+    """Each tool call of the transcript in order: (name, arguments (read only for ``tools``), its result's text)."""
     results = {m.get("tool_call_id"): str(m.get("content") or "") for m in transcript if m.get("role") == "tool"}
     calls = []
     for message in transcript:
         for call in message.get("tool_calls") or [] if message.get("role") == "assistant" else []:
             function = call.get("function") or {}
-            try:
-                arguments = json.loads(function.get("arguments") or "{}")
-            except (TypeError, ValueError):
-                arguments = None
-            calls.append((str(function.get("name")), arguments if isinstance(arguments, dict) else {},
-                          results.get(call.get("id"), "")))
+            name = str(function.get("name"))
+            arguments: Any = {}
+            raw = function.get("arguments")
+            if name in tools:
+                try:
+                    arguments = raw if isinstance(raw, dict) else json.loads(raw or "{}")
+                except (TypeError, ValueError):
+                    arguments = {}
+            calls.append((name, arguments if isinstance(arguments, dict) else {}, results.get(call.get("id"), "")))
     return calls
 
 
@@ -77,7 +80,7 @@ def _written_after_seen(check: WrittenAfterSeenCheck, ctx: GradeContext) -> Outc
     needle = check.seen.casefold()
     seen_at: int | None = None
     shown = ", ".join(f"{k}={v}" for k, v in check.arguments.items())
-    for step, (name, arguments, result) in enumerate(_calls(ctx.transcript), 1):
+    for step, (name, arguments, result) in enumerate(_calls(ctx.transcript, check.tools), 1):
         counted = name in check.tools and all(arguments.get(k) == v for k, v in check.arguments.items())
         if counted and _succeeded(result) and seen_at is None:
             return Outcome(False, f"{name}({shown}) ran at call {step}, before any tool result showed "
