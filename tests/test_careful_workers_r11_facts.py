@@ -10,7 +10,8 @@ travel_expense_report: the report's Q2 total is a fact of its own beside the Q3 
 quarter's label (labels, not entity names, so "## Sales" over "Q3: $870.33" still names Sales).  Q3's
 total written as Q2's and Q2's as Q3's ("Q3 travel spend was $5,740.00 (Q2: $7,614.19)") is a swap.  A
 label belongs to the figure it opens ("(Q2: $5,740.00)") or closes ("$5,740.00 in Q2"), not to a
-figure on the other side of it.
+figure on the other side of it; labels listed together label a list of as many figures in their order
+("Q3 vs Q2: $7,614.19 vs $5,740.00"); in a table row, a column heading labels its cells.
 """
 
 from __future__ import annotations
@@ -100,6 +101,8 @@ def reported(task_id: str, content: str) -> Grade:
     (TRAVEL, "Hi Keith, report attached: $7,614.19 in Q3 ($5,740.00 in Q2)."),
     (TRAVEL, "Hi Keith, report attached. Q3 travel spend: **$7,614.19** (Q2: **$5,740.00**)."),
     (TRAVEL, "Hi Keith, report attached. Q2 vs Q3: $5,740.00 vs $7,614.19."),
+    (TRAVEL, "Hi Keith, report attached. Q3 vs Q2: $7,614.19 vs $5,740.00."),
+    (TRAVEL, "Hi Keith, report attached. Q2 → Q3: $5,740.00 → $7,614.19."),
     (TRAVEL, "Hi Keith, report attached. Q3 travel spend of $7,614.19 is up $1,874.19 on Q2's $5,740.00."),
     (TRAVEL, "Hi Keith, report attached. Overall, Q3 came to $7,614.19 with Sales at $3,043.23 (Q2: $1,440.00)."),
     (COUNSEL, "Hi Irene, report attached. Q3 travel spend was £6,525.04 versus £4,610.00 in the second quarter."),
@@ -127,6 +130,8 @@ def test_a_report_with_both_quarters_passes(top: str) -> None:
     (TRAVEL, "Hi Keith, report attached. Spend went from $7,614.19 in Q2 to $5,740.00 in Q3."),
     (TRAVEL, "Hi Keith, report attached: $5,740.00 in Q3 ($7,614.19 in Q2)."),
     (TRAVEL, "Hi Keith, report attached. Q3 travel spend: **$5,740.00** (Q2: **$7,614.19**)."),
+    (TRAVEL, "Hi Keith, report attached. Q3 vs Q2: $5,740.00 vs $7,614.19."),  # labels listed: in their order
+    (TRAVEL, "Hi Keith, report attached. Q3 and Q2 totals: $5,740.00 and $7,614.19."),
     (COUNSEL, "Hi Irene, report attached. Q3 travel spend was £4,610.00 (Q2: £6,525.04)."),
     # a plain wrong total (less the unsigned expenses)
     (TRAVEL, "Hi Keith, report attached. Total travel spend was $6,334.60; 3 expenses lack sign-off."),

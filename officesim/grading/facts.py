@@ -1080,6 +1080,10 @@ def _nearest_label(text: str, start: int, end: int, facts: list[Fact],
     before it that closes the figure before it ("from $5,740.00 in Q2 to $7,614.19 in Q3"); labels listed
     together ("Q2 vs Q3: $5,740.00 vs $7,614.19") name no one figure."""
     found = [(m.start(), m.end(), f) for f in facts for m in compiled(str(f.label), re.IGNORECASE).finditer(text)]
+    if figures:
+        listed = _listed_label(text, start, sorted(found, key=lambda x: x[0]), sorted(figures))
+        if listed is not None:
+            return listed
     near: list[tuple[int, bool, Fact]] = []
     for at, to, f in found:
         between = text[to:start] if to <= start else text[end:at] if at >= end else None
@@ -1097,6 +1101,36 @@ def _nearest_label(text: str, start: int, end: int, facts: list[Fact],
         broken = re.search(r"[,;]|\b(?:and|but|while)\b", between) is not None
         near.append((len(between) + LABEL_REACH * broken, at > start, f))
     return min(near, key=lambda n: (n[0], n[1]))[2] if near else None
+
+
+def _listed_label(text: str, start: int, found: list[tuple[int, int, Fact]],
+                  figures: list[tuple[int, int]]) -> Fact | None:
+    """The label of the value at ``start`` where labels listed together open a list of as many figures,
+    each the label of the figure in its place ("Q3 vs Q2: $7,614.19 vs $5,740.00"), else ``None``."""
+    chains: list[list[tuple[int, int, Fact]]] = []
+    for label in found:
+        if chains and label[2] is not chains[-1][-1][2] and _LISTED_LABELS.fullmatch(text, chains[-1][-1][1],
+                                                                                    label[0]):
+            chains[-1].append(label)
+        else:
+            chains.append([label])
+    for chain in chains:
+        if len(chain) < 2:
+            continue
+        run: list[tuple[int, int]] = []
+        for a, b in figures:
+            if a < chain[-1][1]:
+                continue
+            if not run and not _OPENS.fullmatch(text, chain[-1][1], a):
+                break
+            if run and not _LISTED_LABELS.fullmatch(text, run[-1][1], a):
+                break
+            run.append((a, b))
+        if len(run) == len(chain):
+            for (a, _), (*_, fact) in zip(run, chain, strict=True):
+                if a == start:
+                    return fact
+    return None
 
 
 def _asserted(reader: Reader, claim: Claim, fact: Fact, *, negations: bool = True) -> tuple[bool, list[str]]:
