@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import csv
 import re
+import unicodedata
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -576,6 +577,7 @@ def _alias_scan(spec: FactsSpec, people: dict[str, dict[str, Any]]) -> list[tupl
                 names.append(_first(row["name"]))
             if _formal(row["name"]) and formal.get(_formal(row["name"]).casefold()) == 1:
                 names.append(_formal(row["name"]))  # "Dr Elliott", "Mr Read"
+        names += [_unaccented(n) for n in names]  # "Ines Humbert" for Inès Humbert: people type without accents
         pairs += [(n, key) for n in dict.fromkeys(n.strip() for n in names) if n]
     pairs.sort(key=lambda p: -len(p[0]))
     scan: list[tuple[str, str, str | None]] = [(alias, key, alias) for alias, key in pairs]
@@ -712,6 +714,13 @@ def _formal(name: str) -> str:
     if len(parts) < 3 or not is_title(parts[0]) or len(parts[0].rstrip(".")) < 2 or len(plain) < 2:
         return ""
     return f"{parts[0]} {plain[-1]}"
+
+
+def _unaccented(name: str) -> str:
+    """``name`` without its accents ('Inès Dupré' -> 'Ines Dupre'); letters like 'ß' or 'ø' stay."""
+    if name.isascii():
+        return name
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
 
 
 def _plain(name: str) -> str:
