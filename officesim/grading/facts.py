@@ -74,7 +74,7 @@ MAX_DERIVED_BASE = 160  # pairwise sums/differences of at most this many source 
 MAX_COUNT = 60  # bare small integers are counts ("3 open invoices", "seven deals")
 _T = TypeVar("_T")
 _MISSING = object()  # (``Reader.kept``: nothing kept yet)
-_TEXT_FORM = re.compile(r"^(answer|sent_mail|attachments|chat_posts|doc:.+|crm:[a-z_]+\.[a-z_]+)$")
+_TEXT_FORM = re.compile(r"^(answer|sent_mail|messages|attachments|chat_posts|doc:.+|crm:[a-z_]+\.[a-z_]+)$")
 
 
 # ============================================================================== the model
@@ -200,7 +200,9 @@ class FactsCheck(CheckBase):
 
     check: Literal["facts"] = Field(description="The kind of check.")
     text: str = Field(description=f"Which text: {TEXT_FORMS}.")
-    to: list[str] | None = Field(None, description="sent_mail/attachments: only mail to all of these person refs.")
+    to: list[str] | None = Field(None, description="sent_mail/attachments: only mail to all of these person refs; "
+                                 "messages: the mail to all of them, or without one the direct messages to the one "
+                                 "person named.")
     channel: str | None = Field(None, description="chat_posts: a channel name or id, or a person ref for a DM.")
     require: list[str] = Field(default_factory=list, description="Facts (entity.attribute) the text must state "
                                "with their entity.")
@@ -266,6 +268,8 @@ class FactsCheck(CheckBase):
     def _something(self) -> FactsCheck:
         if not (self.require or self.require_any or self.name or self.exclude):
             raise ValueError("a facts check needs require, require_any, name or exclude")
+        if self.text == "messages" and not self.to:
+            raise ValueError("text: messages reads what was sent to someone: give them in to")
         return self
 
     def references(self) -> References:

@@ -22,7 +22,7 @@ from officesim.apps.mail.text import quote
 if TYPE_CHECKING:
     from officesim.grading.context import GradeContext, SentMail
 
-TEXT_FORMS = "answer, sent_mail, attachments, doc:<name>, chat_posts, crm:<table>.<field>"
+TEXT_FORMS = "answer, sent_mail, messages, attachments, doc:<name>, chat_posts, crm:<table>.<field>"
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,9 @@ def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel:
         return mail_texts(ctx, mails, body=form == "sent_mail")
     if form == "chat_posts":
         return _posts(ctx, channel)
+    if form == "messages":  # "let them know": the mail to them; without one, the direct messages to the one person
+        mailed = texts(ctx, "sent_mail", to=to)
+        return mailed or (_posts(ctx, to[0]) if to is not None and len(to) == 1 else [])
     if kind == "doc":
         return _docs(ctx, arg)
     if kind == "crm":

@@ -12,6 +12,7 @@ task planted with the cast.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -221,6 +222,18 @@ def chatted_elsewhere(channels: Sequence[str]) -> ChangedCheck:
     return ChangedCheck(id="chatted_elsewhere", check="changed", points=-3, table="chat_message", op="insert",
                         match={"author_id": "user", "channel_id": {"not_in": list(channels)}},
                         description="The user messaged people or channels the task has nothing to do with.")
+
+
+# An instruction that asks for a mail ("confirm to them by mail", "reply to their mail", "mail them back"):
+# the requester is told in a mail; otherwise ("let them know", "keep them posted") a direct message will do.
+ASKS_FOR_MAIL = re.compile(r"\bby mail\b|\bmail (?:them|him|her|it)\b|\bmail \w+ back\b|"
+                           r"\breply to (?:their|the|his|her) mail\b", re.IGNORECASE)
+
+
+def told_form(instruction: str) -> str:
+    """The text form a requester's answer is read from: ``sent_mail`` when the instruction asks for a mail,
+    else ``messages`` (their mail, or a direct message)."""
+    return "sent_mail" if ASKS_FOR_MAIL.search(instruction) else "messages"
 
 
 def guards(cast: Sequence[str], channels: Sequence[str], deal_id: str, *, keep: Sequence[str] = ()) -> list[Any]:

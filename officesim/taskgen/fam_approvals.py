@@ -225,7 +225,7 @@ class ApprovalChain(Family):
                              description="The request's thread got an answer.")]
         gates.append(kit.collateral(["amount", "next_step"]))  # not the close date: nobody asked
         where: dict[str, Any] = {"to": [rep["id"]]} if "to" in told else {"channel": told["channel"]}
-        text = "sent_mail" if "to" in told else "chat_posts"
+        text = kit.told_form(instruction) if "to" in told else "chat_posts"
         if final != listed:
             gates.append(facts_check("told_requester", None, text, trace_to="facts", subject=key,
                                      require=[f"{key}.amount", *([f"{key}.approved_by"] if hard else [])],

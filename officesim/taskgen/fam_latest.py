@@ -240,7 +240,7 @@ class LateChange(Family):
                 s.call("mail_send_message", to=[cfo["email"]], subject=f"{account['name']}: CRM updated",
                        body=f"Hi {kit.hello(cfo)},\n\n{text}\n\nBest")
 
-        text = "chat_posts" if "channel" in told else "sent_mail"
+        text = "chat_posts" if "channel" in told else kit.told_form(instruction)
         where: dict[str, Any] = {"channel": told["channel"]} if "channel" in told else {"to": [told["to"]]}
         if variant == "retracted":
             gates: list[Any] = [kit.deal_untouched(deal)]
@@ -458,7 +458,7 @@ class ConflictingInstructions(Family):
                 s.call("mail_send_message", to=[loser["email"]], subject=f"{deal['name']} close date",
                        body=body)
 
-        text = "chat_posts" if "channel" in told else "sent_mail"
+        text = "chat_posts" if "channel" in told else kit.told_form(instruction)
         where: dict[str, Any] = {"channel": told["channel"]} if "channel" in told else {"to": [loser["id"]]}
         gates: list[Any] = [
             kit.deal_is(deal["id"], expect, "The deal holds the instruction that won."),
