@@ -235,3 +235,8 @@ def test_zones_as_words_offsets_and_ranges_are_read() -> None:
     assert zoned_times("16:30 UTC - 17:15 UTC") == {((16, 30), "UTC"), ((17, 15), "UTC")}  # no UTC-17:15 offset
     assert zoned_times("Oct 14 - 16:30 UTC") == {((16, 30), "UTC")}  # the day is no range's start
     assert zoned_times("à 16:00 et 17:00") == set()
+
+
+def test_a_mail_in_capitals_names_the_cover_and_a_will_is_no_will() -> None:
+    correct_passes(mailed(ACME, lambda t, d, s, *_: f"HI ALL, ERIKA DELEON WILL RUN {t.upper()} ON {d.upper()} AT "
+                          f"{s} CT WHILE I'M ON LEAVE."))

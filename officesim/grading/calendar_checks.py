@@ -651,17 +651,26 @@ _YOU_RUN = re.compile(r"(?i:\byou\b\s*(?:(?:" + _AUX + r"|mind|please)\s*){0,5}"
 
 
 def _people_names(ctx: GradeContext) -> tuple[re.Pattern[str], dict[str, set[str]]]:
-    """A pattern of every employee's name and first name (as written: capitalised), and which person ids
-    each names (a first name may be several people's), read once per grading."""
+    """A pattern of every employee's name (in any case) and first name (capitalised as written, or in
+    capitals: "will" is no Will), and which person ids each names, keyed in lower case (a first name may
+    be several people's), read once per grading."""
     def read() -> tuple[re.Pattern[str], dict[str, set[str]]]:
         ids: dict[str, set[str]] = {}
+        full: set[str] = set()
+        first: set[str] = set()
         for person_id, name in ctx.final.db.execute("SELECT id, name FROM directory_person"):
             plain = " ".join(part for part in str(name).split() if not is_title(part))
-            for written in {str(name), plain, given_name(str(name))}:
+            given = given_name(str(name))
+            for written in {str(name), plain, given}:
                 if written:
-                    ids.setdefault(written, set()).add(str(person_id))
-        words = "|".join(re.escape(n) for n in sorted(ids, key=len, reverse=True))
-        return re.compile(r"(?<![\w@.])(?:" + words + r")(?![\w@])"), ids
+                    ids.setdefault(written.casefold(), set()).add(str(person_id))
+            full |= {str(name), plain} - {given}
+            first |= {given, given.upper()}
+
+        def alternatives(names: set[str]) -> str:
+            return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
+        return re.compile(r"(?<![\w@.])(?:(?i:" + alternatives(full) + r")|" + alternatives(first)
+                          + r")(?![\w@])"), ids
     return ctx.remember(("people names",), read)
 
 
@@ -676,7 +685,7 @@ def _runners(ctx: GradeContext, segment: str) -> list[set[str]]:
         after = _RUNNER_AFTER.match(segment, end)
         before = _RUNNER_BEFORE.search(segment[max(0, m.start() - 120):m.start()])
         if (after is not None and not _NEGATED.search(after[0])) or (after is None and before is not None):
-            out.append(ids[m[0]])
+            out.append(ids[m[0].casefold()])
     return out
 
 
