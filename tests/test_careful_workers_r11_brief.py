@@ -1,9 +1,9 @@
-"""customer_brief: the escalation's chat post date and its fix day are the data's own dates.
+"""customer_brief: the date the escalation was posted in chat is the data's own.
 
 A blind audit's correct briefs mentioned when #customer-escalations flagged the issue ("... (#customer-
 escalations, Oct 4)", "on 2026-10-04 #customer-escalations flagged ...") and failed ``brief_covers``
-and ``last_contact``: "gives dates that are in no source".  The escalation now has those dates as
-facts; a last contact given wrong (a date in no source) or offered beside another still fails.
+and ``last_contact``: "gives dates that are in no source".  The escalation now has that date as a
+fact; a last contact given wrong (a date in no source) or offered beside another still fails.
 """
 
 from __future__ import annotations

@@ -438,9 +438,9 @@ class CustomerBrief(Family):
             sheet.fact(key, "due", sister_invoice["due"].isoformat())
             sister_keys.append(key)
         issue_key = sheet.entity(keyword, key="escalation", aliases=paraphrases, kind="issue")
-        # the chat post's date and the fix's day are the data's own: a brief may give them ("flagged Oct 4")
+        # the chat post's date is the data's own (the chat tools show it): a brief may give it ("flagged Oct 4");
+        # the fix's date is not (the post says "by Friday": 9 Oct alone is resolved, not read; see r5)
         sheet.fact(issue_key, "reported", day(-1).isoformat())
-        sheet.fact(issue_key, "fix_expected", day(4).isoformat())
         sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
         to = [requester_role]
         lost_words = r"\blost\b|closed[\s-]lost|signed with a competitor" if lost is not None else None
