@@ -31,18 +31,25 @@ MEETINGS = {
 Body = Callable[[str, str, str, str, str, str], str]  # title, day, start, end, utc start, utc end -> body
 
 
-def mailed(task_id: str, body: Body) -> Grade:
-    """The reference, each handover mail's body written by ``body`` for the meeting it is about (the
-    reference adds the cover to an event, then mails its people)."""
+def _rewritten(task_id: str, text_of: Callable[[str], str]) -> Grade:
+    """The reference, each handover mail's body ``text_of`` the event it is about (the reference adds the
+    cover to an event, then mails its people)."""
     out = reference(task_id)
     event = None
     for step in out.steps:
         if step["name"] == "calendar_update_event":
             event = step["arguments"]["event_id"]
         elif step["name"] == "mail_send_message":
-            assert event in MEETINGS[task_id], event
-            step["arguments"]["body"] = body(*MEETINGS[task_id][event])
+            step["arguments"]["body"] = text_of(str(event))
     return grade_of(task_id, out)
+
+
+def mailed(task_id: str, body: Body) -> Grade:
+    """The reference, each handover mail's body written by ``body`` for the meeting it is about."""
+    def text_of(event: str) -> str:
+        assert event in MEETINGS[task_id], event
+        return body(*MEETINGS[task_id][event])
+    return _rewritten(task_id, text_of)
 
 
 def caught_by(grade: Grade, *check_ids: str) -> None:
@@ -192,14 +199,7 @@ COUNSEL = "ooo-coverage-counsel-001"  # en_GB; day off Thu 15 October; cover Bet
 
 def mailed_each(task_id: str, bodies: dict[str, str]) -> Grade:
     """The reference, each handover mail's body the one ``bodies`` gives for its meeting."""
-    out = reference(task_id)
-    event = None
-    for step in out.steps:
-        if step["name"] == "calendar_update_event":
-            event = step["arguments"]["event_id"]
-        elif step["name"] == "mail_send_message":
-            step["arguments"]["body"] = bodies[str(event)]
-    return grade_of(task_id, out)
+    return _rewritten(task_id, bodies.__getitem__)
 
 
 def test_a_german_handover_passes_and_a_german_cancellation_fails() -> None:
