@@ -10,6 +10,7 @@ can change only its own calendar, and the family's ``allowed_changes`` gate boun
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -653,25 +654,33 @@ _YOU_RUN = re.compile(r"(?i:\byou\b\s*(?:(?:" + _AUX + r"|mind|please)\s*){0,5}"
 def _people_names(ctx: GradeContext) -> tuple[re.Pattern[str], dict[str, set[str]]]:
     """A pattern of every employee's name (in any case) and first name (capitalised as written, or in
     capitals: "will" is no Will), and which person ids each names, keyed in lower case (a first name may
-    be several people's), read once per grading."""
+    be several people's), read once per grading and compiled once per directory."""
     def read() -> tuple[re.Pattern[str], dict[str, set[str]]]:
-        ids: dict[str, set[str]] = {}
-        full: set[str] = set()
-        first: set[str] = set()
-        for person_id, name in ctx.final.db.execute("SELECT id, name FROM directory_person"):
-            plain = " ".join(part for part in str(name).split() if not is_title(part))
-            given = given_name(str(name))
-            for written in {str(name), plain, given}:
-                if written:
-                    ids.setdefault(written.casefold(), set()).add(str(person_id))
-            full |= {str(name), plain} - {given}
-            first |= {given, given.upper()}
-
-        def alternatives(names: set[str]) -> str:
-            return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
-        return re.compile(r"(?<![\w@.])(?:(?i:" + alternatives(full) + r")|" + alternatives(first)
-                          + r")(?![\w@])"), ids
+        rows = tuple((str(i), str(n)) for i, n in ctx.final.db.execute("SELECT id, name FROM directory_person"))
+        return _names_pattern(rows)
     return ctx.remember(("people names",), read)
+
+
+@functools.lru_cache(maxsize=64)
+def _names_pattern(rows: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, set[str]]]:
+    """``_people_names`` of a directory's (id, name) rows: a library world's thousand names make a pattern
+    that takes milliseconds to compile, and every episode of a task has the same directory."""
+    ids: dict[str, set[str]] = {}
+    full: set[str] = set()
+    first: set[str] = set()
+    for person_id, name in rows:
+        plain = " ".join(part for part in name.split() if not is_title(part))
+        given = given_name(name)
+        for written in {name, plain, given}:
+            if written:
+                ids.setdefault(written.casefold(), set()).add(person_id)
+        full |= {name, plain} - {given}
+        first |= {given, given.upper()}
+
+    def alternatives(names: set[str]) -> str:
+        return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
+    return re.compile(r"(?<![\w@.])(?:(?i:" + alternatives(full) + r")|" + alternatives(first)
+                      + r")(?![\w@])"), ids
 
 
 def _runners(ctx: GradeContext, segment: str) -> list[set[str]]:
