@@ -4,6 +4,7 @@ approvals in chat and receipts in mail, delivered as an attached Drive doc."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import date
 from typing import Any
 
@@ -68,6 +69,17 @@ APPROVED_PATTERNS = [
     r"(?i)\bnothing(?:\s+is|'s)?\s+(?:now\s+|still\s+|left\s+)*(?:outstanding|unsigned|unapproved)\b|"
     r"\bno\s+longer\s+(?:outstanding|unsigned|unapproved)\b|\bnothing\s+(?:left\s+)?to\s+(?:approve|sign)\b",
 ]
+
+
+def approved_by_id(receipts: list[str]) -> str:
+    """The unsigned expenses, by their ids, said to be approved ("R-7960, R-3247 and R-6355 are approved now").
+    The match starts right after an id (a fixed-width lookbehind): a pattern overlapping a name the text gives
+    is dropped, and the ids are names here."""
+    after = "|".join(f"(?<={re.escape(r)})" for r in receipts)
+    return (rf"(?i)(?:{after})(?:\s*\([^)\n]{{0,30}}\))?(?:\s+(?:are|is|were|was)|'re|'s|\s+(?:have|has)\s+been)\s+"
+            rf"(?:now\s+|all\s+|also\s+|since\s+|just\s+)*{_APPROVE}\b")
+
+
 # where such words retell the request, quote it, deny the approval or ask for it (a sentence that says
 # "I've approved ..." is never excused by them)
 NOT_APPROVED = (rf"(?is)^(?!.*{_FIRST_PERSON}).*(?:^\s*>|\b(?:asks?|asked|asking|wants?|wanted|requested|"
@@ -248,7 +260,7 @@ class TravelExpenseReport(Family):
         late_key = facts.entity(rows[late]["receipt"], key=key_of(rows[late]["receipt"]), kind="expense")
         facts.fact(late_key, "amount", rows[late]["amount"])
         approved = facts.entity("I've approved the expenses without sign-off", key="approved", kind="outcome",
-                                patterns=APPROVED_PATTERNS)
+                                patterns=[*APPROVED_PATTERNS, approved_by_id([r["receipt"] for r in lines_unsigned])])
         cfo_attachment: dict[str, Any] = {"text": "attachments", "to": ["role:cfo"]}
         breakdown = [f"{keys[d]}.q3" for d in departments]
         flagged = [f"{k}.amount" for k in flagged_keys]
