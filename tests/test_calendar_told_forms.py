@@ -68,3 +68,17 @@ def test_a_meeting_told_in_the_worlds_own_numeric_form_passes(task: str, body: s
 ])
 def test_a_wrong_day_in_numeric_form_still_fails(task: str, body: str) -> None:
     hack_fails(rewritten(task, lambda _: body, tools=("mail_reply_message",)))
+
+
+@pytest.mark.parametrize(("text", "times"), [
+    ("5:30-6:00 pm", {(17, 30), (18, 0)}),
+    ("5:30-6:00 pm your time (Singapore)", {(17, 30), (18, 0)}),
+    ("2:00 PM (until 2:45)", {(14, 0), (14, 45)}),
+    ("3:00 PM your time (until 3:45)", {(15, 0), (15, 45)}),
+    ("2:00-2:45 PM CT", {(14, 0), (14, 45)}),
+    ("11:30-12:15 pm", {(11, 30), (12, 15)}),  # a range never runs backwards: it starts before noon
+    ("8:45-9:30", {(8, 45), (9, 30)}),
+    ("9:30 and 4pm", {(9, 30), (16, 0)}),  # two times, no range: the first keeps its own reading
+])
+def test_a_range_with_one_half_of_day_gives_it_to_both_ends(text: str, times: set[tuple[int, int]]) -> None:
+    assert clock_times(text) == times

@@ -470,6 +470,32 @@ def _at(hour_text: str, minute_text: str | None, half_text: str | None) -> tuple
     return hour, minute
 
 
+# between the two ends of a time range: "5:30-6:00 pm", "2:00 PM (until 2:45)", "2 to 2:45pm"
+_RANGE_BETWEEN = re.compile(r"\s*(?:(?:your|my|their|local)\s+time\s*,?\s*)?(?:[-–—]|to|till|until|\(\s*until|"
+                            r"\(\s*till)\s*", re.IGNORECASE)
+
+
+def _in_range(text: str, found: list[tuple[re.Match[str], tuple[int, int]]], i: int) -> tuple[int, int]:
+    """The time of ``found[i]``, with the half of day of the range's other end where only that end gives
+    one: "5:30-6:00 pm" is 17:30 to 18:00, "2:00 PM (until 2:45)" 14:00 to 14:45 (never a range that runs
+    backwards: "11:30-12:15 pm" starts at 11:30)."""
+    match, at = found[i]
+    if match[3] or at[0] >= 12:
+        return at
+    for j in (i + 1, i - 1):
+        if not 0 <= j < len(found):
+            continue
+        other, other_at = found[j]
+        first, second = (match, other) if j > i else (other, match)
+        if not other[3] or not other[3].lower().startswith("p") or not _RANGE_BETWEEN.fullmatch(
+                text, first.end(), second.start()):
+            continue
+        later = (at[0] + 12, at[1])
+        if (j > i and later <= other_at) or (j < i and later >= other_at):
+            return later
+    return at
+
+
 def zoned_times(text: str) -> set[tuple[tuple[int, int], str]]:
     """Clock times written with their zone ('08:00 UTC', '4pm (GMT)', '10:30 IST', '11:30 Central',
     '08:45 (UTC+4)'), as ((hour, minute), zone); both ends of a range ('16:30-17:15 UTC')."""
@@ -527,7 +553,8 @@ def clock_times(text: str, *, french: bool = False) -> set[tuple[int, int]]:
 def _clock_spots(text: str, *, french: bool) -> list[tuple[int, int, tuple[int, int]]]:
     """Where ``text`` writes clock times, in order: (start, end, (hour, minute)), on ``text`` as written."""
     text = _NUMERIC_DAY.sub(lambda m: " " * len(m[0]) if _numeric_day(m, False, 2000) else m[0], text)
-    spots = [(m.start(), m.end(), at) for m in _CLOCK.finditer(text) if (at := _clock(m)) is not None]
+    found = [(m, at) for m in _CLOCK.finditer(text) if (at := _clock(m)) is not None]
+    spots = [(m.start(), m.end(), _in_range(text, found, i)) for i, (m, _) in enumerate(found)]
     for pattern in (_UHR, _FRENCH_HOUR) if french else (_UHR,):
         spots += [(m.start(), m.end(), (int(m[1]), int(m[2] or 0) if pattern.groups > 1 else 0))
                   for m in pattern.finditer(text)]
