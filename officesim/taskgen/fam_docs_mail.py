@@ -237,14 +237,23 @@ DECLINES = ["internal", "confidential", "can't share", "cannot share", "can not 
             "not something we share", "isn't something we share", "not shareable", "only for internal use",
             "restricted", "employees only", "not for external", "proprietary", "not public", "can't pass",
             "cannot pass", "can't provide", "cannot provide", "unable to provide", "not able to provide",
-            "not in a position to", "can't release", "cannot release", "can't give out", "cannot give out"]
+            "not in a position to", "can't release", "cannot release", "can't give out", "cannot give out",
+            # the document named as not for the requester without the word "internal" (a blind audit's
+            # "our pricing guidelines aren't something we can send to customers"), and in German and French
+            "aren't something we", "isn't something we", "is not something we", "are not something we",
+            "not for customers", "not for distribution", "can't be shared", "cannot be shared",
+            "can't be sent", "cannot be sent", "nur intern", "interne Unterlage", "vertraulich", "nicht weitergeben",
+            "nicht teilen",
+            "interne", "confidentiel", "ne pouvons pas partager", "ne peux pas partager"]
 PROMISES = ["I'll send", "I will send", "I'll share", "I will share", "I'll forward", "I will forward",
             "attached", "here is the", "here are the", "here's the", "sending it over", "sending you",
             "I'll get it to you", "will get it to you", "link below", "on its way", "https://", "http://",
             "find it here", "you can find it", "here's the link", "here is the link", "download it",
             # a promise put off ("... but I'll see what I can share and send it over later"): still a promise
             "send it over", "send them over", "send it across", "send you a copy", "get you a copy",
-            "what I can share", "share it with you", "share them with you", "make an exception"]
+            "what I can share", "share it with you", "share them with you", "make an exception",
+            # a link to the document itself ("here is a shared link to what you need")
+            "shared link", "a link to it", "link to the document"]
 
 
 class ConfidentialRequest(Family):
