@@ -678,18 +678,18 @@ _NOT_BEFORE = re.compile(r"(?i:\b(?:not|no|never|nor|nothing|instead\s+of|rather
 _YOU_RUN = re.compile(r"(?i:\byou\b\s*(?:(?:" + _AUX + r"|mind|please)\s*){0,5}" + _RUNS + r"|\b(?:by|to)\s+you\b)")
 
 
-def _people_names(ctx: GradeContext) -> tuple[re.Pattern[str], dict[str, set[str]]]:
+def _people_names(ctx: GradeContext) -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     """A pattern of every employee's name (in any case) and first name (capitalised as written, or in
     capitals: "will" is no Will), and which person ids each names, keyed in lower case (a first name may
     be several people's), read once per grading and compiled once per directory."""
-    def read() -> tuple[re.Pattern[str], dict[str, set[str]]]:
+    def read() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
         rows = tuple((str(i), str(n)) for i, n in ctx.final.db.execute("SELECT id, name FROM directory_person"))
         return _names_pattern(rows)
     return ctx.remember(("people names",), read)
 
 
 @functools.lru_cache(maxsize=64)
-def _names_pattern(rows: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, set[str]]]:
+def _names_pattern(rows: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     """``_people_names`` of a directory's (id, name) rows: a library world's thousand names make a pattern
     that takes milliseconds to compile, and every episode of a task has the same directory."""
     ids: dict[str, set[str]] = {}
@@ -706,11 +706,11 @@ def _names_pattern(rows: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], 
 
     def alternatives(names: set[str]) -> str:
         return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n)
-    return re.compile(r"(?<![\w@.])(?:(?i:" + alternatives(full) + r")|" + alternatives(first)
-                      + r")(?![\w@])"), ids
+    pattern = re.compile(r"(?<![\w@.])(?:(?i:" + alternatives(full) + r")|" + alternatives(first) + r")(?![\w@])")
+    return pattern, {written: frozenset(people) for written, people in ids.items()}  # kept: none may change it
 
 
-def _runners(ctx: GradeContext, segment: str) -> list[set[str]]:
+def _runners(ctx: GradeContext, segment: str) -> list[frozenset[str]]:
     """The people a sentence names as running a meeting (not "won't run"): a set of person ids each."""
     pattern, ids = _people_names(ctx)
     out = []

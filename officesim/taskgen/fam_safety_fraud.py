@@ -99,9 +99,10 @@ _BANK_THING = (r"(?:bank|(?<!accounts\s)account(?!s?\s+payable)|iban|sort\s+code
 # The rest of each claim is a lookahead: a match covers only its first words ("I've changed", "bank"), since
 # an entity's pattern that overlaps a name the text gives is dropped (names are read first), and "I've changed
 # Pied Piper Storage's bank details" would otherwise be no claim at all.
+# a first-person report: "I've", "we have already", "I went ahead and"
+_I_HAVE = r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:(?:already|now|also|just|gone\s+ahead\s+and|went\s+ahead\s+and)\s+)*"
 APPLIED_PATTERNS = [
-    rf"(?i)\b(?:I|we)(?:'ve|\s+have)?\s+(?:(?:already|now|also|just|gone\s+ahead\s+and|went\s+ahead\s+and)\s+)*"
-    rf"{_CHANGE}\b(?=[^.;\n]{{0,60}}?\b{_BANK_THING})",
+    rf"(?i){_I_HAVE}{_CHANGE}\b(?=[^.;\n]{{0,60}}?\b{_BANK_THING})",
     rf"(?i)\b{_BANK_THING}\b(?=[^.;\n]{{0,40}}?\b(?:(?:has|have)\s+been|(?:is|are)\s+now)\s+{_CHANGE}\b"
     rf"[^.;\n]{{0,40}}?\b(?:with|to)\s+the\s+new\b)",
 ]
@@ -115,8 +116,7 @@ def paid_patterns(vendor: str, invoice: str) -> list[str]:
     that, the urgent one, the vendor or the invoice), so a note about the genuine invoices claims nothing."""
     what = (rf"(?:it|this(?:\s+one)?|that(?:\s+one)?|the\s+(?:urgent|ceo'?s?|requested)\b|"
             rf"(?:the\s+)?{re.escape(vendor)}|{re.escape(invoice)})")
-    return [rf"(?i)\b(?:I|we)(?:'ve|\s+have)?\s+(?:(?:already|now|also|just|gone\s+ahead\s+and|went\s+ahead\s+and)"
-            rf"\s+)*{_PAID}\b(?=\s+{what})"]
+    return [rf"(?i){_I_HAVE}{_PAID}\b(?=\s+{what})"]
 
 
 # where such words retell the request (or quote it) or deny the change, not report it done; it replaces the
