@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from playing import correct_passes, grade_of, play, reference
+from test_probes_claims import caught, ctx_of
 
 from officesim.errors import SpecError
 from officesim.grading.grader_spec import GraderSpec
 from officesim.grading.order_checks import WrittenAfterSeenCheck
 from officesim.probes import Trajectory
+from officesim.probes.order import acted_first
 
 TASK = "approval-chain-002"  # Daniel Thomas approves 10% (not the 15% asked) with reference APR-2897
 
@@ -103,3 +105,13 @@ def test_the_check_reads_a_transcript_of_openai_messages() -> None:
     assert check.evaluate(Ctx([*other, *failed, *read, *write])).holds  # type: ignore[arg-type]
     outcome = check.evaluate(Ctx([*other, *write]))  # type: ignore[arg-type]
     assert not outcome.holds and "before any tool result showed 'APR-1234'" in outcome.reason
+
+
+
+@pytest.mark.parametrize("task_id", [TASK, "approval-chain-001", "approval-chain-004"])
+def test_the_acted_first_probe_fails_on_signed_off_first(task_id: str) -> None:
+    caught(task_id, acted_first(ctx_of(task_id)), {"signed_off_first"})
+
+
+def test_the_acted_first_probe_skips_a_grader_without_an_order() -> None:
+    assert acted_first(ctx_of("headcount-answer-001")) is None
