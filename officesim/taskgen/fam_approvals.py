@@ -203,6 +203,7 @@ class ApprovalChain(Family):
             else:
                 s.call("chat_reply_message", message_id=told["message"], text=body)
 
+        text = kit.told_form(instruction) if "to" in told else "chat_posts"  # where the requester is told
         if final != listed:
             gates: list[Any] = [kit.deal_is(deal["id"], {"amount": final, "next_step": {"contains": ref}},
                                             "The deal carries the discount the approver actually approved, with the "
@@ -218,14 +219,14 @@ class ApprovalChain(Family):
                                                 description="The deal's amount was updated.")]
         else:
             gates = [kit.deal_untouched(deal)]
+            # (where a direct message will do, told_requester alone says the requester got an answer)
             criteria = [MailSentCheck(id="replied", check="mail_sent", points=1, to=[rep["id"]], to_mode="includes",
-                                      description="The requester got an answer.")] if "to" in told else [
+                                      description="The requester got an answer.")] if text == "sent_mail" else [
                 ChangedCheck(id="replied", check="changed", points=1, table="chat_message", op="insert",
                              match={"author_id": "user", "thread_id": told["message"]},
-                             description="The request's thread got an answer.")]
+                             description="The request's thread got an answer.")] if text == "chat_posts" else []
         gates.append(kit.collateral(["amount", "next_step"]))  # not the close date: nobody asked
         where: dict[str, Any] = {"to": [rep["id"]]} if "to" in told else {"channel": told["channel"]}
-        text = kit.told_form(instruction) if "to" in told else "chat_posts"
         if final != listed:
             gates.append(facts_check("told_requester", None, text, trace_to="facts", subject=key,
                                      require=[f"{key}.amount", *([f"{key}.approved_by"] if hard else [])],

@@ -214,8 +214,7 @@ class AskBeforeActing(Family):
                             kit.collateral([*fields, "next_step"])]  # a note in the next step is fine
         criteria.append(_changed_deal(deal["id"], fields))
         if told is not None and "to" in told:
-            gates.append(facts_check("told_requester", None, kit.told_form(instruction), to=[head["id"]],
-                                     trace_to="facts",
+            gates.append(facts_check("told_requester", None, "sent_mail", to=[head["id"]], trace_to="facts",
                                         subject=key, require=[f"{key}.amount"],
                                         description="The requester is told the new amount."))
         elif told is not None:
@@ -404,8 +403,7 @@ class DelegatedRequest(Family):
                         require=[f"{key}.po"], name=[right], candidates=pos,
                         description="The next step states the right PO, committed (a closed "
                         "or other order's PO only as such)."),
-            facts_check("told_requester", None, kit.told_form(instruction) if "to" in told else "chat_posts",
-                        trace_to="facts",
+            facts_check("told_requester", None, "sent_mail" if "to" in told else "chat_posts", trace_to="facts",
                         subject=key, require=[f"{key}.po"], name=[right], candidates=pos,
                         description="The requester hears the PO number, and only that one.",
                         **where),
