@@ -22,6 +22,9 @@ import multiprocessing
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -118,16 +121,34 @@ def main() -> int:
     request = json.load(sys.stdin)
     items = request["items"]
     handler = replay_item if request["mode"] == "replay" else play_item
-    workers = max(1, min(int(request.get("workers", 1)), len(items)))
     _SCRATCH.append(tempfile.mkdtemp(prefix="officesim-worker-"))
     try:
-        if workers == 1:
-            _write(map(handler, items))
-        else:  # fork: the children inherit this revision's imports and sys.path
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                _write(pool.imap(handler, items, chunksize=max(1, len(items) // (workers * 8))))
+        return run_items(handler, items, int(request.get("workers", 1)))
     finally:
         shutil.rmtree(_SCRATCH[0], ignore_errors=True)
+
+
+def run_items(handler: Callable[[dict[str, Any]], dict[str, Any]], items: list[dict[str, Any]], workers: int) -> int:
+    """Write ``handler``'s output for every item, in input order; the exit status.
+
+    Several workers are forked children (they inherit this revision's imports and sys.path) of a
+    ``ProcessPoolExecutor``, not a ``multiprocessing.Pool``: when a child dies half-way (killed
+    for memory, a crash in native code) a ``Pool`` quietly replaces it and waits forever for the
+    item it held, so a replay hangs with every process idle; the executor breaks instead, and the
+    caller gets an error that says so.
+    """
+    workers = max(1, min(workers, len(items)))
+    if workers == 1:
+        _write(map(handler, items))
+        return 0
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            _write(pool.map(handler, items, chunksize=max(1, len(items) // (workers * 8))))
+    except BrokenProcessPool:
+        sys.stderr.write(f"a worker process died while running {len(items)} items with {workers} workers (killed, "
+                         "perhaps for memory, or crashed in native code); the items it held have no result. "
+                         "Rerun, or with one worker (--workers 1) to see which item it was\n")
+        return 1
     return 0
 
 
