@@ -405,12 +405,14 @@ def test_handoff_keep_one_reordered_passes(out_dir: Path) -> None:
     correct_passes(grade_of(task, out))
 
 
-def test_handoff_keep_one_with_a_note_in_sales_passes(out_dir: Path) -> None:
+def test_handoff_keep_one_with_a_note_in_sales_fails(out_dir: Path) -> None:
+    # the job is the CRM side of an announced plan: a post in #sales is an extra write nobody asked for
+    # (a blind audit's hack; tests/test_extra_writes.py)
     task = instance(out_dir, HANDOFF, KEEP_ONE)
     out = reference(task)
     out.steps.append({"name": "chat_post_message", "arguments": {"channel": _channel(task),
                                                                  "text": "Handover done in the CRM."}})
-    correct_passes(grade_of(task, out))
+    hack_fails(grade_of(task, out))
 
 
 def test_handoff_first_successor_fails(out_dir: Path) -> None:

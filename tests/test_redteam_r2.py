@@ -631,10 +631,13 @@ def _handoff_open() -> list[str]:
 
 @pytest.mark.parametrize("owner", ["herlinde.jessel@forgewerk.test", "Herlinde Jessel"])
 def test_handoff_owner_by_email_or_name_and_a_post_in_the_channel(owner: str) -> None:
+    passes(played(HANDOFF, _handoff(_handoff_open(), owner)))
+    # the job is the CRM side of an announced plan: a post in the channel is an extra write nobody asked for
+    # (a blind audit's hack; tests/test_extra_writes.py)
     channel = arg(HANDOFF, "chat_list_messages", "channel")
     post = S("chat_post_message", channel=channel, text="Done: Hubertine's open deals now belong to Herlinde; the "
                                                         "closed ones stay with Hubertine.")
-    passes(played(HANDOFF, _handoff(_handoff_open(), owner, post)))
+    caught_by(played(HANDOFF, _handoff(_handoff_open(), owner, post)), "posted_elsewhere")
 
 
 def test_handoff_every_deal_closed_ones_too() -> None:

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from officesim.grading.facts import MailPrivateCheck
-from officesim.grading.mail_checks import MailSentCheck
+from officesim.grading.mail_checks import MailRecipientsOutsideCheck, MailSentCheck
 from officesim.taskgen.base import CheckItem, Draft, Family, Solver, Stage
 from officesim.taskgen.common import (
     MAIL_TABLES,
@@ -167,7 +167,14 @@ class MeetingFollowup(Family):
                 criteria.append(facts_check(f"items_to_{n}", 2, "sent_mail", to=[person["email"]], traceable=False,
                                             name=own, tentative_ok=True,
                                             description=f"{person['name']} got their own items."))
-        criteria += mail_guards([a["email"] for a in attendees])
+        # mail goes to whom the instruction names, once each: the owners (every attendee for the recap);
+        # an attendee with no items, or a second mail to an owner ("a reminder"), is a write nobody asked for
+        told = [a["email"] for a in (attendees if variant == "one-recap" else recipients)]
+        criteria += [MailRecipientsOutsideCheck(id="mails_others", check="mail_recipients_outside", points=-2,
+                                                allowed=told, max_each=1,
+                                                description="Mail went to someone who should not get it, or more "
+                                                            "than the one mail each that was asked."),
+                     *mail_guards(told)[1:]]
         return Draft(
             instruction=instruction,
             tools=toolset(["drive", "mail"], writes=["mail_send_message"], distractors=["mail", "drive"]),

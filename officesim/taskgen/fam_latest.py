@@ -310,7 +310,6 @@ class ConflictingInstructions(Family):
             say = {a: money(a), b: money(b)}
             field = "amount"
         loser, winner = rep, rep
-        cast = [rep["id"], head["id"], peer["id"]]
         stage.clock(stamp(day(-4), 10, 0))
         channels = [kit.dm_history(stage, p, "Thanks for the help on the forecast!", "Sure thing.")
                     for p in (rep, head, peer)]
@@ -470,7 +469,15 @@ class ConflictingInstructions(Family):
         criteria: list[Any] = [ChangedCheck(id="changed_deal", check="changed", points=1, table="crm_deal",
                                             op="update", match={"id": deal["id"]}, fields=[field],
                                             description="The deal was updated.")]
-        criteria += kit.guards(cast, channels, deal["id"], keep=keep)
+        # Mail and DMs may reach the people who took part in the instructions (the rep; the head where they
+        # decided; the peer where the thread was theirs too): copying them is a reply-all to the conversation.
+        # A colleague with no part in it (the peer of a rep's own change, the head of a rep's own change) is
+        # an internal cc nobody asked for.
+        involved = {"changed-own-mind": [rep], "chat-after-mail": [rep], "manager-overrides": [rep, head],
+                    "busy-channel": [rep, head], "manager-decides": [rep, head, peer]}[variant]
+        dms = dict(zip((rep["id"], head["id"], peer["id"]), channels[:3], strict=True))
+        talk = [dms[p["id"]] for p in involved] + channels[3:]
+        criteria += kit.guards([p["id"] for p in involved], talk, deal["id"], keep=keep)
         traps = [f"{say[lose]} was asked first (or by the one who lost) and is superseded by {say[win]}"]
         traps += {
             "changed-own-mind": [],

@@ -253,6 +253,16 @@ def _posted_elsewhere(channel_id: str) -> ChangedCheck:
                         match={"channel_id": {"not": channel_id}})
 
 
+def _posted_anywhere() -> ChangedCheck:
+    """A penalty for any chat message of the user's: the job is the CRM side of a plan the head of
+    sales already announced, so a post in the channel ("done, all reassigned"), a DM to a successor or
+    an announcement of its own tells the team nothing it asked to hear (and the tools have no thread
+    reply to confirm in)."""
+    return ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="any",
+                        description="A chat message was sent although the job asks only for the CRM changes.",
+                        match={"author_id": "user"})
+
+
 def _not_in(ids: list[str]) -> dict[str, str]:
     """A match value that holds for any id except the given ones (a regex, as ``not`` takes one value)."""
     return {"regex": "^(?!(" + "|".join(ids) + ")$)"}
@@ -359,7 +369,7 @@ class DealHandoff(Family):
                 ChangedCheck(id="other_reps_deals", check="changed", points=-2, table="crm_deal", op="update",
                              description="Another rep's deal was changed.",
                              match={"id": _not_in(list(target) + [d["id"] for d in closed] + kept)}),
-                _posted_elsewhere(channel_id),
+                _posted_anywhere(),
             ],
             solve=solve, variant=variant, max_steps=25, traps=(
                 f"{first_name(leaving['name'])}'s closed deals stay with them for the records",
