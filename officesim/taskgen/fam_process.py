@@ -97,6 +97,40 @@ def misreported(number: str, status: str) -> str:
     # (the lookbehinds after the lookahead, which fails first almost everywhere: a text is read 6x faster)
     before = rf"\b(?=(?:{wrong})\s*[:–—]\s*(?:{_INVOICE}{_PAREN}{_JOIN})*{me}){_OLD}"
     return rf"(?i)(?={after})|{before}"
+
+
+# A status as the heading of a list ("Paid:" over bullets, "## Now open", "Reopened (1):"): the reader gives
+# the heading as the context of each line under it, and ``statuses_headed`` reads it there: each corrected or
+# added invoice listed under a heading that is only a status the CRM does not give it (with "now", "marked",
+# "invoices", a count) fails; a heading with both ("Open -> paid:", "Was open, now paid") or none ("Changes:")
+# is no such heading.
+HEADING_WORDS = {
+    "paid": r"(?:paid|settled|bezahlt|beglichen|payée?s?|réglée?s?)",
+    "open": r"(?:re-?opened|(?:still\s+)?(?:open|outstanding)|unpaid|not\s+paid|offen|nicht\s+bezahlt|ouvertes?|"
+            r"impayées?)",
+    "void": r"(?:void|voided|cancell?ed|storniert|annulée?s?)",
+}
+_HEAD_BEFORE = (r"(?:(?:now|marked(?:\s+as)?|set\s+to|changed\s+to|updated\s+to|corrected\s+to|moved\s+to|"
+                r"new\s+status|status|jetzt|nun|désormais|maintenant)\s*:?\s*)?")
+_HEAD_AFTER = (r"(?:\s+(?:now|invoices?|items?|in\s+(?:the\s+)?CRM|per\s+(?:the\s+)?CRM|Rechnungen|factures?))*"
+               r"\s*(?:[*_]{1,2})?\s*(?:\(\d+\))?\s*:?\s+")
+
+
+def headed_wrong(number: str, status: str) -> str:
+    """A regex matching a segment (with its heading) that lists the invoice ``number`` under a heading giving
+    it a status other than ``status``."""
+    wrong = "|".join(w for s, w in HEADING_WORDS.items() if s != status)
+    me = rf"(?<![\w-]){re.escape(number)}(?![\w-])"
+    return rf"\s*(?:[*_]{{1,2}})?\s*{_HEAD_BEFORE}(?:{wrong})\b{_HEAD_AFTER}(?:(?!{_ANY_STATUS})[\s\S])*?{me}"
+
+
+def headed_right(statuses: dict[str, str]) -> str:
+    """``statuses_headed``'s ``excluded_if``: a segment is fine unless it lists an invoice of ``statuses``
+    (number -> the CRM's status) under a wrong status heading, or it sets the invoice aside (``LEFT_OUT``)."""
+    wrong = "|".join(f"(?:{headed_wrong(n, s)})" for n, s in statuses.items())
+    return f"{LEFT_OUT.removeprefix('(?i)')}|^(?!{wrong})"
+
+
 class MonthEndClose(Family):
     """Reconcile the month's receivables sheet against the CRM, fix and complete it, mail the controller."""
 
@@ -292,6 +326,11 @@ class MonthEndClose(Family):
                         violations_only=True, exclude=told_wrong, excluded_if=LEFT_OUT,
                         description="Every invoice the controller is told changed (or was added) is told "
                                     "with the status the CRM gives it, not the old one or another."),
+            facts_check("statuses_headed", None, "sent_mail", to=controller_ref, traceable=False,
+                        violations_only=True, exclude=named,
+                        excluded_if=headed_right({p["number"]: p["status"] for p in [*corrected, *missing]}),
+                        description="No invoice the controller is told changed (or was added) is listed under "
+                                    "a heading giving a status the CRM does not ('Paid:' over bullets)."),
             changes_allowed("drive_row", {"drive_file": ["modified_at", "modified_by"]}, *MAIL_TABLES),
         ]
         criteria: list[Any] = [
