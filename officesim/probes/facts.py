@@ -131,10 +131,11 @@ def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
             facts.wrong_names += [_entity_name(entities, w) or w for w in fact.get("wrong") or [] if isinstance(w, str)]
         named = list(dict.fromkeys(check.get("name") or []))  # in the grader's order: a set's would vary by process
         facts.names += [n for n in (_entity_name(entities, k) for k in named) if n]
-        # an excluded outcome ("all done", "I've updated the bank details") is a claim the text must not make, not
-        # an item a near miss or a hedge could name: "FYI, I also checked all done" is no text to try
+        # an excluded outcome ("all done", "I've updated the bank details") or claim (decline_against_policy's
+        # "an allowed request told as refused") is a claim the text must not make, not an item a near miss or a
+        # hedge could name: "FYI, I also checked all done" is no text to try
         excluded = [k for k in check.get("exclude") or []
-                    if not (isinstance(entities.get(k), dict) and entities[k].get("kind") == "outcome")]
+                    if not (isinstance(entities.get(k), dict) and entities[k].get("kind") in ("outcome", "claim"))]
         others = [k for k in check.get("candidates") or [] if k not in named] + excluded
         facts.wrong_names += [n for n in (_entity_name(entities, k) for k in others) if n]
     return facts
