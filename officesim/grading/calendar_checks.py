@@ -634,7 +634,11 @@ _AWAY = re.compile(
     r"again|in\s+the\s+office|the)\s+)*(?i:" + _A_DAY + r")(?i:\s*(?:-|–|—|to|through|thru|until|till|and|&)\s*"
     r"(?:the\s+)?(?:" + _A_DAY + r"|" + _ORDINAL + r"\b))*")
 _SENTENCE = re.compile(r"(?<=[!?;])\s+|(?<=\.)\s+(?=[A-Z(])|\s*\n+\s*")
-_GENERIC = re.compile(r"\b(?:it|meetings?|sessions?|call|one|termin|besprechung|réunion|séance)\b", re.IGNORECASE)
+# what a sentence calls the meeting without its title: "it", "the session", and what a meeting is for ("Laura
+# will lead the discussion", "the sync", "the agenda")
+_GENERIC = re.compile(r"\b(?:it|meetings?|sessions?|call|one|discussions?|conversations?|agenda|syncs?|stand-?ups?|"
+                      r"check-?ins?|catch-?ups?|huddles?|1:1s?|one-on-ones?|termin|besprechung|réunion|séance)\b",
+                      re.IGNORECASE)
 _AUX = (r"(?:will|shall|can|could|would|is|are|has|have|kindly|happily|gladly|also|now|then|still|be|been|being|"
         r"going|to|agreed|offered|'ll|’ll|'s|’s|not|never|won't|won’t|can't|can’t|isn't|isn’t|cannot|doesn't|"
         r"doesn’t)")
@@ -669,6 +673,22 @@ _CALLED_OFF = re.compile(
     r"(?:won't|won’t|will\s+not|isn't|isn’t|is\s+not|not)\s+(?:be\s+)?"
     r"(?:take\s+place|taking\s+place|happen\w*|go\w*\s+ahead|be\s+held|held)|abgesagt|verschoben|entfällt|"
     r"fällt\s+(?:\w+\s+){0,4}?aus|annulée?s?|reportée?s?)\b)")
+# the meeting said to be off ("the meeting is off", "it's off"); a person who is off ("Erika is off that day",
+# "I'm off") says nothing of it
+_IS_OFF = (r"\s*(?:is|'s|’s|was|will\s+be|has\s+been)\s+(?:now\s+|also\s+|definitely\s+|simply\s+|just\s+)?off\b"
+           r"(?!\s+(?:to\b|for\s+(?:me|him|her|them|you)\b|work\b|sick\b|duty\b|the\s+hook\b))")
+_OFF = re.compile(r"(?i:\b(?:it|this|that|(?:the\s+|our\s+|this\s+)?(?:meeting|session|call|one))" + _IS_OFF + ")")
+
+
+def _called_off(segment: str, title: str) -> list[tuple[re.Match[str], str]]:
+    """Where ``segment`` calls the meeting off, and the word for it: the usual words ("cancelled"), or the
+    meeting (or its title) "is off"."""
+    found = [(m, m[0]) for m in _CALLED_OFF.finditer(segment)] + [(m, "off") for m in _OFF.finditer(segment)]
+    if title:
+        found += [(m, "off") for m in re.finditer(r"(?i:" + re.escape(title) + _IS_OFF + ")", segment)]
+    return found
+
+
 # not said of it, or only as a possibility: "is not cancelled", "rather than cancel it", "if it has to be
 # rescheduled"
 _NOT_BEFORE = re.compile(r"(?i:\b(?:not|no|never|nor|nothing|instead\s+of|rather\s+than|without|if|unless|whether|"
@@ -757,10 +777,10 @@ def _what_it_says(ctx: GradeContext, check: CalendarEventCheck, row: dict[str, A
     about = [s for s in segments if _about(ctx, row, s, others, year)]
     if check.going_ahead:
         for segment in about:
-            for m in _CALLED_OFF.finditer(segment):
+            for m, word in _called_off(segment, str(row["title"] or "")):
                 clause = re.split(r"[,:—–(]", segment[max(0, m.start() - 30):m.start()])[-1]
                 if not _NOT_BEFORE.search(clause):
-                    return f"says {row['title']!r} is {m[0]}, but it goes ahead"
+                    return f"says {row['title']!r} is {word}, but it goes ahead"
     if check.runner is not None:
         runner = ctx.person_id(check.runner)
         name = ctx.person(check.runner)["name"]
