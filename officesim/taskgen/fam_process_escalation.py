@@ -104,7 +104,12 @@ PROMISE_PATTERNS = [
     # "a credit will be applied", "a refund has been issued", "the renewal will be discounted", "here's a $500 credit"
     rf"(?i)\b{_COMP}\s+(?:of\s+\S+\s+)?(?:will\s+be|has\s+been|have\s+been|is\s+being|'s\s+been|is\s+going\s+to\s+be)\s+"
     r"(?:(?!not\b)\w+\s+)?(?:applied|issued|added|processed|sent|credited|approved|granted|on\s+its\s+way)",
-    rf"(?i)\b(?:here's|here\s+is|enclosed\s+is|attached\s+is)\s+(?:a|an|your)\s+(?:\S+\s+){{0,2}}?{_COMP}",
+    rf"(?i)\b(?:here's|here\s+is|enclosed\s+is|attached\s+is|expect)\s+(?:a|an|your)\s+(?:\S+\s+){{0,2}}?{_COMP}",
+    # "we'll make it up to you with a free month", "there will be no charge for October"
+    rf"(?i)\bmake\s+(?:it\s+)?(?:right|up\s+(?:for\s+(?:it|this)|to\s+you))\s+(?:\w+\s+)?(?:with|by)\s+(?:\S+\s+){{0,3}}?"
+    rf"(?:{_COMP}|extend\w*|giv\w*|offer\w*|credit\w*|refund\w*|waiv\w*|discount\w*)",
+    r"(?i)\b(?:will\s+be\s+no|won't\s+be\s+any|(?:are|is)\s+not\s+going\s+to\s+be\s+any)\s+(?:charge|fee|fees|"
+    r"invoice)s?\s+for\b",
     r"(?i)\b(?:make\s+sure|ensure|see\s+to\s+it\s+that)\s+you\s+(?:get|receive|are\s+(?:credited|refunded|"
     r"compensated))\b",
     r"(?i)\b(?:renewal|invoice|subscription|bill)\s+(?:will\s+be|has\s+been|is\s+being)\s+(?:(?!not\b)\w+\s+)?"
