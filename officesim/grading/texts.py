@@ -114,6 +114,8 @@ def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel:
         return mail_texts(ctx, mails, body=form == "sent_mail")
     if form == "chat_posts":
         return _posts(ctx, channel)
+    if form == "messages" and (channel is not None or any(_is_user(ctx, ref) for ref in to or [])):
+        return _told(ctx, to or [], channel)
     if form == "messages":  # "let them know": the mail to them; without one, the direct messages to the one person
         mailed = texts(ctx, "sent_mail", to=to)
         return mailed or (_posts(ctx, to[0]) if to is not None and len(to) == 1 else [])
@@ -123,3 +125,27 @@ def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel:
         table, _, column = arg.partition(".")
         return _fields(ctx, table if table.startswith("crm_") else f"crm_{table}", column)
     raise ValueError(f"{form!r} is not a text form ({TEXT_FORMS})")
+
+
+def _is_user(ctx: GradeContext, ref: str) -> bool:
+    """Whether a person ref of ``to`` is the acting user ("user", their id or address, or their role)."""
+    if ref in ("user", ctx.user["id"]) or ref.casefold() == ctx.user_email.casefold():
+        return True
+    return ref.startswith("role:") and ctx.person_id(ref) == ctx.user["id"]
+
+
+def _told(ctx: GradeContext, to: list[str], channel: str | None) -> list[Text]:
+    """``messages`` with a ``channel``, or with the user among ``to``: every way the people of ``to`` were
+    told, each its own text: every mail to any of them (to, cc or bcc), the direct messages with each, the
+    posts in ``channel`` (channel names or ids, comma-separated), and the answer when ``to`` names the user
+    (the person who asked hears it there).  A check holds when one of them says it all and none breaks a rule."""
+    people = [ref for ref in to if not _is_user(ctx, ref)]
+    out = texts(ctx, "answer") if len(people) < len(to) else []
+    if people:
+        wanted = ctx.emails(people)
+        out += mail_texts(ctx, [m for m in ctx.sent_mail if wanted & m.recipients()])
+        for ref in people:
+            out += [Text(f"direct messages to {ref}", t.content) for t in _posts(ctx, ref)]
+    for name in (channel or "").split(","):
+        out += _posts(ctx, name.strip()) if name.strip() else []
+    return out
