@@ -22,6 +22,7 @@ from officesim.grading.facts import FactsCheck, FactsSpec, MailPrivateCheck
 from officesim.grading.judge_check import JudgeCheck
 from officesim.grading.mail_checks import MailRecipientsOutsideCheck, MailSentCheck
 from officesim.grading.order_checks import AttemptedCheck, WrittenAfterSeenCheck
+from officesim.grading.pick_checks import PickedCheck
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, NoRecordCheck, RecordCheck
 from officesim.grading.spec_base import CheckBase, _Strict
 from officesim.grading.spec_base import crm_table as crm_table  # re-exported: readers of grader specs use it
@@ -30,7 +31,7 @@ from officesim.grading.spec_base import crm_table as crm_table  # re-exported: r
 Check = Annotated[
     MailSentCheck | MailRecipientsOutsideCheck | RecordCheck | NoRecordCheck | ChangedCheck
     | AllowedChangesCheck | SheetCellsCheck | DocContainsCheck | AnswerCheck | JudgeCheck | FactsCheck
-    | MailPrivateCheck | CalendarEventCheck | WrittenAfterSeenCheck | AttemptedCheck,
+    | MailPrivateCheck | CalendarEventCheck | WrittenAfterSeenCheck | AttemptedCheck | PickedCheck,
     Field(discriminator="check"),
 ]
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from officesim.grading.facts import FactsCheck
+from officesim.grading.pick_checks import PickedCheck
 
 
 def key_of(text: str) -> str:
@@ -91,6 +92,32 @@ class FactSheet:
         if self.sources:
             out["sources"] = self.sources
         return out
+
+
+# What "the most" is said of, per question: a superlative within four words of one of these is a pick.
+OVERSPEND_WORDS = (r"overspen\w*|overrun\w*|over[\s-]+(?:its\s+|their\s+|the\s+)?(?:budget|plan)|over\s+by|"
+                   r"percent\w*|variance|exceed\w*|überschritt\w*|überzogen|dépass\w*")
+# (upward: "Sales fell the most" may be true of another department beside the biggest rise)
+CHANGE_WORDS = (r"chang\w*|increas\w*|jump\w*|ris(?:e|es|ing|en)|rose|grew|grow\w*|swing|shift\w*|mov(?:e|ed|er|ers)|"
+                r"difference|delta|gain\w*|spik\w*|climb\w*|veränder\w*|anstieg|gestiegen|changement|hausse|"
+                r"augment\w*|évolution")
+
+
+def picked_check(check_id: str, text: str, *, name: str, options: Iterable[str], dimension: str,
+                 committed: bool = False, unless: str | None = None, to: Sequence[str] | None = None,
+                 description: str) -> PickedCheck:
+    """A ``picked`` gate: the superlative of ``dimension`` goes to ``name`` among ``options``."""
+    item: dict[str, Any] = {"id": check_id, "check": "picked", "description": description, "text": text}
+    if to is not None:
+        item["to"] = list(to)
+    item["name"] = name
+    item["options"] = [k for k in dict.fromkeys(options) if k != name]
+    item["dimension"] = dimension
+    if committed:
+        item["committed"] = True
+    if unless is not None:
+        item["unless"] = unless
+    return PickedCheck.model_validate(item)
 
 
 def facts_check(check_id: str, points: float | None, text: str, *, description: str | None = None,

@@ -22,7 +22,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import OVERSPEND_WORDS, FactSheet, facts_check, picked_check
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
 
 MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
@@ -151,7 +151,7 @@ class BudgetVarianceAnswer(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
-            gates=[_read_only_gate()],
+            gates=[_read_only_gate(), _picked_gate(keys, winner, percent=percent)],
             # one criterion: a hedge on either half (two departments, two figures) is not an answer
             criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
                                   "its overrun stated with it; every figure traceable.", name=[keys[winner]],
@@ -176,6 +176,24 @@ def _split(rng: random.Random, total: float) -> list[float]:
     first = round(total * rng.uniform(0.3, 0.36), -2)
     second = round(total * rng.uniform(0.3, 0.36), -2)
     return [first, second, round(total - first - second, 2)]
+
+
+# a pick said of another measure or time than the question's ("largest in dollars" beside a percent
+# question, "last quarter", "for the quarter as a whole" beside September's) crowns nothing asked about
+_OTHER_TIME = r"\bQ2\b|last\s+quarter|previous\s+quarter|original|superseded|earlier\s+version|first\s+version"
+_IN_PERCENT = r"percent\w*|%|relative|proportion\w*"
+_IN_MONEY = r"dollar\w*|euro\w*|pound\w*|rupee\w*|\$|€|£|₹|absolute|amount|in\s+(?:USD|EUR|GBP|INR|CAD|AUD)"
+
+
+def _picked_gate(keys: dict[str, str], winner: str, *, percent: bool = False, month: bool = False) -> Any:
+    """The answer picks the top department: "Executive overspent the most (9.1%); Operations was 27.6%
+    over" states every figure right and names the answer, but crowns the wrong one; a list of every
+    department with its figure picks none."""
+    unless = "|".join([_OTHER_TIME, _IN_MONEY if percent else _IN_PERCENT,
+                       *([r"\bquarter\b|overall|as\s+a\s+whole|in\s+total|Q3\s+total"] if month else [])])
+    return picked_check("picked", "answer", name=keys[winner], options=keys.values(), dimension=OVERSPEND_WORDS,
+                        committed=True, unless=unless, description="The answer picks the department most over "
+                        "budget: every 'most' or 'largest' goes to it, and it is said to be the one or named first.")
 
 
 def _winner_criterion(keys: dict[str, str], winner: str, attribute: str) -> list[Any]:
@@ -237,7 +255,8 @@ def _revised_sheet(stage: Stage, rng: random.Random) -> Draft:
         s.submit(f"{top}, over by {stage.money(over)}")
 
     return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
-                 gates=[_read_only_gate()], criteria=_winner_criterion(keys, top, "overrun"), solve=solve,
+                 gates=[_read_only_gate(), _picked_gate(keys, top)], criteria=_winner_criterion(keys, top, "overrun"),
+                 solve=solve,
                  variant="revised-sheet", max_steps=10, facts=sheet,
                  traps=("the first Q3 sheet, superseded by its revised copy, puts another department on top",
                         "last quarter's sheet beside the Q3 ones"))
@@ -294,7 +313,8 @@ def _one_month(stage: Stage, rng: random.Random) -> Draft:
         s.submit(f"{top}, over by {stage.money(sep[top])} in September")
 
     return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
-                 gates=[_read_only_gate()], criteria=_winner_criterion(keys, top, "september_overrun"),
+                 gates=[_read_only_gate(), _picked_gate(keys, top, month=True)],
+                 criteria=_winner_criterion(keys, top, "september_overrun"),
                  solve=solve, variant="one-month", max_steps=10, facts=sheet,
                  traps=("the department furthest over for the quarter is another one than September's",
                         "the top department's quarter overrun is not its September one"))
@@ -377,7 +397,7 @@ def _department_sheets(stage: Stage, rng: random.Random) -> Draft:
         s.call("drive_read_sheet", file_id=revised_id)
         s.submit(f"{top}, over by {stage.money(over[top])}")
 
-    return Draft(instruction=instruction, tools=toolset(["drive"]), gates=[_read_only_gate()],
+    return Draft(instruction=instruction, tools=toolset(["drive"]), gates=[_read_only_gate(), _picked_gate(keys, top)],
                  criteria=_winner_criterion(keys, top, "overrun"), solve=solve, variant="department-sheets",
                  max_steps=40, facts=sheet, difficulty="hard",
                  traps=("one department's first sheet is superseded by a revised copy that takes it off the top",

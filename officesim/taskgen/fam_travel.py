@@ -28,7 +28,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
+from officesim.taskgen.factsheet import CHANGE_WORDS, FactSheet, facts_check, key_of, picked_check
 
 CATEGORIES = {"Airfare": (280, 1400), "Hotel": (180, 1100), "Meals": (40, 260), "Ground transport": (25, 180)}
 CITIES = ["Chicago", "London", "Austin", "Toronto", "Boston", "Denver", "Singapore", "Berlin"]
@@ -287,6 +287,12 @@ class TravelExpenseReport(Family):
                             description="The attached report gives each department's Q3 total and compares the "
                                         "department that changed most with Q2.",
                             require=breakdown, name=[keys[jump]], require_any=[comparison]),
+                # the comparison crowns the department that changed most, not another one beside its figures
+                *(picked_check(check_id, text, to=["role:cfo"], name=keys[jump], options=keys.values(),
+                               dimension=CHANGE_WORDS, description=f"{where} says of no other department that "
+                               "it changed most (or had the biggest jump).")
+                  for check_id, text, where in (("picked", "attachments", "The report"),
+                                                ("picked_mail", "sent_mail", "The mail to the CFO"))),
                 facts_check("unsigned_core", None, "sent_mail", to=["role:cfo"],
                             description="What the CFO got flags each expense without sign-off with its amount, "
                                         "and not the one approved in chat.",

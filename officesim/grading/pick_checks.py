@@ -1,0 +1,193 @@
+"""Check kind ``picked``: the text's superlative goes to the right one ("the biggest change was X").
+
+Questions that pick one of several ("which department overspent by the largest percentage?",
+"compare the department that changed most with Q2") invite an answer that lists every option
+with its true figure and then crowns the wrong one: "Executive overspent by the largest
+percentage: 9.1%. Operations was 27.6% over."  Every figure is right, the answer is named, and the
+facts engine, which checks what is stated about each entity, sees nothing wrong.  What is wrong
+is the pick, so this kind reads the picks: every place the text attaches the question's
+superlative (``dimension`` says what is compared: "change", "overspend") to one of the options.
+
+A superlative attaches to the option it is said of: the nearest option before it in the same
+clause ("Operations overspent the most"), else the first option after it in the same clause ("The
+largest overrun was Operations", "Biggest change: Marketing"), else the nearest option before it
+at all ("..., Operations +27.6%, the largest"), else the first after it.  A superlative that ends
+its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated ("not the largest"),
+ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
+(a "> " line).  The check fails when a superlative attaches to another option, or offers two
+("the biggest was Operations or Executive"); with ``committed`` it also fails when options are
+named and none is picked: no superlative attaches to the answer and the answer is not the first
+option named (a list of every option with its figure answers no "which").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field, field_validator
+
+from officesim.grading.spec_base import CheckBase, Outcome
+from officesim.grading.texts import TEXT_FORMS, texts
+
+if TYPE_CHECKING:
+    from officesim.grading.context import GradeContext
+    from officesim.grading.facts import FactsSpec, Reader
+
+# The superlatives of "more" (English, German, French): what crowns one option.  "most" needs care:
+# "most of the spend", "at most", "for the most part" crown nothing.
+_SUPERLATIVE = (r"(?:biggest|largest|greatest|highest|steepest|sharpest|strongest|heaviest|widest|furthest|"
+                r"farthest|worst|"
+                r"(?<!\bat\s)(?<!\bthe\s)most(?!\s+of\b)(?!\s+part\b)|the\s+most(?!\s+of\b)(?!\s+part\b)|"
+                r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|number\s+one|no\.\s?1|"
+                r"am\s+(?:st[äa]rksten|meisten|h[öo]chsten)|gr[öo](?:ß|ss)te[nrsm]?|h[öo]chste[nrsm]?|"
+                r"st[äa]rkste[nrsm]?|(?:le|la|les)\s+plus(?:\s+(?:forte?s?|grande?s?|important\w*|élevée?s?))?)")
+# Said of the option it is near, a superlative may still crown another: ranked below the top.
+_RANKED_BELOW = re.compile(
+    r"\b(?:second|third|2nd|3rd|next|runner[\s-]?up|zweit\w*|dritt\w*|deuxième|troisième)\b[\s-]*(?:\w+[\s-]+)?$",
+    re.IGNORECASE)
+_SET_APART = re.compile(r"\b(?:after|behind|besides|apart\s+from|other\s+than|aside\s+from|excluding|except|"
+                        r"ignoring|nach|hinter|außer|après|derrière|hormis)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bnicht|\bkein\w*|\bpas|\bnon)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[,;(\[]|\s[-–—]\s|\b(?:but|while|whereas|although|though|aber|während|mais|alors)\b",
+                           re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\bor\b|\boder\b|\bou\b|/|\beither\b|\bentweder\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def _markers(dimension: str) -> re.Pattern[str]:
+    """The superlative said of ``dimension`` (a regex of its words), within four words either way."""
+    sup = _SUPERLATIVE
+    gap = r"(?:[\s-]+[\w'’]+){0,4}?[\s-]+"
+    # a superlative that ends its clause needs no word of the dimension: "(the largest)", "is the biggest."
+    bare = rf"\b{sup}\b(?=\s*(?:[).,;:!?—–]|\s-\s|$))"
+    return re.compile(rf"\b{sup}\b{gap}(?:{dimension})|(?:{dimension})\w*{gap}{sup}\b|{bare}", re.IGNORECASE)
+
+
+class PickedCheck(CheckBase):
+    """Holds when every superlative the text says of ``dimension`` goes to ``name`` (and, with
+    ``committed``, the text picks ``name`` at all when it names other options)."""
+
+    check: Literal["picked"] = Field(description="The kind of check.")
+    text: str = Field(description=f"Which text: {TEXT_FORMS}.")
+    to: list[str] | None = Field(None, description="sent_mail/attachments/messages: only mail to all of these "
+                                 "person refs.")
+    channel: str | None = Field(None, description="chat_posts: a channel name or id, or a person ref for a DM.")
+    name: str = Field(description="The entity (of facts.entities) the superlative belongs to: the answer.")
+    options: list[str] = Field(min_length=1, description="The other entities it was chosen among.")
+    dimension: str = Field(
+        min_length=2, description="A regex of the words for what is compared (change|increase|grew|rose): a "
+        "superlative within four words of one of them is a pick ('the biggest change', 'grew the most').")
+    committed: bool = Field(False, description="The text must pick: when it names other options, a superlative "
+                            "goes to the answer or the answer is the first option it names.")
+    unless: str | None = Field(
+        None, description="A regex of words that make a superlative's clause about another measure or time "
+        "(percent|%, Q2|last quarter): a pick said there crowns nothing this question asks about.")
+
+    @field_validator("dimension", "unless")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        try:
+            if value is not None:
+                _markers(value)
+        except re.error as exc:
+            raise ValueError(f"not a regex: {exc}") from None
+        return value
+
+    def facts_problem(self, facts: FactsSpec | None) -> str | None:
+        if facts is None:
+            return "a picked check needs a facts: section (its entities are the options)"
+        for key in [self.name, *self.options]:
+            if key not in facts.entities:
+                return f"{key!r} is not an entity in facts.entities"
+        return None
+
+    def evaluate(self, ctx: GradeContext) -> Outcome:
+        if ctx.facts is None:
+            return Outcome(None, "the grader is broken: a picked check needs a facts: section", verdict="error")
+        found = texts(ctx, self.text, to=self.to, channel=self.channel)
+        if not found:
+            return Outcome(False, f"there is no {self.text.replace('_', ' ')}", {"texts": []})
+        reader = ctx.fact_reader
+        problems = [f"{t.label} {p}" for t in found for p in picks_wrong(reader, self, t.content)]
+        if problems:
+            return Outcome(False, "; ".join(problems[:3]), {"texts": [t.label for t in found]})
+        return Outcome(True, f"{', '.join(t.label for t in found[:3])}: every pick goes to "
+                       f"{ctx.facts.entities[self.name].name}", {"texts": [t.label for t in found]})
+
+
+def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
+    """What is wrong with the picks ``text`` makes: a superlative crowning another option, two offered,
+    or (``committed``) options named and none picked."""
+    entities = reader.spec.entities
+    pool = {check.name, *check.options}
+    answer = entities[check.name].name
+    markers = _markers(check.dimension)
+    problems: list[str] = []
+    crowned = False
+    first: str | None = None
+    for segment in reader.segments(text):
+        line = segment.text
+        if line.lstrip().startswith(">"):
+            continue  # a quote of what someone else wrote
+        spots = [(start, end, key) for start, end, key in reader.mentions(line) if key in pool]
+        if first is None and spots:
+            first = spots[0][2]
+        for m in markers.finditer(line):
+            key = _attached(line, m.start(), m.end(), spots)
+            if key is None or _crowns_nobody(line, m.start()) or (
+                    check.unless and re.search(check.unless, _clause(line, m.start(), m.end()), re.IGNORECASE)):
+                continue
+            if key == check.name:
+                crowned = True
+                rivals = [k for _, _, k in spots if k != key]
+                if rivals and _ALTERNATIVE.search(line):
+                    problems.append(f"offers {entities[rivals[0]].name} beside {answer} for "
+                                    f"{m.group(0)!r}: {line[:80]!r}")
+            elif not _ranked_after_one(line, m.start(), spots, key):
+                problems.append(f"says {m.group(0)!r} of {entities[key].name}; it is {answer}: {line[:80]!r}")
+    if check.committed and not problems and not crowned and first is not None and first != check.name:
+        problems.append(f"names the options without picking one: {answer} is neither said to be the one nor "
+                        "named first")
+    return list(dict.fromkeys(problems))
+
+
+# an option named only to be set aside: "not Operations", "rather than Sales", "ahead of Legal"
+_PUT_ASIDE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|ahead\s+of|than|nicht|statt|pas|plutôt\s+que)\s+"
+                        r"(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _attached(line: str, start: int, end: int, spots: list[tuple[int, int, str]]) -> str | None:
+    """The option the superlative at ``start:end`` is said of (see the module's docstring): options named
+    only to be set aside ("not Operations") are passed over."""
+    before = [s for s in spots if s[1] <= start]
+    after = [s for s in spots if s[0] >= end]
+    inside = [s for s in spots if s[0] < end and start < s[1]]  # "Top: Marketing" read within the marker
+    near = [s for s in before[-1:] if not _CLAUSE_BREAK.search(line, s[1], start)]
+    next_ = [s for s in after[:1] if not _CLAUSE_BREAK.search(line, end, s[0])]
+    for s_start, _, key in [*near, *next_, *inside, *reversed(before), *after]:
+        if not _PUT_ASIDE.search(line, max(0, s_start - 30), s_start):
+            return key
+    return None
+
+
+def _clause(line: str, start: int, end: int) -> str:
+    """The clause of ``line`` holding ``start:end``: from the clause break before it to the one after it."""
+    breaks = [m for m in _CLAUSE_BREAK.finditer(line) if m.end() <= start]
+    after = _CLAUSE_BREAK.search(line, end)
+    return line[breaks[-1].end() if breaks else 0:after.start() if after else len(line)]
+
+
+def _crowns_nobody(line: str, start: int) -> bool:
+    """Whether the superlative at ``start`` is negated ("not the biggest") or ranked below the top
+    ("second-largest", "next biggest")."""
+    head = line[max(0, start - 40):start]
+    return bool(_RANKED_BELOW.search(head) or _NEGATED.search(head))
+
+
+def _ranked_after_one(line: str, start: int, spots: list[tuple[int, int, str]], key: str) -> bool:
+    """Whether ``key`` is crowned only after another option was set apart ("after Operations, the
+    biggest overrun was Executive": Executive is second, which may be true)."""
+    return any(other != key and s_end <= start and _SET_APART.search(line, max(0, s_start - 25), s_start)
+               for s_start, s_end, other in spots)
