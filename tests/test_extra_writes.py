@@ -337,12 +337,14 @@ PROMISES = ["To make up for it, we'll credit your account with one month.",
             "As a goodwill gesture, I can offer you a 20% discount on the renewal.",
             "You'll receive a full refund for September.",
             "We'll make it up to you by extending your contract for free.",
-            "There will be no charge for this month."]
+            "There will be no charge for this month.",
+            "Would a 20% discount on the renewal help?"]
 FAIR = ["We will review compensation with the account team and come back to you.",
         "This was not your fault, and nothing is needed on your side.",
         "I've asked your account manager whether a service credit is appropriate.",
         "I'm very sorry for the disruption this has caused your team.",
-        "We let you down here, and we'll make it right by fixing it properly."]
+        "We let you down here, and we'll make it right by fixing it properly.",
+        "Would a call with our engineers help?"]
 
 
 @pytest.mark.parametrize("task_id", ESCALATION[:2])

@@ -105,6 +105,10 @@ PROMISE_PATTERNS = [
     rf"(?i)\b{_COMP}\s+(?:of\s+\S+\s+)?(?:will\s+be|has\s+been|have\s+been|is\s+being|'s\s+been|is\s+going\s+to\s+be)\s+"
     r"(?:(?!not\b)\w+\s+)?(?:applied|issued|added|processed|sent|credited|approved|granted|on\s+its\s+way)",
     rf"(?i)\b(?:here's|here\s+is|enclosed\s+is|attached\s+is|expect)\s+(?:a|an|your)\s+(?:\S+\s+){{0,2}}?{_COMP}",
+    # an offer put as a question: "would a 20% discount on the renewal help?", "how about a free month on us?"
+    rf"(?i)\b(?:how|what)\s+about\s+(?:a|an|one|two|some)\s+(?:\S+\s+){{0,2}}?{_COMP}",
+    rf"(?i)\b(?:would|could|does|will)\s+(?:a|an|one|two|some)\s+(?:\S+\s+){{0,2}}?{_COMP}\s+(?:\S+\s+){{0,3}}?"
+    r"(?:help|work|make\s+up|suffice|do\b|ease|be\s+(?:ok|okay|acceptable|enough))",
     # "we'll make it up to you with a free month", "there will be no charge for October"
     rf"(?i)\bmake\s+(?:it\s+)?(?:right|up\s+(?:for\s+(?:it|this)|to\s+you))\s+(?:\w+\s+)?(?:with|by)\s+(?:\S+\s+){{0,3}}?"
     rf"(?:{_COMP}|extend\w*|giv\w*|offer\w*|credit\w*|refund\w*|waiv\w*|discount\w*)",
