@@ -24,6 +24,7 @@ from officesim.grading.mail_checks import MailRecipientsOutsideCheck, MailSentCh
 from officesim.grading.order_checks import AttemptedCheck, WrittenAfterSeenCheck
 from officesim.grading.pick_checks import PickedCheck
 from officesim.grading.record_checks import AllowedChangesCheck, ChangedCheck, NoRecordCheck, RecordCheck
+from officesim.grading.seen_checks import SeenCheck
 from officesim.grading.spec_base import CheckBase, _Strict
 from officesim.grading.spec_base import crm_table as crm_table  # re-exported: readers of grader specs use it
 
@@ -31,7 +32,8 @@ from officesim.grading.spec_base import crm_table as crm_table  # re-exported: r
 Check = Annotated[
     MailSentCheck | MailRecipientsOutsideCheck | RecordCheck | NoRecordCheck | ChangedCheck
     | AllowedChangesCheck | SheetCellsCheck | DocContainsCheck | AnswerCheck | JudgeCheck | FactsCheck
-    | MailPrivateCheck | CalendarEventCheck | WrittenAfterSeenCheck | AttemptedCheck | PickedCheck,
+    | MailPrivateCheck | CalendarEventCheck | WrittenAfterSeenCheck | AttemptedCheck | PickedCheck
+    | SeenCheck,
     Field(discriminator="check"),
 ]
 

@@ -228,6 +228,10 @@ class Solver:
     steps: list[dict[str, Any]] = field(default_factory=list)
     answer: str | None = None
     office: Office | None = None
+    # the calls and their results as an episode's transcript records them (OpenAI chat messages), so
+    # that the writer grades the reference with it: checks that read the transcript (what was read
+    # before a write, what a tool result showed) are verified too
+    transcript: list[dict[str, Any]] = field(default_factory=list)
 
     def call(self, name: str, /, **arguments: Any) -> dict[str, Any]:
         """Run one allowed tool as the acting user; an error result means the solution is wrong."""
@@ -237,6 +241,11 @@ class Solver:
         if "error" in result:
             raise GenerationError(f"solution step {name}({arguments}) failed: {result['error']}")
         self.steps.append({"name": name, "arguments": arguments})
+        call_id = f"call_{len(self.steps)}"
+        self.transcript += [
+            {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {
+                "name": name, "arguments": json.dumps(arguments, ensure_ascii=False, default=str)}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result, ensure_ascii=False, default=str)}]
         if self.office is not None:
             self.office.after_step(self.world)
         return result

@@ -15,6 +15,7 @@ from typing import Any
 
 from officesim.grading.facts import FactsCheck
 from officesim.grading.pick_checks import PickedCheck
+from officesim.grading.seen_checks import SeenCheck
 
 
 def key_of(text: str) -> str:
@@ -118,6 +119,19 @@ def picked_check(check_id: str, text: str, *, name: str, options: Iterable[str],
     if unless is not None:
         item["unless"] = unless
     return PickedCheck.model_validate(item)
+
+
+def seen_gate(*, sources: Sequence[str] | None = None, every: bool = False) -> SeenCheck:
+    """A ``seen`` gate: a tool result of the episode showed a source's figures (the answer was read, not
+    remembered from another episode of the same task)."""
+    item: dict[str, Any] = {"id": "read_sources", "check": "seen",
+                            "description": "The answer rests on data read in this episode: a tool result showed the "
+                            "figures of " + ("every" if every else "a") + " source."}
+    if sources is not None:
+        item["sources"] = list(sources)
+    if every:
+        item["every"] = True
+    return SeenCheck.model_validate(item)
 
 
 def facts_check(check_id: str, points: float | None, text: str, *, description: str | None = None,

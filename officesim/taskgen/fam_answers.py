@@ -22,7 +22,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import OVERSPEND_WORDS, FactSheet, facts_check, picked_check
+from officesim.taskgen.factsheet import OVERSPEND_WORDS, FactSheet, facts_check, picked_check, seen_gate
 from officesim.taskgen.policy import POLICY_NAME, policy_text, set_travel_policy
 
 MONTHS = [("2026-07", "July"), ("2026-08", "August"), ("2026-09", "September")]
@@ -151,7 +151,7 @@ class BudgetVarianceAnswer(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
-            gates=[_read_only_gate(), _picked_gate(keys, winner, percent=percent)],
+            gates=[_read_only_gate(), seen_gate(), _picked_gate(keys, winner, percent=percent)],
             # one criterion: a hedge on either half (two departments, two figures) is not an answer
             criteria=[facts_check("answer", 2, "answer", description="The right department and only that one, with "
                                   "its overrun stated with it; every figure traceable.", name=[keys[winner]],
@@ -255,7 +255,8 @@ def _revised_sheet(stage: Stage, rng: random.Random) -> Draft:
         s.submit(f"{top}, over by {stage.money(over)}")
 
     return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
-                 gates=[_read_only_gate(), _picked_gate(keys, top)], criteria=_winner_criterion(keys, top, "overrun"),
+                 gates=[_read_only_gate(), seen_gate(), _picked_gate(keys, top)],
+                 criteria=_winner_criterion(keys, top, "overrun"),
                  solve=solve,
                  variant="revised-sheet", max_steps=10, facts=sheet,
                  traps=("the first Q3 sheet, superseded by its revised copy, puts another department on top",
@@ -313,7 +314,7 @@ def _one_month(stage: Stage, rng: random.Random) -> Draft:
         s.submit(f"{top}, over by {stage.money(sep[top])} in September")
 
     return Draft(instruction=instruction, tools=toolset(["drive"], distractors=["drive"]),
-                 gates=[_read_only_gate(), _picked_gate(keys, top, month=True)],
+                 gates=[_read_only_gate(), seen_gate(), _picked_gate(keys, top, month=True)],
                  criteria=_winner_criterion(keys, top, "september_overrun"),
                  solve=solve, variant="one-month", max_steps=10, facts=sheet,
                  traps=("the department furthest over for the quarter is another one than September's",
@@ -397,7 +398,8 @@ def _department_sheets(stage: Stage, rng: random.Random) -> Draft:
         s.call("drive_read_sheet", file_id=revised_id)
         s.submit(f"{top}, over by {stage.money(over[top])}")
 
-    return Draft(instruction=instruction, tools=toolset(["drive"]), gates=[_read_only_gate(), _picked_gate(keys, top)],
+    return Draft(instruction=instruction, tools=toolset(["drive"]),
+                 gates=[_read_only_gate(), seen_gate(), _picked_gate(keys, top)],
                  criteria=_winner_criterion(keys, top, "overrun"), solve=solve, variant="department-sheets",
                  max_steps=40, facts=sheet, difficulty="hard",
                  traps=("one department's first sheet is superseded by a revised copy that takes it off the top",
@@ -479,7 +481,7 @@ class ExpensePolicyAnswer(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["drive"], distractors=["drive"]),
-            gates=[_read_only_gate()],
+            gates=[_read_only_gate(), seen_gate()],
             criteria=[facts_check("amount", 1, "answer", description="The current policy's figure, and only it.",
                                   require=[f"{keys[city]}.{attribute}"], subject=keys[city],
                                   candidates=keys.values(), others_at_most=POLICY_OTHERS,
@@ -586,7 +588,8 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
         s.submit(stage.money(raised))
 
     apps = ["drive", "mail"] if variant == "mail-exception" else ["drive"]
-    return Draft(instruction=instruction, tools=toolset(apps, distractors=["drive"]), gates=[_read_only_gate()],
+    return Draft(instruction=instruction, tools=toolset(apps, distractors=["drive"]),
+                 gates=[_read_only_gate(), seen_gate()],
                  criteria=[facts_check("amount", 1, "answer", description="The nightly cap in force for this "
                                        "trip, and only it.", require=[f"{keys[city]}.hotel_cap"], subject=keys[city],
                                        candidates=keys.values(), others_at_most=POLICY_OTHERS,

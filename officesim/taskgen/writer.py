@@ -174,7 +174,7 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
             "grader.yaml": dump_yaml(grader),
             "solution.yaml": dump_yaml(solution),
         })
-        loaded = verify(rendered, start, world_db, solver.answer)
+        loaded = verify(rendered, start, world_db, solver.answer, solver.transcript)
         rendered = RenderedTask(task_id, {**rendered.files, "tools.pin": render_pin(loaded)})
     except WorldLacks as exc:
         raise WorldLacks(f"{task_id}: {family.name} skipped for world {world.label}: {exc}") from None
@@ -187,7 +187,8 @@ def render_verified(family: Family, index: int, base: bytes | None = None, world
     return rendered, loaded
 
 
-def verify(rendered: RenderedTask, start: World, final: World, answer: str | None) -> Task:
+def verify(rendered: RenderedTask, start: World, final: World, answer: str | None,
+           transcript: list[dict[str, Any]] | None = None) -> Task:
     """Load the rendered files like any task; its setup must rebuild ``start`` and the oracle pass.
 
     Going through the task loader and ``grade`` means the rendered files, not the family's
@@ -199,7 +200,7 @@ def verify(rendered: RenderedTask, start: World, final: World, answer: str | Non
     # they differ is the (slower) content hash asked whether the difference is physical only.
     if rebuilt != start.snapshot() and _content_hash(rebuilt) != start.state_hash():
         raise GenerationError("replaying the rendered setup does not rebuild the planted world")
-    result = grade(task, start, final, answer)
+    result = grade(task, start, final, answer, transcript)
     if not result.passed or result.score < 1.0:
         raise GenerationError(f"the reference solution does not pass:\n{result.summary()}")
     return task
