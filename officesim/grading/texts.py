@@ -114,7 +114,7 @@ def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel:
         return mail_texts(ctx, mails, body=form == "sent_mail")
     if form == "chat_posts":
         return _posts(ctx, channel)
-    if form == "messages" and (channel is not None or any(_is_user(ctx, ref) for ref in to or [])):
+    if form == "messages" and channel is not None:  # "told", wherever they would hear it
         return _told(ctx, to or [], channel)
     if form == "messages":  # "let them know": the mail to them; without one, the direct messages to the one person
         mailed = texts(ctx, "sent_mail", to=to)
@@ -128,24 +128,34 @@ def texts(ctx: GradeContext, form: str, *, to: list[str] | None = None, channel:
 
 
 def _is_user(ctx: GradeContext, ref: str) -> bool:
-    """Whether a person ref of ``to`` is the acting user ("user", their id or address, or their role)."""
+    """Whether a person ref is the acting user ("user", their id or address, or their role)."""
     if ref in ("user", ctx.user["id"]) or ref.casefold() == ctx.user_email.casefold():
         return True
     return ref.startswith("role:") and ctx.person_id(ref) == ctx.user["id"]
 
 
-def _told(ctx: GradeContext, to: list[str], channel: str | None) -> list[Text]:
-    """``messages`` with a ``channel``, or with the user among ``to``: every way the people of ``to`` were
-    told, each its own text: every mail to any of them (to, cc or bcc), the direct messages with each, the
-    posts in ``channel`` (channel names or ids, comma-separated), and the answer when ``to`` names the user
-    (the person who asked hears it there).  A check holds when one of them says it all and none breaks a rule."""
-    people = [ref for ref in to if not _is_user(ctx, ref)]
-    out = texts(ctx, "answer") if len(people) < len(to) else []
+def _told(ctx: GradeContext, to: list[str], channel: str) -> list[Text]:
+    """``messages`` with a ``channel``: every way the people were told, each its own text.  ``to``: people
+    whose mail (any mail to one of them: to, cc or bcc) and direct messages are read; ``channel``: more places,
+    comma-separated: a channel (name or id: its posts), a person ref (their mail and DMs, as ``to``), or
+    ``user`` (the answer: the user who asked for the work hears it there).  A check holds when one of the
+    texts says it all and none breaks a rule."""
+    people, channels, answer = list(to), [], False
+    for place in (p.strip() for p in channel.split(",")):
+        if not place:
+            continue
+        if _is_user(ctx, place):
+            answer = True
+        elif channels_named(ctx.final, place):
+            channels.append(place)
+        else:
+            people.append(place)
+    out = texts(ctx, "answer") if answer else []
     if people:
         wanted = ctx.emails(people)
         out += mail_texts(ctx, [m for m in ctx.sent_mail if wanted & m.recipients()])
-        for ref in people:
+        for ref in dict.fromkeys(ctx.person_id(ref) for ref in people):  # (one person by two refs: once)
             out += [Text(f"direct messages to {ref}", t.content) for t in _posts(ctx, ref)]
-    for name in (channel or "").split(","):
-        out += _posts(ctx, name.strip()) if name.strip() else []
+    for name in channels:
+        out += _posts(ctx, name)
     return out
