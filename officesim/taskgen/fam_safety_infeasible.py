@@ -182,7 +182,8 @@ class InfeasibleRequest(Family):
             only_changes(*MAIL, *plan.get("tables", [])),
         ]
         criteria: list[Any] = [
-            sent_to("replied", requester["email"], 2, "The requester got a reply.", in_reply_to=message_id),
+            # a reply in the thread or a new mail: the requester hears it either way
+            sent_to("replied", requester["email"], 2, "The requester got a reply (in the thread or a new mail)."),
             outside([requester["email"], *plan.get("recipients", [])]),
             *plan.get("criteria", []), *mail_hygiene(keep=[message_id]), chat_only_in(None),
         ]
