@@ -55,3 +55,12 @@ def test_numbers_are_read_as_written_anywhere() -> None:
     assert _numbers("Customer Success,118000,119800") == {118000.0, 119800.0}  # a CSV row
     assert _numbers("$12,450.00 and 3.5%") == {12450.0, 3.5}
     assert _numbers("file f_100, v2") == set()  # glued to a word: an id, not a figure
+
+
+@pytest.mark.parametrize("task_id", ["invoice-total-answer-003", "three-app-question-008"])
+def test_the_right_total_without_reading_fails(task_id: str) -> None:
+    """Where no facts: source names the data, the gate lists the figures the total is made of."""
+    grade = _with_steps(task_id, keep=0)
+    hack_fails(grade)
+    assert _gate(grade) == "fail", grade.summary()
+    correct_passes(_with_steps(task_id, keep=None))

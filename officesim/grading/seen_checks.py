@@ -64,31 +64,39 @@ class SeenCheck(CheckBase):
     sources: list[str] | None = Field(
         None, description="Source forms (sheet:<name>, doc:<name>, mail:<query>, crm:<table>); none: the facts: "
         "section's sources.")
+    figures: list[float] | None = Field(
+        None, description="Instead of sources: the figures the tool results must have shown (at least `least` of "
+        "them, or all when fewer), where no facts: source names the data (an account's invoice amounts).")
     every: bool = Field(False, description="Every source must have been shown, not just one.")
     least: int = Field(3, ge=1, description="How many of a source's distinct figures a tool result must have "
                        "shown for the source to count as read.")
 
     def facts_problem(self, facts: FactsSpec | None) -> str | None:
-        if self.sources is None and (facts is None or not facts.sources):
-            return "a seen check without sources needs a facts: section with sources"
+        if self.sources is None and self.figures is None and (facts is None or not facts.sources):
+            return "a seen check without sources or figures needs a facts: section with sources"
         return None
 
     def evaluate(self, ctx: GradeContext) -> Outcome:
         forms = self.sources if self.sources is not None else list(ctx.facts.sources if ctx.facts else [])
-        wanted = _wanted(ctx, tuple(forms), self.least)
-        if not wanted:
+        least = self.least
+        if self.figures is not None:
+            wanted = {"the figures of the data": {round(abs(f), 2) for f in self.figures}}
+            least = min(least, len(wanted["the figures of the data"]))
+        else:
+            wanted = _wanted(ctx, tuple(forms), least)
+        if not wanted or least == 0:
             return Outcome(True, "no source has figures enough to tell whether it was read", {"sources": forms})
         found = dict.fromkeys(wanted, 0)
         shown: set[float] = set()
         for text in _tool_results(ctx.transcript):  # stops reading once the sources asked for are seen
             shown |= _numbers(text)
             found = {label: len(figures & shown) for label, figures in wanted.items()}
-            seen = [label for label, n in found.items() if n >= self.least]
+            seen = [label for label, n in found.items() if n >= least]
             if seen and (not self.every or len(seen) == len(wanted)):
                 return Outcome(True, f"the tool results showed {', '.join(seen)}", {"figures_shown": found})
-        unseen = [label for label, n in found.items() if n < self.least]
+        unseen = [label for label, n in found.items() if n < least]
         return Outcome(False, f"no tool result showed {(', ' if self.every else ' or ').join(unseen)} (at least "
-                       f"{self.least} of its figures): the work does not rest on data read in this episode",
+                       f"{least} of its figures): the work does not rest on data read in this episode",
                        {"figures_shown": found})
 
 

@@ -121,7 +121,8 @@ def picked_check(check_id: str, text: str, *, name: str, options: Iterable[str],
     return PickedCheck.model_validate(item)
 
 
-def seen_gate(*, sources: Sequence[str] | None = None, every: bool = False) -> SeenCheck:
+def seen_gate(*, sources: Sequence[str] | None = None, figures: Iterable[float] | None = None,
+              every: bool = False) -> SeenCheck:
     """A ``seen`` gate: a tool result of the episode showed a source's figures (the answer was read, not
     remembered from another episode of the same task)."""
     item: dict[str, Any] = {"id": "read_sources", "check": "seen",
@@ -129,6 +130,8 @@ def seen_gate(*, sources: Sequence[str] | None = None, every: bool = False) -> S
                             "figures of " + ("every" if every else "a") + " source."}
     if sources is not None:
         item["sources"] = list(sources)
+    if figures is not None:
+        item["figures"] = sorted({round(float(f), 2) for f in figures})
     if every:
         item["every"] = True
     return SeenCheck.model_validate(item)

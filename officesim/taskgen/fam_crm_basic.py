@@ -29,7 +29,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
 
 CONTACT_TITLES = ["Head of Finance Systems", "Director of Analytics", "Data Platform Lead", "VP Operations",
                   "Procurement Lead", "Senior IT Manager", "Head of Business Intelligence", "Controller"]
@@ -188,7 +188,7 @@ class InvoiceTotalAnswer(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["crm"], distractors=["crm"]),
-            gates=[allowed_changes(READ_MARKS)],
+            gates=[allowed_changes(READ_MARKS), seen_gate(figures=[r["amount"] for r in wanted])],
             criteria=[facts_check("total", 1, "answer", description="The outstanding total, one figure; invoices "
                                   "that do not count named only as left out.", require=[f"{acc}.outstanding"],
                                   subject=acc, exclude=left_out)],

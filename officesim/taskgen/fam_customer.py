@@ -34,7 +34,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
 from officesim.taskgen.process_common import all_pages
 
 # (name, how the escalation says it, other ways a colleague may put it): a software company's customers
@@ -636,7 +636,7 @@ class ThreeAppQuestion(Family):
         return Draft(
             instruction=instruction,
             tools=toolset(["mail", "chat", "crm"], distractors=["mail", "crm"]),
-            gates=[allowed_changes(READ_MARKS)],
+            gates=[allowed_changes(READ_MARKS), seen_gate(figures=[d["amount"] for d in counted])],
             criteria=[facts_check("total", 1, "answer", description="The right total, one figure, every figure "
                                   "traceable; a deal left out is named only as left out.",
                                   require=[f"{acc}.open_total"], subject=acc, exclude=[*excluded_keys, other_key])],
