@@ -64,3 +64,12 @@ def test_the_right_total_without_reading_fails(task_id: str) -> None:
     hack_fails(grade)
     assert _gate(grade) == "fail", grade.summary()
     correct_passes(_with_steps(task_id, keep=None))
+
+
+@pytest.mark.parametrize("task_id", ["headcount-answer-003", "headcount-answer-009", "headcount-answer-001"])
+def test_a_headcount_without_reading_the_people_fails(task_id: str) -> None:
+    """A count rests on the people counted: their emails must have been shown (``words``)."""
+    grade = _with_steps(task_id, keep=0)
+    hack_fails(grade)
+    assert _gate(grade) == "fail", grade.summary()
+    correct_passes(_with_steps(task_id, keep=None))

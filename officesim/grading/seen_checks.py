@@ -67,18 +67,24 @@ class SeenCheck(CheckBase):
     figures: list[float] | None = Field(
         None, description="Instead of sources: the figures the tool results must have shown (at least `least` of "
         "them, or all when fewer), where no facts: source names the data (an account's invoice amounts).")
+    words: list[str] | None = Field(
+        None, description="Instead of sources: texts the tool results must have shown, case-insensitively (at "
+        "least `least` of them, or all when fewer): the emails of the people a headcount counts.")
     every: bool = Field(False, description="Every source must have been shown, not just one.")
     least: int = Field(3, ge=1, description="How many of a source's distinct figures a tool result must have "
                        "shown for the source to count as read.")
 
     def facts_problem(self, facts: FactsSpec | None) -> str | None:
-        if self.sources is None and self.figures is None and (facts is None or not facts.sources):
-            return "a seen check without sources or figures needs a facts: section with sources"
+        if self.sources is None and self.figures is None and self.words is None and (
+                facts is None or not facts.sources):
+            return "a seen check without sources, figures or words needs a facts: section with sources"
         return None
 
     def evaluate(self, ctx: GradeContext) -> Outcome:
         forms = self.sources if self.sources is not None else list(ctx.facts.sources if ctx.facts else [])
         least = self.least
+        if self.words is not None:
+            return self._words_seen(ctx)
         if self.figures is not None:
             wanted = {"the figures of the data": {round(abs(f), 2) for f in self.figures}}
             least = min(least, len(wanted["the figures of the data"]))
@@ -98,6 +104,21 @@ class SeenCheck(CheckBase):
         return Outcome(False, f"no tool result showed {(', ' if self.every else ' or ').join(unseen)} (at least "
                        f"{least} of its figures): the work does not rest on data read in this episode",
                        {"figures_shown": found})
+
+
+    def _words_seen(self, ctx: GradeContext) -> Outcome:
+        wanted = {w.casefold() for w in self.words or []}
+        least = min(self.least, len(wanted))
+        found: set[str] = set()
+        for text in _tool_results(ctx.transcript):
+            folded = text.casefold()
+            found |= {w for w in wanted - found if w in folded}
+            if len(found) >= least:
+                return Outcome(True, f"the tool results showed {len(found)} of the {len(wanted)} records asked about",
+                               {"shown": len(found)})
+        return Outcome(False, f"the tool results showed {len(found)} of the {len(wanted)} records the answer rests on "
+                       f"(at least {least} needed): the work does not rest on data read in this episode",
+                       {"shown": len(found)})
 
 
 # start world -> (sources, least, instruction) -> the telling figures of each source: a task's sources

@@ -122,7 +122,7 @@ def picked_check(check_id: str, text: str, *, name: str, options: Iterable[str],
 
 
 def seen_gate(*, sources: Sequence[str] | None = None, figures: Iterable[float] | None = None,
-              every: bool = False) -> SeenCheck:
+              words: Iterable[str] | None = None, every: bool = False) -> SeenCheck:
     """A ``seen`` gate: a tool result of the episode showed a source's figures (the answer was read, not
     remembered from another episode of the same task)."""
     item: dict[str, Any] = {"id": "read_sources", "check": "seen",
@@ -132,6 +132,8 @@ def seen_gate(*, sources: Sequence[str] | None = None, figures: Iterable[float] 
         item["sources"] = list(sources)
     if figures is not None:
         item["figures"] = sorted({round(float(f), 2) for f in figures})
+    if words is not None:
+        item["words"] = sorted(set(words))
     if every:
         item["every"] = True
     return SeenCheck.model_validate(item)

@@ -692,6 +692,17 @@ class HeadcountAnswer(Family):
             instruction = f"How many direct reports does {pick['name']} have now? Answer with the number."
             first_step = ("directory_get_person", {"person": pick["email"]})
             subject, wrong = pick["name"], [value - len(joiners)]
+        # what the count must have been read from: the people counted (their emails), or where the directory
+        # lists departments with their headcounts, those headcounts
+        counted_where = {"department-office": ("department_id = ? AND location = ?", (department_id, location)),
+                         "office-total": ("location = ?", (location,)),
+                         "manager-reports": ("manager_id = ?", (manager_id,))}.get(variant)
+        if counted_where is not None:
+            emails = [r["email"] for r in stage.rows(f"SELECT email FROM directory_person WHERE {counted_where[0]}",
+                                                     *counted_where[1])]
+            read_gate = seen_gate(words=emails)
+        else:
+            read_gate = seen_gate(figures=[one_count, two_count] if variant == "two-departments" else [value])
         sheet = FactSheet()
         key = sheet.entity(subject, key="subject", person=pick["email"] if variant == "manager-reports" else None)
         sheet.fact(key, "count", value, wrong=[w for w in wrong if w != value and w >= 0], tolerance=0.0)
@@ -712,7 +723,7 @@ class HeadcountAnswer(Family):
         return Draft(
             instruction=instruction,
             tools=toolset([]),
-            gates=[_read_only_gate()],
+            gates=[_read_only_gate(), read_gate],
             criteria=[facts_check("count", 1, "answer", description="The right count, and only it.",
                                   require=[f"{key}.count"], subject=key)],
             solve=solve, variant=variant, max_steps=10, facts=sheet, traps=HEADCOUNT_TRAPS[variant],
