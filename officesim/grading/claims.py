@@ -364,7 +364,10 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
         base = float(plain.replace(",", ""))
         scale = abs(token.value) / base if base else 1.0
         paren = bool(m.group("open") and m.group("close"))
-        out.append(Figure(token.value, m.group(0).strip(), token.percent, paren,
+        written = m.group(0).strip()
+        if not suffix and _counted_by_code(work, m):  # "(4 EUR": a count of deals in EUR, no amount
+            written = work[m.start("open") if m.group("open") and not m.group("cur") else m.start("num"):m.end("num")]
+        out.append(Figure(token.value, written, token.percent, paren,
                           _precision(plain, suffix, scale, token.percent), tuple(token.alternatives)))
     words = _blank(work, _PRONOUN_ONE)
     for m in _WORD_NUMBER.finditer(words):
@@ -374,6 +377,43 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
         out += [Figure(float(local[1][m.group(0).lower()]), m.group(0), precision=0.5)
                 for m in local[0].finditer(work)]
     return out
+
+
+# A count written beside a bare currency code counts what is in that currency: "9 deals in other currencies
+# (4 EUR, 5 GBP)", "deal count by currency: 4 EUR, 3 GBP", "4 EUR and 3 GBP deals".  Read as amounts they
+# were four euros and three pounds, written in a currency the sources may lack, and correct work failed.
+# Only whole numbers of at most three digits, with no symbol, scale or decimals, in a run of such counts
+# that a count noun follows, or that a count noun opens with no amount between (and then the run lists
+# two currencies or more, or the words between name the currency: "13 deals, 967 EUR" stays an amount).
+_CODE_ALTERNATIVES = "|".join(CURRENCY_CODES)
+_CODE_WORD = re.compile(rf"\b(?:{_CODE_ALTERNATIVES})\b", re.IGNORECASE)
+_COUNT_NOUN = (r"(?:deals?|accounts?|invoices?|opportunit(?:y|ies)|opps|contracts?|orders?|items?|records?|"
+               r"customers?|clients?|vendors?|suppliers?|renewals?|quotes?|subscriptions?|counts?|"
+               r"affaires?|opportunités?|contrats?|factures?|comptes?|geschäfte|verträge|rechnungen|konten|"
+               r"kunden|anzahl|nombre)")
+_CODE_ITEM = rf"(?:\d{{1,3}}\s*(?:{_CODE_ALTERNATIVES})|(?:{_CODE_ALTERNATIVES})\s*:?\s*\d{{1,3}})(?![\w.,]\d)\b"
+_CODE_RUN = re.compile(rf"{_CODE_ITEM}(?:\s*(?:[,/&+;]|\band\b|\bund\b|\bet\b)\s*{_CODE_ITEM})*", re.IGNORECASE)
+_NOUN_AFTER = re.compile(rf"\)?\s+(?:(?:open|active|live|more|other)\s+)?{_COUNT_NOUN}\b", re.IGNORECASE)
+_NOUN_BEFORE = re.compile(rf"\b{_COUNT_NOUN}\b(?P<gap>[^$€£₹¥\d]{{0,40}})$", re.IGNORECASE)
+_AMOUNT_WORD = re.compile(r"\b(?:worth|valued?|totall?ing|totals?|amount\w*|sum\w*|for|at|value|revenue|"
+                          r"pipeline|arr|mrr|of|montant|valeur|betrag|wert|summe)\b", re.IGNORECASE)
+_BY_CURRENCY = re.compile(r"\b(?:currenc(?:y|ies)|in|by|per|par|nach|devises?|währungs?\w*)\b", re.IGNORECASE)
+
+
+def _counted_by_code(text: str, m: re.Match[str]) -> bool:
+    """Whether the number ``m`` reads in ``text`` is a count written beside a bare currency code."""
+    if (re.search(r"[$€£₹¥]", m.group(0)) or not _CODE_WORD.search(m.group(0)) or m.group("sign")
+            or not re.fullmatch(r"\d{1,3}", m.group("num"))):
+        return False
+    run = next((r for r in _CODE_RUN.finditer(text) if r.start() <= m.start("num") < r.end()), None)
+    if run is None:
+        return False
+    if _NOUN_AFTER.match(text, run.end()):
+        return True
+    before = _NOUN_BEFORE.search(text, 0, run.start())
+    if before is None or _AMOUNT_WORD.search(before.group("gap")):
+        return False
+    return len(_CODE_WORD.findall(run.group(0))) >= 2 or _BY_CURRENCY.search(before.group("gap")) is not None
 
 
 # A colleague in a French or German world writes small counts in their own language ("Quatre.", "drei
@@ -490,13 +530,30 @@ def table_cells(row: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in row.strip().strip("|").split("|"))
 
 
+# A sentence whose deals or accounts are those of someone the sentence before it names: "Stacy Thomas leaves
+# on Friday. Hannah Baker takes over her deals.", "... Hannah Baker reprend ses affaires.", "... these accounts
+# go to Hannah".  Cut apart, the second named only who takes over and the first only who leaves, so neither
+# said who covers whom; the two are one statement.  (A sentence that names the person itself needs no such
+# link, and one with nobody before it links to nothing.)
+_BOOK = (r"(?:deals?|accounts?|book|pipeline|portfolio|customers?|clients?|opportunit(?:y|ies)|opps|territory|"
+         r"renewals?|affaires?|comptes?|dossiers?|opportunités?|portefeuille|territoire|kunden|konten|"
+         r"verkaufschancen|vorgänge|gebiet|kundenstamm)")
+_BACK_REFERENCE = re.compile(
+    rf"\b(?:her|his|their|these|those|ses|leurs?|son|sa|ces|ihre[nm]?|seine[nm]?|deren|dessen|diese[nm]?)\s+"
+    rf"(?:[^\W\d_][\w-]*\s+){{0,2}}?{_BOOK}\b"
+    r"|\b(?:from|for|after|replaces?|replacing|covers?|covering)\s+(?:her|him|them)\b"
+    r"|\b(?:la|le|les)\s+remplacer?\b|\b(?:von|für)\s+(?:ihr|ihm)\b|\b(?:ersetzt|vertritt)\s+(?:sie|ihn)\b",
+    re.IGNORECASE)
+
+
 def _sentences(line: str) -> list[str]:
     """A line cut at sentence ends, never after an abbreviation ("Mr. Smith", "approx. 40") nor inside
-    parentheses ("EC-5329 (Prof. Natalija Jäntsch MBA.): no receipt" is one statement)."""
+    parentheses ("EC-5329 (Prof. Natalija Jäntsch MBA.): no receipt" is one statement), nor before a
+    sentence about the deals or accounts of whom the one before it names (``_BACK_REFERENCE``)."""
     out: list[str] = []
     for part in _SENTENCE_END.split(line):
         if out and (_ABBREVIATION.search(out[-1]) or out[-1].count("(") > out[-1].count(")")
-                    or _inside_date(out[-1], part)):
+                    or _inside_date(out[-1], part) or _BACK_REFERENCE.search(part)):
             out[-1] = f"{out[-1]} {part}"
         elif part.strip():
             out.append(part)

@@ -62,6 +62,27 @@ _BEFORE_CHANGE = re.compile(
     r"(?:moved|left|joined|transferred|switched|changed|went|was\s+moved|was\s+transferred)\b)",
     re.IGNORECASE)
 _VALUE_BEFORE_CHANGE = re.compile(r"\d\s+before\b", re.IGNORECASE)
+# (for ``has_marker``: a change's "from" with a value after it, and a value said and then overtaken)
+_CHANGE_FROM = re.compile(r"\bfrom\s+\S{0,12}\d", re.IGNORECASE)
+_SAID_BUT_CHANGED = re.compile(r"\d[^.;!?()]{0,40}?\b(?:but|however|though|although|then|later|since|until|now|yet|"
+                               r"aber|doch|jedoch|mais|puis)\b", re.IGNORECASE)
+# a value that a later clause says was overtaken: "the form said Net 45, but we agreed Net 60", "they quoted
+# 45 days at first; we then settled on 60", "Net 45 originally, since changed to 60" (the value before the
+# "but" is the superseded one, told beside the right one)
+_OVERTAKEN = re.compile(
+    r"[^.;!?()]{0,30}?(?:[,;]|\s[-–—])?\s*(?:[^\W\d_]+\s+){0,2}?\b(?:but|however|though|although|then|later|"
+    r"since|until|now|yet|aber|doch|jedoch|mais|puis)\b[^.;!?()]{0,40}?\b(?:agreed|settled|changed|moved|switched|revised|updated|"
+    r"corrected|renegotiated|replaced|superseded|amended|lowered|raised|reduced|extended|shortened|went\s+with|"
+    r"came\s+back\s+with|is\s+now|are\s+now|now\s+(?:is|are|says?|stands?)|vereinbart|geändert|geeinigt|"
+    r"convenu|changé|modifié|passé)\b", re.IGNORECASE)
+# what says a value was said before a change: "said", "quoted", "first quote", "originally" (before it, in its
+# clause), or "originally", "at first" right after it ("Net 45 originally, since changed to Net 60")
+_AT_FIRST = re.compile(r"\s*(?:days?\s+)?(?:originally|initially|at\s+first)\b", re.IGNORECASE)
+_SAID = re.compile(r"\b(?:said|says|quoted|stated|listed|offered|proposed|asked\s+for|started\s+(?:at|with|on)|"
+                   r"opened\s+with|mentioned|at\s+first|first\s+(?:quote[ds]?|offer(?:ed)?|mail|e-?mail|message|draft|"
+                   r"version|form|figure|number|estimate|proposal)|originally|initially|original|initial|standard|"
+                   r"sagte|hieß|angeboten|ursprünglich|disait|indiquait|proposait|initialement)\b[^,;:.!?()]{0,30}$",
+                   re.IGNORECASE)
 
 
 def has_marker(text: str) -> bool:
@@ -77,7 +98,7 @@ def _kept_marker(text: str) -> bool:
 
 def _read_marker(text: str) -> bool:
     return any(p.search(text) is not None for p in (EXCLUSION, _FORMERLY, _FROM_TO, _EARLIER_ANYWHERE,
-                                                     _VALUE_BEFORE_CHANGE))
+                                                     _VALUE_BEFORE_CHANGE, _CHANGE_FROM, _SAID_BUT_CHANGED))
 
 
 def _markers(text: str, negations: bool = True) -> list[tuple[int, int]]:
@@ -127,7 +148,8 @@ def governed(text: str, spans: list[tuple[int, int]], *, backward: str = "senten
             out.add(before[-1])
     for i, (start, end) in enumerate(spans):
         if (_FROM.search(text, 0, start) and _TO.match(text, end)) or _EARLIER.search(text, 0, start) or (
-                _BEFORE_CHANGE.match(text, end)):
+                _BEFORE_CHANGE.match(text, end)) or _CHANGED_FROM_UNIT.search(text, 0, start) or (
+                (_SAID.search(text, 0, start) or _AT_FIRST.match(text, end)) and _OVERTAKEN.match(text, end)):
             out.add(i)
     # a value offered under a condition is offered, whatever the condition sets aside: "$710 if the old
     # rates still apply", "without September it would be $15,000"
@@ -158,6 +180,10 @@ WOULD_VALUE = re.compile(_WOULD + r"\d", re.IGNORECASE)
 _CHANGED_FROM = re.compile(r"\b(?:went|gone|moved|changed|dropped|fell|rose|increased|decreased|grew|shrank|updated|"
                            r"corrected|revised|cut|raised|lowered|reduced|pushed|pulled|shifted|rescheduled|slipped|"
                            r"jumped|climbed|declined|brought|amended|adjusted)\b[^,;:.!?]*\bfrom\s+$", re.IGNORECASE)
+
+
+# the same, with the value's unit between ("changed from Net 45", "moved from EUR 500"): the old value, "to" or not
+_CHANGED_FROM_UNIT = re.compile(_CHANGED_FROM.pattern[:-1] + r"(?:[^\W\d_]{1,6}\s+)?$", re.IGNORECASE)
 
 
 def changed_from(before: str) -> bool:
