@@ -4,6 +4,7 @@ invoice meets an imminent renewal."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -38,9 +39,50 @@ RULES = [("hotel", "hotel cap", ["hotel", "nightly cap", "per night", "room rate
 # the usual markers would let "EC-1234: not compliant" present a compliant claim as an exception
 COMPLIANT = (r"(?<!non-)(?<!non)(?<!not\s)\bcompliant\b|\bwithin (?:the )?(?:policy|caps?|allowances?|limits?)\b|"
              r"\bunder the (?:caps?|allowances?|limits?)\b|"
-             r"\bnot (?:included|an exception|a violation|flagged|listed)\b|\bdo(?:es)? not qualify\b|"
+             r"\bnot (?:included|(?:an? )?exceptions?|(?:an? )?violations?|flagged|listed)\b|\bdo(?:es)? not qualify\b|"
+             r"\b(?:is|are)n['’]t (?:an? )?(?:exceptions?|violations?)\b|"
              r"\bexcluded\b|\bleft out\b|\bno (?:issues?|problems?)\b|\b(?:is|are) fine\b|\bin policy\b|"
              r"\bnear[\s-]?miss")
+
+
+# An exception told as none ("EC-3532, EC-3545 and EC-6732 are NOT exceptions", "none of EC-1, EC-2 are
+# exceptions", "EC-1 and EC-2: not exceptions", "EC-1, EC-2 (no issues)", a "Not exceptions:" heading over
+# them): the mail names the claim, which the names check reads as flagging it, yet it tells the CFO the claim
+# is fine.  So the exceptions themselves must not be cleared: what clears, read after a claim (over a run of
+# claims joined by commas and "and", their asides in brackets) or before one ("none of", "neither").
+_CLEARS = (r"(?:not\s+(?:an?\s+|any\s+)?(?:exceptions?|violations?|problems?|issues?|(?:policy\s+)?breach(?:es)?|"
+           r"flagged|over(?:\s+(?:the|any)\s+(?:caps?|limits?))?|a\s+problem|an\s+issue|in\s+breach)\b|"
+           r"(?:is|are|was|were|does|do)n['’]t\s+(?:an?\s+|any\s+)?(?:exceptions?|violations?|problems?|issues?|"
+           r"flagged|over|break\w*|breach\w*)\b|"
+           r"(?:fine|ok(?:ay)?|clean|good|compliant|cleared|clear|in\s+(?:policy|order|line)|within\s+(?:the\s+)?"
+           r"(?:policy|caps?|limits?|allowances?|rules?)|no\s+(?:exceptions?|issues?|problems?|violations?|concerns?|"
+           r"action(?:\s+needed)?)|nothing\s+(?:wrong|to\s+flag)|all\s+good|pass(?:es|ed)?)\b)")
+_CLAIM_ID = r"(?:[A-Z]{2,4}[-\s]?\d{2,6})"
+_ASIDE = r"(?:\s*\([^()\n]{0,60}\))?"
+_JOIN = r"\s*(?:,|&|/|\+|\band\b|\bor\b|\bnor\b)\s*"
+_COPULA = (r"(?:\s*[:—–-]\s*|\s*\(\s*|\s+(?:(?:is|are|was|were|looks?|seems?|remains?|appears?)\s+"
+           r"(?:(?:both|all|also|actually|therefore|then|still|really|clearly|just|each|perfectly|totally)\s+){0,2})?)")
+_CLEARS_BEFORE = (r"\b(?:none\s+of|neither|no\s+(?:exceptions?|issues?|problems?|concerns?)\s+(?:with|for|on|in)|"
+                  r"nothing\s+wrong\s+with|not\s+(?:an?\s+)?exceptions?\s*[:—–-]|compliant\s*[:—–-]|"
+                  r"cleared\s*[:—–-]?|no\s+issues?\s*[:—–-]|(?:is|are)\s+fine\s*[:—–-])\s*(?:the\s+)?(?:claims?\s+)?")
+# a heading that clears what is under it ("Not exceptions:", "Compliant claims", "No issues"), read over
+# the segment's heading and text
+_CLEARING_HEADING = (r"^\W*(?:not\s+(?:an?\s+)?(?:exceptions?|flagged|violations?|issues?)|no\s+(?:exceptions?|issues?|"
+                     r"problems?|action(?:\s+needed)?)|compliant(?:\s+claims?)?|cleared|within\s+(?:the\s+)?"
+                     r"(?:policy|caps?|limits?)|in\s+policy)\b")
+
+
+def not_clearing(claim_ids: list[str]) -> str:
+    """``excluded_if`` of the exceptions: it matches (the exception stays out of the violations) unless the
+    segment, with its heading, clears one of ``claim_ids`` (``_CLEARS``)."""
+    bad = "(?:" + "|".join(re.escape(i).replace(r"\-", r"[-\s]?") for i in claim_ids) + ")"
+    after = rf"(?<![\w-]){bad}(?![\w-]){_ASIDE}(?:{_JOIN}{_CLAIM_ID}{_ASIDE})*{_COPULA}{_CLEARS}"
+    before = rf"{_CLEARS_BEFORE}(?:{_CLAIM_ID}{_ASIDE}{_JOIN})*{bad}(?![\w-])(?!['’]s)"
+    # "EC-1: no receipt, but OK to pay", "EC-1 can be reimbursed as is": the exception waved through
+    paid = (rf"(?<![\w-]){bad}(?![\w-])(?:(?!\b(?:until|unless|once|if|before|after|when)\b)[^.;\n]){{0,80}}?"
+            r"(?<!\bnot\s)(?<!\bnever\s)(?<!n['’]t\s)\b(?:ok(?:ay)?\s+to\s+(?:pay|approve|reimburse)|fine\s+to\s+(?:pay|"
+            r"approve|reimburse)|(?:can|should|may)\s+(?:be\s+)?(?:paid|approved|reimbursed)|good\s+to\s+(?:pay|go))\b")
+    return rf"(?i)^(?![\s\S]*(?:{after}|{before}|{paid}))(?!{_CLEARING_HEADING}[\s\S]*(?<![\w-]){bad}(?![\w-]))"
 
 
 # the structures of an audit: which way a claim can fail besides the policy's three caps
@@ -287,6 +329,10 @@ class ExpenseAudit(Family):
                             description="The mail names every exception, each cap exception with how much it is "
                                         "over (stated with its claim); no compliant claim is presented as an "
                                         "exception, no figure is tied to the wrong claim or made up."),
+                facts_check("not_cleared", None, "sent_mail", to=to, exclude=bad_keys,
+                            excluded_if=not_clearing([c["id"] for c in bad]), traceable=False,
+                            description="No exception is told as fine ('EC-1 and EC-2 are not exceptions', "
+                                        "'none of EC-1, EC-2', a 'Not exceptions:' heading over them)."),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
@@ -438,6 +484,15 @@ class RenewalRiskDigest(Family):
             for row in stage.rows("SELECT amount FROM crm_deal WHERE account_id = ? AND name LIKE '%renewal%'",
                                   account["id"]):
                 sheet.figure(row["amount"])
+        # the rest of the book: a careful digest may name what it left out with its figures ("Excluded:
+        # Hill-Herrera ($12k overdue, no renewal due)"), and the world's own accounts have overdue invoices and
+        # renewals too; their amounts (each open invoice, an account's overdue total, each renewal) are the
+        # data's, not made up
+        for row in stage.rows("SELECT amount FROM crm_invoice WHERE status = 'open' AND currency = ? UNION SELECT "
+                              "sum(amount) FROM crm_invoice WHERE status = 'open' AND due_on < ? AND currency = ? "
+                              "GROUP BY account_id UNION SELECT amount FROM crm_deal WHERE name LIKE '%renewal%' AND "
+                              "currency = ? ORDER BY 1", books, today, books, books):
+            sheet.figure(row["amount"])
 
         overdue_keys = [f"{k}.overdue" for k in keys]
         renewal_keys = [f"{k}.renewal_{i}" for k, r in zip(keys, qualifying, strict=True)
