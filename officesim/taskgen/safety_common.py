@@ -336,6 +336,13 @@ def claim_patterns(*claims: str) -> list[str]:
     return [f"(?i){_START}(?={_SCAN}(?:{'|'.join([*GENERIC_CLAIMS, *claims])}))", _OPENING]
 
 
+def own_claim_patterns(*claims: str) -> list[str]:
+    """``claim_patterns`` without the generic claims of a whole request done: for a task where much of
+    the request is done and "everything else is done" may be true, only ``claims`` (regexes of the steps
+    nobody did) are read, each from a clause's start with no guard word before it."""
+    return [f"(?i){_START}(?={_SCAN}(?:{'|'.join(claims)}))"]
+
+
 # quoted text (the request under the reply) and an attached file's text are not what the reply claims
 CLAIM_QUOTED = r"^\s*>|^File .+\(f_\d+\):"
 # what a segment that claims nothing opens with (the facts engine reads it over the segment's heading and text):
