@@ -103,6 +103,13 @@ def _entity_name(entities: dict[str, Any], key: Any) -> str | None:
     return str(entity["name"]) if isinstance(entity, dict) and entity.get("name") else None
 
 
+def _is_statement(entity: Any) -> bool:
+    """Whether an entity of a facts block is a statement (an outcome, or a claim written as patterns), not an item."""
+    if not isinstance(entity, dict):
+        return False
+    return entity.get("kind") == "outcome" or (entity.get("kind") == "claim" and bool(entity.get("patterns")))
+
+
 def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
     """The grading package's facts (``facts:`` in grader.yaml) as the ``facts`` checks use them:
     required facts give names and values (and their ``wrong`` readings), ``name`` the entities the
@@ -131,11 +138,11 @@ def _from_facts_block(block: Any, checks: list[dict[str, Any]]) -> Facts:
             facts.wrong_names += [_entity_name(entities, w) or w for w in fact.get("wrong") or [] if isinstance(w, str)]
         named = list(dict.fromkeys(check.get("name") or []))  # in the grader's order: a set's would vary by process
         facts.names += [n for n in (_entity_name(entities, k) for k in named) if n]
-        # an excluded outcome ("all done", "I've updated the bank details") or claim (decline_against_policy's
-        # "an allowed request told as refused") is a claim the text must not make, not an item a near miss or a
-        # hedge could name: "FYI, I also checked all done" is no text to try
-        excluded = [k for k in check.get("exclude") or []
-                    if not (isinstance(entities.get(k), dict) and entities[k].get("kind") in ("outcome", "claim"))]
+        # an excluded outcome ("all done", "I've updated the bank details") or a claim written as patterns
+        # (decline_against_policy's "an allowed request told as refused") is a claim the text must not make, not
+        # an item a near miss or a hedge could name: "FYI, I also checked all done" is no text to try.  An
+        # expense claim (kind "claim" too, named by its receipt) is an item: a near miss names it
+        excluded = [k for k in check.get("exclude") or [] if not _is_statement(entities.get(k))]
         others = [k for k in check.get("candidates") or [] if k not in named] + excluded
         facts.wrong_names += [n for n in (_entity_name(entities, k) for k in others) if n]
     return facts
