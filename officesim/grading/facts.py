@@ -15,6 +15,10 @@ hand-written grader does the same.  A ``facts`` check reads one text the agent p
 * no wrong reading of a required quantity is stated, and no second reading is offered beside it
   ("4, 5 or 6", "$24k-$26k");
 * no figure is stated with the wrong entity (a swap: account A's renewal written next to B);
+* no value is written as a known fact's that is not its value, whether or not the check asks for the fact
+  and in every mode: beside the fact's label ("Fix ETA Oct 20", "renewal $15,000", "stage: Proposal") or
+  straight after its entity's name (an invoice's amount, a metric's total); history, sums, ranges, other
+  currencies, quotations and another fact's value are no contradiction (``_misstated``);
 * every figure traces to the task's sources: a source figure, or a simple sum, difference, count
   or percentage of them (so a grid of 45 near values, or an invented figure, fails);
 * nothing that must stay out is presented as part of the answer (named as excluded, as a near
@@ -1214,9 +1218,47 @@ def _states_wrong(claim: Claim, fact: Fact, reader: Reader) -> list[str]:
             if day in claim.segment.loose_dates or (day in claim.segment.dates and not _day_told_as_other(
                     reader, claim, fact, day)):
                 out.append(wrong)
-        elif wrong in reader.named(claim.segment.text):
+        elif wrong in reader.named(claim.segment.text) and not _named_for_another(reader, claim, fact, wrong):
             out.append(reader.spec.entities[wrong].name)
     return out
+
+
+def _named_for_another(reader: Reader, claim: Claim, fact: Fact, value: str) -> bool:
+    """Whether every place the claim names ``value`` (an entity that is a wrong reading of ``fact``) gives it
+    to another entity the claim names, whose own fact it is: "EC-9140 ($90.00 over the meal allowance) and
+    EC-9881 ($140.00 over the hotel cap)" names the hotel cap for EC-9881.  A value's owner is the one its
+    place in a "respectively" list gives, else the entity named before it with no clause break between
+    ("EC-9140 (hotel cap)"), else the one after it, else the nearer."""
+    text = claim.segment.text
+    index = _fact_index(reader)
+    mentions = reader.mentions(text)
+    spots = [(start, end, key) for start, end, key in mentions if key in index.holders]
+    if len({key for *_, key in spots}) < 2:
+        return False
+    valued = reader.kept("value entities", None, partial(_value_entities, reader.spec))
+    listed = respectively(text, [(start, key) for start, _, key in spots],
+                          [start for start, _, key in mentions if key in valued]) or {}
+    places = [(start, end) for start, end, key in mentions if key == value]
+    for start, end in places:
+        owner = listed.get(start) or _owner_of(text, start, end, spots)
+        if owner is None or owner == fact.entity or not any(g.value == value for g in index.of({owner})):
+            return False
+    return bool(places)
+
+
+def _owner_of(text: str, start: int, end: int, spots: list[tuple[int, int, str]]) -> str | None:
+    """The entity (of ``spots``) a name at ``text[start:end]`` belongs to (see ``_named_for_another``)."""
+    before = [s for s in spots if s[1] <= start]
+    after = [s for s in spots if s[0] >= end]
+    if before and not _OWNER_BREAK.search(text, before[-1][1], start):
+        return before[-1][2]
+    if after and not _OWNER_BREAK.search(text, end, after[0][0]):
+        return after[0][2]
+    near = [(start - s[1], s[2]) for s in before[-1:]] + [(s[0] - end, s[2]) for s in after[:1]]
+    return min(near)[1] if near else None
+
+
+_OWNER_BREAK = re.compile(r"[,;]|\b(?:and|und|et|while|but)\b", re.IGNORECASE)
 
 
 def _a_months(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
@@ -1519,6 +1561,8 @@ def _offered_beside(reader: Reader, claim: Claim, fact: Fact) -> list[str]:
     if number is None:
         return []
     text = claim.segment.text
+    if _RESPECTIVELY.search(text):
+        return []  # "$2,585,000 and $1,557,500 respectively": a list of figures in the order of their names
     spans = [(at, at + len(f.text), f) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
     spans.sort(key=lambda s: s[0])
     runs: list[list[tuple[int, int, Figure]]] = []
@@ -1854,6 +1898,7 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         if swapped is None:
             swapped = reader._swapped[(text, check.subject)] = _swaps(reader, read) + _label_swaps(reader, read)
         violations += swapped
+    violations += _misstatements(reader, check, text, read)
     if check.traceable and any(reader.spec.fact(k).day() is not None for k in check.require):  # a date asked
         stray = sorted({d for c in read for d in c.segment.dates if not _weekday_resolved(reader, c, d)}
                        - reader.known_dates)
@@ -1953,12 +1998,15 @@ def _swapped_figures(reader: Reader, segment: Segment, spots: list[tuple[int, in
     # apply", "the superseded policy said $55")
     found = [(i, at, at + len(f.text)) for i, (f, at) in enumerate(placed) if at >= 0]
     aside = {found[j][0] for j in governed(blanked, [(a, b) for _, a, b in found])} if marked else set()
+    # "R-7960 and R-3247 ($1,043.84 and $56.80 respectively)": each figure is the entity's in its place
+    listed = respectively(text, [(start, k) for start, _, k in spots],
+                          [at for f, at in placed if at >= 0 and not f.percent]) or {}
     for i, (figure, at) in enumerate(placed):
         if i in aside:
             continue
         before = [k for start, _, k in spots if start <= at]
         after = [k for start, _, k in spots if start > at]
-        near = {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
+        near = {listed[at]} if at in listed else {*before[-1:], *after[:1]} if len(spots) > 1 else {spots[0][2]}
         readings = figure.readings()
         if any(_close(r, v, tolerance) for _, entity, _, v, tolerance in values if entity in near
                for r in readings) or any(figure in run and _close(added, v, tolerance) for run, added in runs
@@ -2069,6 +2117,472 @@ def _column_labels(text: str, header: tuple[str, ...], facts: list[Fact]) -> lis
             if len(named) == 1:
                 out.append((start, at, named[0]))
     return out
+
+
+# ============================================================================== values told wrong
+# A fact with no ``label`` is still told by its attribute's own words ("Fix ETA Oct 20" gives the fix's ETA,
+# "stage: Negotiation" a deal's stage); only words that name one field, never "amount" or "total", which
+# label any figure (an entity's one amount is told by writing it straight after its name: ``_ATTACHED``).
+_ATTRIBUTE_LABELS = {
+    "eta": r"\bETAs?\b|\b(?:fix|resolution)\s+(?:date|expected)\b|\bexpected\s+(?:fix|resolution)\b",
+    "stage": r"\bstage\b|\bphase\b|\bStufe\b|\bétape\b",
+    "status": r"\bstatus\b|\bstatut\b",
+    "due": r"\bdue\b(?!\s+(?:to|diligence)\b)|\bfällig\b|\béchéance\b",
+    "close_date": r"\bclos(?:e|es|ing)\b(?!\s+(?:won|lost)\b)|\bclose\s+date\b",
+    "last_contact": r"\blast\s+(?:contact|touch(?:point)?)\b|\bletzter\s+Kontakt\b|\bdernier\s+contact\b",
+}
+# the attributes that are an entity's headline figure: written straight after its name, a figure is it
+_HEADLINE = ("amount", "total")
+MAX_WORKED = 16  # facts of the named entities whose sums and differences may excuse a figure (a pasted dump names more)
+# between an entity's name and its own figure: "INV-0194 ($29,950", "Revenue: $2.4M", "| Revenue | $2.4M",
+# "revenue was $2.4M" (no comma: "Cochran PLC, $27,200 overdue" may be any of its figures)
+_ATTACHED = re.compile(r"[\s*_`]*(?:[(:=|–—-]|\b(?:was|is|were|of|at|came\s+to|totall?ed|stood\s+at|reached|"
+                       r"amounted\s+to|betrug|beträgt|war|lag\s+bei|est|était|de)\b)?[\s*_`]*(?:\b(?:about|around|"
+                       r"roughly|approximately|approx\.?|circa|ca\.|etwa|rund|environ|some)\s+|~\s*)?", re.IGNORECASE)
+# right after an entity's figure: words that make it another quantity than its headline one ("$2.4M net",
+# "$1,200 per month", "$5,000 of it overdue")
+_ANOTHER_QUANTITY = re.compile(r"[\s*_`]*(?:net|gross|before|after|excl\.?|incl\.?|without|with|including|excluding|"
+                               r"per|each|a\s+(?:month|year)|monthly|annual(?:ly)?|ARR|MRR|of\s+(?:it|which|that)|"
+                               r"left|remaining|paid|outstanding|overdue|due|budget(?:ed)?|forecast|target|"
+                               r"netto|brutto|pro|par|hors)\b", re.IGNORECASE)
+# before a figure: words that make it an approximation ("about $15k"), or a bound ("over $10,000")
+_ABOUT = re.compile(r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|nearly|almost|some|etwa|rund|"
+                    r"ungefähr|environ|près\s+de)\s*|~\s*|≈\s*)$", re.IGNORECASE)
+_AT_LEAST = re.compile(r"\b(?:over|above|more\s+than|at\s+least|north\s+of|upwards\s+of|über|mehr\s+als|plus\s+de)\s*$",
+                       re.IGNORECASE)
+_AT_MOST = re.compile(r"\b(?:under|below|less\s+than|at\s+most|up\s+to|unter|weniger\s+als|moins\s+de)\s*$",
+                      re.IGNORECASE)
+# beside a value: it is another time's figure or the sum of several, not the fact ("last year's renewal",
+# "$80,000 in total", "the combined renewals")
+_ANOTHER_TIME = re.compile(r"\b(?:last|prior|previous|past|original|initial|old|earlier|year[\s-]ago|"
+                           r"letzte[nsr]?|vorige[nsr]?|dernier|précédent)\b", re.IGNORECASE)
+_SUMMED = re.compile(r"\b(?:total|totals|combined|together|altogether|sum|in\s+all|all\s+told|overall|across|"
+                     r"insgesamt|zusammen|au\s+total|en\s+tout)\b", re.IGNORECASE)
+# beside a figure: words that make it a change, not a level ("up $1,874.19", "$300 more", "an increase of")
+_CHANGE_WORD = re.compile(r"\b(?:up|down|rose|fell|grew|increased?|decreased?|drop(?:ped)?|change[ds]?|difference|"
+                          r"more|less|higher|lower|gap|delta|plus|minus|gestiegen|gesunken|mehr|weniger|hausse|"
+                          r"baisse|de\s+plus|de\s+moins)\b", re.IGNORECASE)
+# two values joined as a range: "$14,000-$16,000", "Oct 8 to Oct 10", "between 5 and 7"
+_RANGE = re.compile(r"\s*(?:-|–|—|to|bis|à|and|und|et)\s*", re.IGNORECASE)
+# values listed in the order of the names before them: "revenue and bookings were $X and $Y respectively"
+_RESPECTIVELY = re.compile(r"\b(?:respectively|respective|beziehungsweise|bzw\.|respectivement)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\d{4}|['’]\d{2}\b|\d[./-]\d{1,2}[./-]\d{2}\b")  # a year written with a date
+_QUOTES = re.compile(r"[\"“”„«»]")
+
+
+@dataclass(frozen=True)
+class _Told:
+    """One value a claim writes: a figure, a date or the name of an entity that is some fact's value."""
+
+    start: int
+    end: int
+    shown: str
+    figure: Figure | None = None
+    day: date | None = None
+    entity: str | None = None
+
+
+def _label_of(reader: Reader, fact: Fact) -> str | None:
+    """The words that tell ``fact``: its own ``label``, else that of another fact of the same attribute
+    (the report's "Q3" labels each department's Q3 too), else its attribute's (``_ATTRIBUTE_LABELS``)."""
+    if fact.label:
+        return fact.label
+    shared = reader.kept("attribute labels", None, lambda: {
+        f.attribute: f.label for f in reversed(reader.spec.facts) if f.label})
+    return shared.get(fact.attribute) or _ATTRIBUTE_LABELS.get(fact.attribute)
+
+
+def _told_values(reader: Reader, claim: Claim) -> list[_Told]:
+    """The figures, dates and value-entities the claim writes, where they stand, in order."""
+    text = claim.segment.text
+    out = [_Told(at, at + len(f.text), f.text, figure=f) for f, at in reader.positions(text, claim.segment.figures)
+           if at >= 0]
+    days = date_spans(text, day_first=reader.day_first, year=reader.ctx.now_year) if (
+        claim.segment.dates or claim.segment.loose_dates) else []
+    out = [v for v in out if not any(s <= v.start < e for s, e, _ in days)]  # "Oct 13": a date, not 13
+    out += [_Told(s, e, text[s:e], day=d) for s, e, d in days]
+    valued = reader.kept("value entities", None, partial(_value_entities, reader.spec))
+    out += [_Told(s, e, text[s:e], entity=k) for s, e, k in reader.mentions(text) if k in valued]
+    return sorted(out, key=lambda v: v.start)
+
+
+@dataclass(frozen=True)
+class _FactIndex:
+    """A spec's facts as the wrong-value rule asks for them, built once per grading: by entity, each with
+    the label that tells it (``_label_of``), the entities that hold facts, and each attribute's total."""
+
+    by_entity: dict[str, list[Fact]]
+    labelled: dict[str, Fact]  # fact key -> the fact with its label filled in
+    holders: frozenset[str]
+    totals: dict[str, float]
+
+    def of(self, entities: set[str]) -> list[Fact]:
+        return [f for key in sorted(entities) for f in self.by_entity.get(key, ())]
+
+
+def _fact_index(reader: Reader) -> _FactIndex:
+    return reader.kept("fact index", None, partial(_build_fact_index, reader))
+
+
+def _build_fact_index(reader: Reader) -> _FactIndex:
+    by_entity: dict[str, list[Fact]] = {}
+    labelled: dict[str, Fact] = {}
+    sums: dict[str, list[float]] = {}
+    for fact in reader.spec.facts:
+        by_entity.setdefault(fact.entity, []).append(fact)
+        label = _label_of(reader, fact)
+        if label is not None:
+            labelled[fact.key] = fact if fact.label else fact.model_copy(update={"label": label})
+        if (number := fact.number()) is not None:
+            sums.setdefault(fact.attribute, []).append(number)
+    return _FactIndex(by_entity, labelled, frozenset(by_entity), {a: sum(v) for a, v in sums.items() if len(v) > 1})
+
+
+def _value_entities(spec: FactsSpec) -> frozenset[str]:
+    """The entities that are, or could be, some fact's value: those of a kind a fact's value entity has
+    (every stage, where a deal's stage is one)."""
+    kinds = {spec.entities[str(f.value)].kind for f in spec.facts if isinstance(f.value, str)
+             and f.value in spec.entities}
+    return frozenset(key for key, entity in spec.entities.items() if entity.kind is not None and entity.kind in kinds)
+
+
+def _kind_of(fact: Fact) -> str:
+    if fact.number() is not None:
+        return "number"
+    return "date" if fact.day() is not None else "entity"
+
+
+def _value_kind(value: _Told) -> str:
+    return "number" if value.figure is not None else "date" if value.day is not None else "entity"
+
+
+def _holds(fact: Fact, value: _Told, text: str = "") -> bool:
+    """Whether ``value`` gives ``fact``'s value, as precisely as it is written: "$2.6M" is $2,585,000, and
+    so is "about $2.5M"; "over $2M" is true of it; a date is its day; a name is its entity."""
+    if value.day is not None:
+        day = fact.day()
+        if day is not None and not _YEAR.search(value.shown):  # "closes Jan 24": the year is the reader's
+            return (value.day.month, value.day.day) == (day.month, day.day)
+        return value.day == day
+    if value.entity is not None:
+        return value.entity == fact.value
+    number = fact.number()
+    return number is not None and _near(number, fact.tolerance, value, text)
+
+
+def _near(number: float, tolerance: float, value: _Told, text: str) -> bool:
+    """``_holds`` for a figure and a number."""
+    if value.figure is None:
+        return False
+    before = text[max(0, value.start - 24):value.start]
+    slack = max(tolerance * abs(number), min(_rounded_to(value.figure), 0.05 * abs(number)))
+    if _ABOUT.search(before):
+        slack = max(slack, 0.05 * abs(number))
+    for r in value.figure.readings():
+        if abs(abs(r) - abs(number)) <= slack + 1e-9:
+            return True
+        if (_AT_LEAST.search(before) and abs(number) >= abs(r)) or (_AT_MOST.search(before) and abs(number) <= abs(r)):
+            return True
+    return False
+
+
+def _rounded_to(figure: Figure) -> float:
+    """Half the unit a figure is rounded to, read from its digits ("$110k" and "$110,000": 5,000; "$2.6M":
+    50,000; "$1,043.84": 0.005).  (``Figure.precision`` reads "$110k" as exact to the thousand.)"""
+    if figure.value != int(figure.value) or abs(figure.value) < 10:
+        return figure.precision
+    digits = str(int(abs(figure.value)))
+    return max(figure.precision, 0.5 * 10 ** (len(digits) - len(digits.rstrip("0"))))
+
+
+def _same_kind(fact: Fact, value: _Told) -> bool:
+    """Whether ``value`` is the kind of thing ``fact`` is: a percentage is no amount, a count of three is no
+    renewal value, a name of another kind (a person) is no stage."""
+    kind = _kind_of(fact)
+    if kind != _value_kind(value):
+        return False
+    if value.figure is not None:
+        number = fact.number()
+        assert number is not None
+        percent = "percent" in fact.attribute or "rate" in fact.attribute
+        if value.figure.percent != percent or not value.figure.readings():
+            return False
+        money = _money(value.figure) or abs(value.figure.value) > MAX_COUNT
+        return money == (abs(number) > MAX_COUNT) or money
+    return True  # (an entity's kind is compared by ``_kind_ok``, which has the spec)
+
+
+def _owners(reader: Reader, claim: Claim, value: _Told, respective: dict[int, str] | None) -> set[str]:
+    """The entities a value may belong to: the one named just before it and the one just after (either
+    order reads, as in ``_swaps``), the one its place in a "respectively" list gives, or the claim's own
+    entities when its segment names none (the sentence before it on its line, its heading, the subject)."""
+    if respective is not None and value.start in respective:
+        return {respective[value.start]}
+    text = claim.segment.text
+    spots = [m for m in sorted({*_unnegated_mentions(reader, text), *header_spots(reader, claim.segment)})
+             if m[2] != value.entity and m[0] != value.start]
+    if not spots:
+        return set(claim.names)
+    before = [k for start, _, k in spots if start <= value.start]
+    after = [k for start, _, k in spots if start > value.start]
+    return {*before[-1:], *after[:1]}
+
+
+def _respective(reader: Reader, claim: Claim, values: list[_Told]) -> dict[int, str] | None:
+    """{value's start: its entity} where the claim says "respectively" (``respectively``), its figures
+    (else its values) taking the entities with facts named before them."""
+    holders = _fact_index(reader).holders
+    listed = [v for v in values if v.figure is not None and not v.figure.percent] or values
+    return respectively(claim.segment.text, [(start, k) for start, _, k in reader.mentions(claim.segment.text)
+                                             if k in holders], [v.start for v in listed])
+
+
+def respectively(text: str, named: Sequence[tuple[int, str]], places: Sequence[int]) -> dict[int, str] | None:
+    """{place: entity} where ``text`` lists values "respectively" ("revenue and bookings were $X and $Y
+    respectively", "R-7960 and R-3247 ($1,043.84 and $56.80 respectively"): the entities named (``named``,
+    (start, key)) before the first value, in order, take the values at ``places`` in order; ``None`` where
+    the text does not say so or the counts differ."""
+    if not places or not _RESPECTIVELY.search(text):
+        return None
+    first = min(places)
+    keys = list(dict.fromkeys(key for start, key in sorted(named) if start < first))
+    if len(keys) < 2 or len(keys) != len(places):
+        return None
+    return dict(zip(sorted(places), keys, strict=True))
+
+
+def _stated_for(reader: Reader, claim: Claim, value: _Told, owners: set[str], spans: list[tuple[int, int]],
+                respective: bool) -> Fact | None:
+    """The fact ``value`` is written as: the one whose label is nearest it (``_labelled_for``); else, for a
+    figure written straight after its owner's name (or given its owner by "respectively"), the owner's one
+    headline figure (``_HEADLINE``); else, for a name of some fact's value (a stage, a status), the owner's
+    one fact whose value is of that name's kind ("Platform renewal: $10,000, Proposal")."""
+    named = _labelled_for(reader, claim, value, owners, spans)
+    if named is not None:
+        return named
+    text = claim.segment.text
+    index = _fact_index(reader)
+    mine = [f for f in index.of(owners) if _same_kind(f, value) and _kind_ok(reader, f, value)]
+    if value.entity is not None:  # (a person, or a name with facts of its own, is no bare value: it needs a label)
+        entity = reader.spec.entities[value.entity]
+        bare = value.entity not in index.holders and entity.person is None and entity.kind != "person"
+        return mine[0] if len(mine) == 1 and bare else None
+    if value.figure is None:
+        return None
+    for owner in owners:
+        headline = [f for f in mine if f.entity == owner]
+        if len(headline) != 1 or headline[0].attribute not in _HEADLINE:
+            continue
+        attached = respective or any(k == owner and _ATTACHED.fullmatch(text, end, value.start)
+                                     for _, end, k in reader.mentions(text))
+        if attached and (value.figure.paren or _ANOTHER_QUANTITY.match(text, value.end) is None):
+            return headline[0]
+    return None
+
+
+def _labelled_for(reader: Reader, claim: Claim, value: _Told, owners: set[str],
+                  spans: list[tuple[int, int]]) -> Fact | None:
+    """The fact whose label (``_label_of``) is nearest ``value`` (``_nearest_label``; in a table row, its
+    column's heading), among the facts of the entities the claim is about: the owners' where theirs has it,
+    else the one entity's the claim names with that label ("Phillips, Ross and Watson on SSO; renewal
+    $15,000": the renewal is the account's, though SSO is named nearer)."""
+    text = claim.segment.text
+    about = owners | set(claim.names) | set(reader.named(text))
+    index = _fact_index(reader)
+    candidates = [index.labelled[f.key] for f in index.of(about) if f.key in index.labelled
+                  and _same_kind(f, value) and _kind_ok(reader, f, value)]
+    if not candidates and claim.prior:  # "Brewer Ltd escalated SSO. $15,000 renewal at risk."
+        return _labelled_for(reader, replace(claim, names=list(claim.prior), prior=[]), value, owners, spans)
+    if not candidates:
+        return None
+    named = _nearest_label(text, value.start, value.end, candidates, [s for s in spans if s[0] != value.start])
+    if named is None and claim.segment.header:
+        named = next((f for a, b, f in _column_labels(text, claim.segment.header, candidates)
+                      if a <= value.start < b), None)
+    if named is None:
+        return None
+    rivals = [f for f in candidates if f.label == named.label]
+    own = [f for f in rivals if f.entity in owners]
+    chosen = own[0] if own else rivals[0] if len({f.entity for f in rivals}) == 1 else None
+    return reader.spec.fact(chosen.key) if chosen is not None else None
+
+
+def _kind_ok(reader: Reader, fact: Fact, value: _Told) -> bool:
+    """For an entity-valued fact, the named value is of the kind its value is (a stage for a stage)."""
+    if value.entity is None:
+        return True
+    entities = reader.spec.entities
+    return value.entity in entities and entities[value.entity].kind == entities[str(fact.value)].kind
+
+
+def _excused(reader: Reader, claim: Claim, fact: Fact, value: _Told, values: list[_Told],
+             aside: set[int], index: int) -> bool:
+    """Whether a value written as ``fact`` that is not its value says something else true: it is set aside
+    by a negation or a change ("up from $12,000", "was Proposal, now Negotiation", "previous ETA Oct 3");
+    it is another time's ("last year's renewal") or a sum ("$80,000 in total"); one end of a range; quoted;
+    in another currency; or the value of another fact of the entity, or of an entity the claim names
+    (another quarter, another deal's figure cited with it)."""
+    text = claim.segment.text
+    if index in aside or _quoted(text, value.start) or _old_of_a_change(text, value) or _cited(
+            reader, claim, value):
+        return True
+    if value.figure is not None and (written := figure_currency(value.figure)) is not None and written != currency_of(
+            reader.ctx.start.meta("currency") or "USD"):
+        return True
+    nearby = _clause_around(text, value)
+    label = _label_of(reader, fact)
+    if label is not None:
+        nearby = compiled(label, re.IGNORECASE).sub(" ", nearby)  # (its own words: "last contact", "total")
+    if _ANOTHER_TIME.search(nearby) or (_SUMMED.search(nearby) and not (
+            _totalled(reader, fact) or "total" in fact.attribute)):
+        return True
+    if _in_range(text, values, index):
+        return True
+    known = {*claim.names, *reader.named(text), fact.entity}
+    if any(g is not fact and _same_kind(g, value) and _holds(g, value, text) for g in _fact_index(reader).of(known)):
+        return True
+    return value.figure is not None and (_CHANGE_WORD.search(nearby) is not None or _worked_out(
+        reader, fact, value, known, text))
+
+
+def _worked_out(reader: Reader, fact: Fact, value: _Told, known: set[str], text: str) -> bool:
+    """Whether the figure is worked out of the facts rather than one of them: the total of the fact's
+    attribute, or the sum or the difference of two facts of the entities the claim names ("up $1,874.19 on
+    Q2's $5,740.00", "the two invoices, $60,150")."""
+    index = _fact_index(reader)
+    told = [v for g in index.of(known) if (v := g.number()) is not None][:MAX_WORKED]
+    worked = [index.totals[fact.attribute]] if fact.attribute in index.totals else []
+    worked += [x for i, a in enumerate(told) for b in told[i + 1:] for x in (a + b, abs(a - b))]
+    return any(_near(w, fact.tolerance, value, text) for w in worked if w)
+
+
+def _clause_around(text: str, value: _Told) -> str:
+    """The words of ``value``'s clause within a few words of it (up to 40 characters before, 24 after)."""
+    before = text[max(0, value.start - 40):value.start]
+    after = text[value.end:value.end + 24]
+    before = re.split(r"[;!?]|\.\s", before)[-1]
+    after = re.split(r"[;!?]|\.\s|,\s", after)[0]
+    return f"{before} {value.shown} {after}"
+
+
+def _old_of_a_change(text: str, value: _Told) -> bool:
+    """Whether ``value`` is the old side of a change written around it: "was Oct 8, now Oct 13",
+    "Proposal → Negotiation", "war 8. Okt., jetzt 13. Okt." (what ``governed`` does not read as one)."""
+    if _ARROW.match(text, value.end):
+        return True
+    return _WAS.search(text, max(0, value.start - 24), value.start) is not None and _NOW.search(
+        re.split(r"[.;!?\n]", text[value.end:], maxsplit=1)[0]) is not None
+
+
+_ARROW = re.compile(r"\s*(?:→|->|=>|⇒)")
+_WAS = re.compile(r"\b(?:was|were|had\s+been|war|waren|était|étaient)\s+(?:still\s+|set\s+(?:to|for)\s+|at\s+)?"
+                  r"[^\w\s]{0,2}$", re.IGNORECASE)
+_NOW = re.compile(r"\b(?:now|today|jetzt|nun|inzwischen|maintenant|désormais)\b", re.IGNORECASE)
+
+
+def _in_range(text: str, values: list[_Told], index: int) -> bool:
+    """Whether the value at ``index`` is one end of a range with a neighbour of its kind: "$14,000-$16,000",
+    "Oct 8 to Oct 10", "between 5 and 7"."""
+    for j in (index - 1, index + 1):
+        if not 0 <= j < len(values) or _value_kind(values[j]) != _value_kind(values[index]):
+            continue
+        low, high = sorted((values[j], values[index]), key=lambda v: v.start)
+        gap = _RANGE.fullmatch(text, low.end, high.start)
+        if gap is not None and (_BETWEEN.search(text, 0, low.start) or not _AND.search(gap.group())):
+            return True
+    return False
+
+
+_BETWEEN = re.compile(r"\b(?:between|zwischen|entre)\s+[^\s\d]{0,3}$", re.IGNORECASE)
+_AND = re.compile(r"\b(?:and|und|et)\b", re.IGNORECASE)
+
+
+def _cited(reader: Reader, claim: Claim, value: _Told) -> bool:
+    """Whether the value is cited as what a source says, and a source does say it: "For reference, the source
+    shows these figures for the Seat expansion: $27,500", "the CRM still lists Oct 8".  (A figure no source
+    has is no citation, whatever the sentence claims.)"""
+    if _CITING.search(claim.segment.text, 0, value.start) is None:
+        return False
+    if value.figure is not None:
+        return reader.traces(value.figure)
+    return value.day is not None and value.day in reader.known_dates
+
+
+# before a value: words that attribute it to a source rather than state it
+_CITING = re.compile(r"\b(?:(?:the\s+)?sources?\s+(?:shows?|says?|lists?|gives?|has|had)|according\s+to|as\s+(?:listed|"
+                     r"shown|recorded)\s+in|per\s+the\s+(?:CRM|sheet|record|system|ledger|source)|the\s+(?:CRM|sheet|"
+                     r"record|system|ledger)\s+(?:still\s+)?(?:shows?|says?|lists?|has|had|gives?)|laut|gemäß|"
+                     r"selon|d'après)\b", re.IGNORECASE)
+
+
+def _quoted(text: str, at: int) -> bool:
+    """Whether position ``at`` is inside quotation marks, or the line is a quoted reply ("> ...")."""
+    return text.lstrip().startswith(">") or len(_QUOTES.findall(text, 0, at)) % 2 == 1
+
+
+def _misstated(reader: Reader, read: list[Claim]) -> list[tuple[str, str, str]]:
+    """(fact key, value as written, why) of every value written as a fact's that is not its value.
+
+    A value is written as a fact's when its nearest label is the fact's (``_stated_for``) and the fact's
+    entity owns its place (``_owners``), or when it is an entity's one headline figure written straight
+    after its name.  Only values no true reading excuses (``_excused``) count: this is a contradiction, not
+    an omission, so it holds in every mode, whether or not the check asks for the fact.
+    """
+    out: list[tuple[str, str, str]] = []
+    for claim in read:
+        if not (claim.segment.figures or claim.segment.dates or claim.names):
+            continue
+        out += reader.kept("misstated", (claim.segment.text, claim.segment.header, tuple(claim.names)),
+                           partial(_claim_misstated, reader, claim))
+    return out
+
+
+def _claim_misstated(reader: Reader, claim: Claim) -> list[tuple[str, str, str]]:
+    text = claim.segment.text
+    values = _told_values(reader, claim)
+    if not values:
+        return []
+    spans = [(v.start, v.end) for v in values]
+    marked, blanked = _marked(reader, text)
+    aside = governed(blanked, spans) if marked else set()
+    respective = _respective(reader, claim, values)
+    out = []
+    for index, value in enumerate(values):
+        owners = _owners(reader, claim, value, respective) - {value.entity}
+        if not owners:
+            continue
+        fact = _stated_for(reader, claim, value, owners, spans, respective is not None)
+        if fact is None or _holds(fact, value, text) or _excused(reader, claim, fact, value, values, aside, index):
+            continue
+        who = reader.spec.entities[fact.entity].name
+        out.append((fact.key, value.shown, f"states {value.shown} as {who}'s {fact.attribute.replace('_', ' ')}, "
+                                           f"which is {_show_value(fact, reader)}: {text[:80]!r}"))
+    return out
+
+
+def _misstatements(reader: Reader, check: FactsCheck, text: str, read: list[Claim]) -> list[str]:
+    """The violations ``_misstated`` finds in ``text``, less the wrong readings of the facts the check
+    requires (``_requirement`` reads those, with the exceptions a required fact's readings have)."""
+    required = {*check.require, *(k for group in check.require_any for k in group)}
+    out = []
+    for key, shown, why in _misstated(reader, read):
+        fact = reader.spec.fact(key)
+        if key in required and _a_wrong_reading(fact, shown, reader):
+            continue
+        out.append(why)
+    return out
+
+
+def _a_wrong_reading(fact: Fact, shown: str, reader: Reader) -> bool:
+    """Whether ``shown`` (a value as written) is one of ``fact``'s foreseen wrong readings."""
+    numbers = [w for w in fact.wrong if isinstance(w, int | float)]
+    if numbers:
+        return any(_close(r, w, fact.wrong_tolerance) for f in read_figures(shown) for r in f.readings()
+                   for w in numbers)
+    days = {read_date(w) for w in fact.wrong if isinstance(w, str)}
+    found = date_spans(shown, day_first=reader.day_first, year=reader.ctx.now_year)
+    return any(d in days for *_, d in found) or any(
+        reader.spec.entities.get(str(w)) is not None and reader.spec.entities[str(w)].name == shown for w in fact.wrong)
 
 
 def _show_value(fact: Fact, reader: Reader) -> str:
