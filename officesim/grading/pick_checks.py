@@ -11,8 +11,10 @@ superlative (``dimension`` says what is compared: "change", "overspend") to one 
 A superlative attaches to the option it is said of: the nearest option before it in the same
 clause ("Operations overspent the most"), else the first option after it in the same clause ("The
 largest overrun was Operations", "Biggest change: Marketing"), else the nearest option before it
-at all ("..., Operations +27.6%, the largest"), else the first after it.  A superlative that ends
-its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated ("not the largest"),
+at all ("..., Operations +27.6%, the largest"), else the first after it, else the last option the
+sentences before named ("Sales. $26,300 over, the largest overrun").  Options named only to be set
+aside ("not Operations") or ranked below ("Finance is second") are passed over.  A superlative that
+ends its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated ("not the largest"),
 ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
 (a "> " line).  The check fails when a superlative attaches to another option, or offers two
 ("the biggest was Operations or Executive"); with ``committed`` it also fails when options are
@@ -127,6 +129,7 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
     problems: list[str] = []
     crowned = False
     first: str | None = None
+    prior: str | None = None  # the last option the sentences before named ("Sales. $26,300 over, the largest")
     for segment in reader.segments(text):
         line = segment.text
         if line.lstrip().startswith(">"):
@@ -135,7 +138,7 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
         if first is None and spots:
             first = spots[0][2]
         for m in markers.finditer(line):
-            key = _attached(line, m.start(), m.end(), spots)
+            key = _attached(line, m.start(), m.end(), spots, prior)
             if key is None or _crowns_nobody(line, m.start()) or (
                     check.unless and re.search(check.unless, _clause(line, m.start(), m.end()), re.IGNORECASE)):
                 continue
@@ -147,6 +150,8 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
                                     f"{m.group(0)!r}: {line[:80]!r}")
             elif not _ranked_after_one(line, m.start(), spots, key):
                 problems.append(f"says {m.group(0)!r} of {entities[key].name}; it is {answer}: {line[:80]!r}")
+        if spots:
+            prior = spots[-1][2]
     if check.committed and not problems and not crowned and first is not None and first != check.name:
         problems.append(f"names the options without picking one: {answer} is neither said to be the one nor "
                         "named first")
@@ -158,18 +163,28 @@ _PUT_ASIDE = re.compile(r"\b(?:not|rather\s+than|instead\s+of|ahead\s+of|than|ni
                         r"(?:\w+\s+)?$", re.IGNORECASE)
 
 
-def _attached(line: str, start: int, end: int, spots: list[tuple[int, int, str]]) -> str | None:
+def _attached(line: str, start: int, end: int, spots: list[tuple[int, int, str]], prior: str | None) -> str | None:
     """The option the superlative at ``start:end`` is said of (see the module's docstring): options named
-    only to be set aside ("not Operations") are passed over."""
+    only to be set aside ("not Operations") or ranked below ("Finance is second") are passed over; with no
+    other option in its sentence, it is said of the last one the sentences before named."""
     before = [s for s in spots if s[1] <= start]
     after = [s for s in spots if s[0] >= end]
     inside = [s for s in spots if s[0] < end and start < s[1]]  # "Top: Marketing" read within the marker
     near = [s for s in before[-1:] if not _CLAUSE_BREAK.search(line, s[1], start)]
     next_ = [s for s in after[:1] if not _CLAUSE_BREAK.search(line, end, s[0])]
-    for s_start, _, key in [*near, *next_, *inside, *reversed(before), *after]:
-        if not _PUT_ASIDE.search(line, max(0, s_start - 30), s_start):
+    for s_start, s_end, key in [*near, *next_, *inside, *reversed(before), *after]:
+        if not _put_aside(line, s_start, s_end):
             return key
-    return None
+    return prior
+
+
+_RANKED_AFTER = re.compile(r"^\W{0,3}(?:\w+\W+){0,2}?(?:is\s+|was\s+|comes?\s+|came\s+)?(?:second|third|2nd|3rd|next|"
+                           r"runner[\s-]?up|behind|trail\w*)\b", re.IGNORECASE)
+
+
+def _put_aside(line: str, start: int, end: int) -> bool:
+    """Whether the option named at ``start:end`` is named only to be set aside or ranked below the top."""
+    return bool(_PUT_ASIDE.search(line, max(0, start - 30), start) or _RANKED_AFTER.match(line[end:end + 40]))
 
 
 def _clause(line: str, start: int, end: int) -> str:
