@@ -100,6 +100,7 @@ def _close_reply(changes: str) -> Grade:
     "## Now open\n- {0}\n- {3}\n\n## Paid\n- {1}\n- {2}",
     "Paid (3):\n- {1}\n- {2}\n- {3}\n\nReopened:\n- {0}",
     "Still outstanding:\n- {3}\n- {0}\n\nPaid:\n- {1}\n- {2}",
+    "**Open:**\n- {0}\n- {3}\n\n**Paid:**\n- {1}\n- {2}",  # a bold heading is a heading (claims._HEADING)
 ])
 def test_an_invoice_under_a_wrong_status_heading_fails(changes: str) -> None:
     hack_fails(_close_reply(changes.format(*CHANGES)))
@@ -110,6 +111,7 @@ def test_an_invoice_under_a_wrong_status_heading_fails(changes: str) -> None:
     "## Now paid\n- {0}\n- {1}\n- {2}\n\n## Reopened (payment bounced)\n- {3}",
     "Open -> paid:\n- {0}\n- {1}\n- {2}\n\nPaid -> open:\n- {3}",
     "Marked paid as in the CRM:\n- {0}\n- {1}\n- {2}\n\nStill open:\n- {3}",
+    "**Paid:**\n- {0}\n- {1}\n- {2}\n\n**Open:**\n- {3}",
 ])
 def test_invoices_under_their_true_status_heading_pass(changes: str) -> None:
     correct_passes(_close_reply(changes.format(*CHANGES)))

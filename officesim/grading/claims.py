@@ -116,7 +116,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9$€£₹(\"'])")
 # and "Rs." before an Indian amount: "Patient Services Rs. 5,162.36")
 _ABBREVIATION = re.compile(r"\b(?:mr|ms|mrs|dr|vs|no|st|jr|sr|inc|ltd|co|approx|etc|e\.g|i\.e|prof|univ\.prof|"
                            r"dipl\.-\w+|dr\.-\w+|ing|mba|b\.\w{1,3}|m\.\w{1,3}|mme|mlle|hr|fr|rs)\.$", re.IGNORECASE)
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:\s*)$")
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+.*|[^:|]{1,80}:[*_]{0,3}\s*)$")  # "**Paid:**" too
 # A full stop inside a date is no sentence end: "Oct. 13, 2026", "Mon. Oct 5", "5. Oktober 2026",
 # "3. Okt. 2026", "5 oct. 2026". Split there, the date's day and month land in two segments and
 # neither states it.
@@ -358,6 +358,9 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
             continue
         if _YEAR.match(raw) and re.fullmatch(r"\(\s*\d{4}\s*\)", m.group(0).strip()):
             continue  # a year in parentheses ("Data Connectors add-on (2027)"), not an amount
+        if (_YEAR.match(raw) and m.group("open") and not m.group("close") and not m.group("suffix")
+                and not m.group("cur") and re.match(r"\s*[^\W\d_]", work[m.end():])):
+            continue  # a year opening an aside ("$780 (2026 policy)"): no amount, whatever follows
         token = token_of(m)
         suffix = (m.group("suffix") or "").lower()
         plain = _english_digits(raw, comma_locale)

@@ -113,7 +113,7 @@ HEADING_WORDS = {
 _HEAD_BEFORE = (r"(?:(?:now|marked(?:\s+as)?|set\s+to|changed\s+to|updated\s+to|corrected\s+to|moved\s+to|"
                 r"new\s+status|status|jetzt|nun|désormais|maintenant)\s*:?\s*)?")
 _HEAD_AFTER = (r"(?:\s+(?:now|invoices?|items?|in\s+(?:the\s+)?CRM|per\s+(?:the\s+)?CRM|Rechnungen|factures?))*"
-               r"\s*(?:[*_]{1,2})?\s*(?:\(\d+\))?\s*:?\s+")
+               r"\s*(?:[*_]{1,2})?\s*(?:\(\d+\))?\s*:?(?:[*_]{1,2})?\s+")  # "**Open:**" as "**Open**:"
 
 
 def headed_wrong(number: str, status: str) -> str:

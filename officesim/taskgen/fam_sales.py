@@ -139,12 +139,12 @@ class DealReconcileFromMail(Family):
                                      match={"id": deal["id"]},
                                      expect={k: deal[k] for k in ("amount", "close_date", "stage")
                                              if k not in expect}))
-        else:  # a closed deal may fairly get its actual close date (today), nothing else
+        else:  # a closed deal may fairly get its actual close date (the mail's day, or today), nothing else
             criteria.append(RecordCheck(id="kept_close_date", check="record", points=1, table="crm_deal",
-                                        description="The close date is the planned one or today, when the deal "
-                                                    "closed.",
+                                        description="The close date is the planned one, or the day the mail said it "
+                                                    "was signed, or today.",
                                         match={"id": deal["id"]},
-                                        expect={"close_date": {"in": sorted({deal["close_date"],
+                                        expect={"close_date": {"in": sorted({deal["close_date"], day(-1).isoformat(),
                                                                             day(0).isoformat()})}}))
             if "amount" not in expect:  # closed at the proposal's amount: another amount is made up
                 gates.append(RecordCheck(id="kept_other_fields", check="record", table="crm_deal",
@@ -160,7 +160,7 @@ class DealReconcileFromMail(Family):
             gates=gates, criteria=criteria, solve=solve, variant=variant, max_steps=20, traps=(
                 *(("the mail changes one field: the others (amount, close date, stage) stay as they are",)
                   if "stage" not in expect else
-                  ("a closed deal keeps its planned close date, or today's, nothing else",)),
+                  ("a closed deal keeps its planned close date, or takes its signing day or today",)),
                 *(("the account has other open deals: only the one the mail is about changes",) if others else ()),
             ),
         )
