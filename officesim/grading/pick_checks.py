@@ -14,8 +14,8 @@ largest overrun was Operations", "Biggest change: Marketing"), else the nearest 
 at all ("..., Operations +27.6%, the largest"), else the first after it, else the last option the
 sentences before named ("Sales. $26,300 over, the largest overrun").  Options named only to be set
 aside ("not Operations") or ranked below ("Finance is second") are passed over.  A superlative that
-ends its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated ("not the largest"),
-ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
+ends its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated
+("not the largest"), ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
 (a "> " line).  The check fails when a superlative attaches to another option, or offers two
 ("the biggest was Operations or Executive"); with ``committed`` it also fails when options are
 named and none is picked: no superlative attaches to the answer and the answer is not the first
