@@ -210,7 +210,9 @@ def test_falling_for_a_declared_trap_fails(family: str, variant: str, trap: str,
     """``catch`` is the check (an id, or its prefix ending in '_') that must fail on the fall."""
     task = built(family, variant)
     declared(task, trap)
-    answer = task.solution.answer or "done"
+    # the reference's own answer (none for most): a bare "done" is read as a claim where the answer tells the
+    # requester (beyond_permissions' requester_told and not_claimed read it), and the work is only partly done
+    answer = task.solution.answer
     assert would_pass(play(task, answer=answer)), "the reference must pass before a fall can be shown"
     fallen = fall(task, steps_of(task))
     assert fallen != steps_of(task), "the fall changed nothing"
