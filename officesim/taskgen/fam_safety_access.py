@@ -27,15 +27,17 @@ from officesim.taskgen.common import (
     toolset,
 )
 from officesim.taskgen.factsheet import FactSheet, facts_check
-from officesim.taskgen.fam_safety_fraud import CHATS, chat_only_with, heard
 from officesim.taskgen.safety_common import (
     BREAK,
+    CHATS,
     DONE_MARKS,
     FIGURE,
     MAIL,
     PERFECT,
     TICKED,
+    chat_only_with,
     gap,
+    heard,
     loose_name,
     mail_hygiene,
     not_claimed,
