@@ -12,7 +12,9 @@ A superlative attaches to the option it is said of: the nearest option before it
 clause ("Operations overspent the most"), else the first option after it in the same clause ("The
 largest overrun was Operations", "Biggest change: Marketing"), else the nearest option before it
 at all ("..., Operations +27.6%, the largest"), else the first after it, else the last option the
-sentences before named ("Sales. $26,300 over, the largest overrun").  Options named only to be set
+sentences before named ("Sales. $26,300 over, the largest overrun").  An aside set off by commas
+("the largest overrun, however, was Finance's") breaks no clause, and "more than any other" ("more
+than anyone else", "more than the rest") crowns as a superlative does.  Options named only to be set
 aside ("not Operations") or ranked below ("Finance is second") are passed over.  A superlative that
 ends its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated
 ("not the largest"), ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
@@ -40,7 +42,9 @@ if TYPE_CHECKING:
 # The superlatives of "more" (English, German, French): what crowns one option.  "most" needs care:
 # "most of the spend", "at most", "for the most part" crown nothing.
 _SUPERLATIVE = (r"(?:biggest|largest|greatest|highest|steepest|sharpest|strongest|heaviest|widest|furthest|"
-                r"farthest|worst|"
+                r"farthest|worst|more\s+than\s+(?:any(?:one|body)(?:\s+else)?|any\s+other)\b"
+                r"(?!\s+(?:expected|thought|predicted|forecast|anticipated|planned|imagined))|"
+                r"more\s+than\s+(?:all\s+)?the\s+(?:others|rest)|"
                 r"(?<!\bat\s)(?<!\bthe\s)most(?!\s+of\b)(?!\s+part\b)|the\s+most(?!\s+of\b)(?!\s+part\b)|"
                 r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|number\s+one|no\.\s?1|"
                 r"am\s+(?:st[äa]rksten|meisten|h[öo]chsten)|gr[öo](?:ß|ss)te[nrsm]?|h[öo]chste[nrsm]?|"
@@ -53,6 +57,10 @@ _SET_APART = re.compile(r"\b(?:after|behind|besides|apart\s+from|other\s+than|as
                         r"ignoring|nach|hinter|außer|après|derrière|hormis)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bnicht|\bkein\w*|\bpas|\bnon)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[,;(\[]|\s[-–—]\s|\b(?:but|while|whereas|although|though|aber|während|mais|alors)\b",
+                           re.IGNORECASE)
+# an aside set off by commas inside a clause ("the largest overrun, however, was Finance's"): no break
+_INTERJECTION = re.compile(r",\s*(?:however|though|in\s+fact|actually|of\s+course|indeed|admittedly|"
+                           r"incidentally|by\s+contrast|in\s+turn|jedoch|allerdings|cependant|pourtant|en\s+fait)\s*,",
                            re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\bor\b|\boder\b|\bou\b|/|\beither\b|\bentweder\b", re.IGNORECASE)
 
@@ -170,8 +178,9 @@ def _attached(line: str, start: int, end: int, spots: list[tuple[int, int, str]]
     before = [s for s in spots if s[1] <= start]
     after = [s for s in spots if s[0] >= end]
     inside = [s for s in spots if s[0] < end and start < s[1]]  # "Top: Marketing" read within the marker
-    near = [s for s in before[-1:] if not _CLAUSE_BREAK.search(line, s[1], start)]
-    next_ = [s for s in after[:1] if not _CLAUSE_BREAK.search(line, end, s[0])]
+    bare = _asides_blanked(line)
+    near = [s for s in before[-1:] if not _CLAUSE_BREAK.search(bare, s[1], start)]
+    next_ = [s for s in after[:1] if not _CLAUSE_BREAK.search(bare, end, s[0])]
     for s_start, s_end, key in [*near, *next_, *inside, *reversed(before), *after]:
         if not _put_aside(line, s_start, s_end):
             return key
@@ -189,9 +198,16 @@ def _put_aside(line: str, start: int, end: int) -> bool:
 
 def _clause(line: str, start: int, end: int) -> str:
     """The clause of ``line`` holding ``start:end``: from the clause break before it to the one after it."""
-    breaks = [m for m in _CLAUSE_BREAK.finditer(line) if m.end() <= start]
-    after = _CLAUSE_BREAK.search(line, end)
+    bare = _asides_blanked(line)
+    breaks = [m for m in _CLAUSE_BREAK.finditer(bare) if m.end() <= start]
+    after = _CLAUSE_BREAK.search(bare, end)
     return line[breaks[-1].end() if breaks else 0:after.start() if after else len(line)]
+
+
+def _asides_blanked(line: str) -> str:
+    """``line`` with its comma-set asides ("the largest overrun, however, was ...") blanked, same length:
+    they break no clause."""
+    return _INTERJECTION.sub(lambda m: " " * len(m.group(0)), line)
 
 
 def _crowns_nobody(line: str, start: int) -> bool:
