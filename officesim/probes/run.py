@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from officesim.env import play
-from officesim.probes import claims, messages, order, paths, probes, replies, variants  # noqa: F401  (they register the kinds)
+from officesim.probes import claims, messages, order, paths, picks, probes, replies, variants  # noqa: F401  (they register the kinds)
 from officesim.probes.facts import facts_for, family_facts
 from officesim.probes.families import kinds_for
 from officesim.probes.kinds import PROBES, VARIANTS, Context, Kind
