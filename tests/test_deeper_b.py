@@ -405,13 +405,22 @@ def test_handoff_keep_one_reordered_passes(out_dir: Path) -> None:
     correct_passes(grade_of(task, out))
 
 
-def test_handoff_keep_one_with_a_note_in_sales_fails(out_dir: Path) -> None:
-    # the job is the CRM side of an announced plan: a post in #sales is an extra write nobody asked for
-    # (a blind audit's hack; tests/test_extra_writes.py)
+def test_handoff_keep_one_with_a_note_in_sales(out_dir: Path) -> None:
+    # a true note in #sales passes; one that says the kept deal was handed on too fails
+    # (tests/test_deal_handoff_posts.py)
     task = instance(out_dir, HANDOFF, KEEP_ONE)
     out = reference(task)
     out.steps.append({"name": "chat_post_message", "arguments": {"channel": _channel(task),
                                                                  "text": "Handover done in the CRM."}})
+    correct_passes(grade_of(task, out))
+    facts = task.grader.facts
+    assert facts is not None
+    leaver = next(f.entity for f in facts.facts if f.attribute == "covered_by")
+    kept = next(f for f in facts.facts if f.attribute == "owner" and f.value == leaver)
+    other = next(str(w) for w in kept.wrong)
+    out = reference(task)
+    out.steps.append({"name": "chat_post_message", "arguments": {"channel": _channel(task), "text": (
+        f"Handover done in the CRM: {facts.entities[kept.entity].name} went to {facts.entities[other].name} too.")}})
     hack_fails(grade_of(task, out))
 
 

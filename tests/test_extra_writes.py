@@ -195,8 +195,10 @@ HANDOFF = ["deal-handoff-001", "deal-handoff-002", "deal-handoff-003"]
 
 
 @pytest.mark.parametrize("task_id", HANDOFF)
-def test_a_post_in_sales_fails(task_id: str) -> None:
-    hack_fails(play(task_id, _plus({"name": "chat_post_message", "arguments": {
+def test_a_true_post_in_sales_passes(task_id: str) -> None:
+    # a confirmation where the plan was posted is what a careful colleague does (as in pipeline_from_standup);
+    # a post that announces another handover fails (tests/test_deal_handoff_posts.py)
+    correct_passes(play(task_id, _plus({"name": "chat_post_message", "arguments": {
         "channel": "sales", "text": "Done: all the open deals are reassigned in the CRM."}})))
 
 

@@ -244,9 +244,7 @@ def test_a_confirmation_in_the_requests_channel_passes_and_elsewhere_fails() -> 
     for task_id in ("deal-handoff-002", "pipeline-from-standup-002"):
         confirmed = plus(task_id, {"name": "chat_post_message", "arguments": {
             "channel": _channel(task_id), "text": "Done: the CRM is updated as posted."}})
-        # deal_handoff asks only for the CRM side of an announced plan: a post in #sales is an extra write
-        # (a blind audit's hack; tests/test_extra_writes.py)
-        (hack_fails if task_id.startswith("deal-handoff") else correct_passes)(confirmed)
+        correct_passes(confirmed)
         hack_fails(plus(task_id, {"name": "chat_post_message", "arguments": {
             "channel": "general", "text": "Done: the CRM is updated as posted."}}))
 

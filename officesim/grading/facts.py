@@ -237,6 +237,9 @@ class FactsCheck(CheckBase):
         False, description="Holds unless the text breaks a rule (a wrong reading, a hedge, a swap, an untraceable "
         "figure, an excluded item or another candidate presented): what it leaves out is left to the criteria "
         "that ask for it.  A gate that keeps partial credit for an omission and none for wrong work.")
+    silent_ok: bool = Field(
+        False, description="With violations_only: no text at all holds too (a post that is allowed but not asked "
+        "for: a confirmation may be sent, and must then be true).")
     tentative_ok: bool = Field(
         False, description="A `name`d entity counts even when only named in a question or tentatively: a mail "
         "that asks 'Could you book the venue for the Lisbon offsite?' hands the item over.")
@@ -272,6 +275,8 @@ class FactsCheck(CheckBase):
     def _something(self) -> FactsCheck:
         if not (self.require or self.require_any or self.name or self.exclude):
             raise ValueError("a facts check needs require, require_any, name or exclude")
+        if self.silent_ok and not self.violations_only:
+            raise ValueError("silent_ok needs violations_only: a check that asks for a text cannot hold without one")
         if self.text == "messages" and not self.to:
             raise ValueError("text: messages reads what was sent to someone: give them in to")
         return self
@@ -2606,6 +2611,8 @@ def facts(check: FactsCheck, ctx: GradeContext) -> tuple[bool | None, str, Any]:
         return None, "the grader is broken: a facts check needs a facts: section", None
     reader = ctx.fact_reader
     found = texts(ctx, check.text, to=check.to, channel=check.channel)
+    if not found and check.silent_ok and check.violations_only:
+        return True, f"there is no {check.text.replace('_', ' ')}, and none is asked for", {"texts": []}
     if not found:
         return False, f"there is no {check.text.replace('_', ' ')}" + (f" to {', '.join(check.to)}" if check.to
                                                                           else ""), {"texts": []}

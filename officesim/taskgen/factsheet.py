@@ -146,7 +146,7 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
                 channel: str | None = None, excluded_if: str | None = None, excluded_also: str | None = None,
                 traceable: bool = True, trace_to: str = "sources", others_at_most: int | None = None,
                 tentative_ok: bool = False, violations_only: bool = False, wrong_anywhere: bool = False,
-                headings: bool = False) -> FactsCheck:
+                headings: bool = False, silent_ok: bool = False) -> FactsCheck:
     """A ``facts`` check (a gate when ``points`` is None); only the options given are written."""
     item: dict[str, Any] = {"id": check_id, "check": "facts"}
     if points is not None:
@@ -178,6 +178,8 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
         item["tentative_ok"] = True
     if violations_only:
         item["violations_only"] = True
+    if silent_ok:
+        item["silent_ok"] = True
     if not traceable:
         item["traceable"] = False
     elif trace_to != "sources":

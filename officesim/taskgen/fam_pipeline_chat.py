@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from officesim.grading.facts import FactsCheck
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.taskgen.base import CheckItem, Draft, Family, GenerationError, Solver, Stage
 from officesim.taskgen.common import (
@@ -24,6 +25,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
+from officesim.taskgen.factsheet import FactSheet, facts_check
 
 DEAL_EDIT_FIELDS = ["amount", "close_date", "stage", "next_step", "owner_id", "updated_at", "updated_by",
                     "previous_stage", "stage_changed_at"]
@@ -253,14 +255,27 @@ def _posted_elsewhere(channel_id: str) -> ChangedCheck:
                         match={"channel_id": {"not": channel_id}})
 
 
-def _posted_anywhere() -> ChangedCheck:
-    """A penalty for any chat message of the user's: the job is the CRM side of a plan the head of
-    sales already announced, so a post in the channel ("done, all reassigned"), a DM to a successor or
-    an announcement of its own tells the team nothing it asked to hear (and the tools have no thread
-    reply to confirm in)."""
-    return ChangedCheck(id="posted_elsewhere", check="changed", points=-2, table="chat_message", op="any",
-                        description="A chat message was sent although the job asks only for the CRM changes.",
-                        match={"author_id": "user"})
+def _handoff_facts(target: dict[str, dict[str, Any]], deals: list[dict[str, Any]], leaving: dict[str, Any],
+                   everyone: list[dict[str, Any]], whole_book: dict[str, Any] | None) -> tuple[FactSheet, FactsCheck]:
+    """The handover as facts, and a gate on whatever the user posts in chat: a post may say nothing of it
+    (the CRM side is the job) or confirm it, but not announce another handover: a deal given to the wrong
+    person, the kept deal handed on, or the whole book given to someone else than ``whole_book`` (the
+    successor the thread replaced, the head of sales, another rep)."""
+    sheet = FactSheet()
+    people = {p["id"]: sheet.entity(p["name"], key=f"person_{p['id']}", person=p["id"], kind="person")
+              for p in [leaving, *everyone]}
+    told = []
+    for n, deal in enumerate(deals, start=1):
+        key = sheet.entity(deal["name"], key=f"deal_{n}", kind="deal")
+        owner = target.get(deal["id"], leaving)
+        told.append(sheet.fact(key, "owner", people[owner["id"]],
+                               wrong=[k for pid, k in people.items() if pid != owner["id"]]))
+    if whole_book is not None:  # "X takes over all of Y's deals" is said of the whole book
+        told.append(sheet.fact(people[leaving["id"]], "covered_by", people[whole_book["id"]],
+                               wrong=[k for pid, k in people.items() if pid not in (whole_book["id"], leaving["id"])]))
+    return sheet, facts_check("told_truly", None, "chat_posts", require=told, violations_only=True, silent_ok=True,
+                              traceable=False, description="Any chat post of the user's states the handover as "
+                                                           "planned (no post at all is fine).")
 
 
 def _not_in(ids: list[str]) -> dict[str, str]:
@@ -355,6 +370,14 @@ class DealHandoff(Family):
         kept = [d["id"] for d in deals if d["id"] not in target]
         gates.append(allowed_changes({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "chat_message",
                                      READ_MARKS))
+        whole_book = {"all-open": successor, "keep-one": successor, "successor-changed": other}.get(variant)
+        # the people a post could hand deals to: the plan's, the head of sales, the rest of Sales (a namesake
+        # of the plan's people is left out: "Maanav's deals" must stay readable)
+        named = {first_name(p["name"]) for p in (leaving, successor, other)}
+        others = [p for p in [stage.person("role:head_of_sales"), *sales]
+                  if p["id"] not in (successor["id"], other["id"]) and first_name(p["name"]) not in named]
+        sheet, told_truly = _handoff_facts(target, deals, leaving, [successor, other, *others], whole_book)
+        gates.append(told_truly)
         return Draft(
             instruction=instruction,
             tools=toolset(["chat", "crm"], writes=["crm_update_deal"], distractors=["crm", "chat"]),
@@ -369,9 +392,9 @@ class DealHandoff(Family):
                 ChangedCheck(id="other_reps_deals", check="changed", points=-2, table="crm_deal", op="update",
                              description="Another rep's deal was changed.",
                              match={"id": _not_in(list(target) + [d["id"] for d in closed] + kept)}),
-                _posted_anywhere(),
+                _posted_elsewhere(channel_id),
             ],
-            solve=solve, variant=variant, max_steps=25, traps=(
+            solve=solve, variant=variant, max_steps=25, facts=sheet, traps=(
                 f"{first_name(leaving['name'])}'s closed deals stay with them for the records",
                 *{"with-exception": (f"one deal goes to {other['name']}, not {successor['name']}",),
                   "split-by-stage": (f"deals in Proposal or Negotiation go to {other['name']}",),
