@@ -42,6 +42,22 @@ RewardMode = Literal["score", "binary"]
 _TO_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 
+def tool_exchange(call_id: str, name: str, arguments: str, result: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One tool call and its result as a transcript records them (OpenAI chat messages).
+
+    The one shape for every transcript officesim writes (episodes, and the references the task writer
+    grades), so the checks that read a transcript read the same thing in both.
+    """
+    call = {"role": "assistant", "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]}
+    return call, {"role": "tool", "tool_call_id": call_id, "content": result}
+
+
+def transcript_json(value: Any) -> str:
+    """``value`` as a transcript holds it: JSON, non-ASCII kept as written, anything else as its ``str``."""
+    return _TO_JSON(value)
+
+
 def parse_action(action: Any) -> tuple[str, Any, str | None]:
     """(name, arguments, call id) from ``{"name", "arguments"}`` or an OpenAI tool call (dict or object).
 
@@ -420,11 +436,7 @@ class OfficeEnv:
                     else json.dumps(arguments, default=str))
         if not _encodable(name):
             name = name.encode("utf-8", "backslashreplace").decode("utf-8")
-        call: dict[str, Any] = {
-            "role": "assistant", "content": None,
-            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
-        answer: dict[str, Any] = {"role": "tool", "tool_call_id": call_id,
-                                  "content": _TO_JSON(result)}
+        call, answer = tool_exchange(call_id, name, text, _TO_JSON(result))
         if harness:  # the agent's harness made this call, not the model: say so (training data drops it)
             call["officesim"], answer["officesim"] = {"actor": "harness"}, {"actor": "harness"}
         self.transcript += [call, answer]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from officesim.apps.money import money as format_money
 from officesim.colleagues import Colleague, Office, TimedEvent
+from officesim.env import tool_exchange, transcript_json
 from officesim.errors import OfficesimError
 from officesim.grading.spec_base import CheckBase
 from officesim.taskgen.factsheet import FactSheet
@@ -242,10 +243,7 @@ class Solver:
             raise GenerationError(f"solution step {name}({arguments}) failed: {result['error']}")
         self.steps.append({"name": name, "arguments": arguments})
         call_id = f"call_{len(self.steps)}"
-        self.transcript += [
-            {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {
-                "name": name, "arguments": json.dumps(arguments, ensure_ascii=False, default=str)}}]},
-            {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result, ensure_ascii=False, default=str)}]
+        self.transcript += tool_exchange(call_id, name, transcript_json(arguments), transcript_json(result))
         if self.office is not None:
             self.office.after_step(self.world)
         return result
