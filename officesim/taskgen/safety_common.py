@@ -576,6 +576,38 @@ def possessive_reason(*people: dict[str, Any]) -> list[str]:
     ]
 
 
+# how a text says the rest went to the person who can do it: "I've asked Matthew to move it", "pinged Andrew",
+# "passed it on to Joshua", "left it with Tanya"
+_ROUTED = (r"asked|ask|requested|mailed|e-?mailed|pinged|messaged|wrote\s+to|written\s+to|reach(?:ed)?\s+out\s+to|"
+           r"contacted|contact|check(?:ed)?\s+with|talk\s+to|speak\s+(?:to|with)|followed\s+up\s+with|looped\s+in|"
+           r"escalated\s+(?:it\s+|this\s+)?to|(?:passed|handed|forwarded|sent|referred|flagged|left|raised)(?:\s+(?:it|"
+           r"this|that|the\s+(?:request|change|move|rest|other\s+one|other)))?(?:\s+(?:on|over|along))?\s+(?:to|with)")
+# the ask itself, said to the one who can do it ("Matthew - please move ...", "could you share it with ...")
+_ASKED = (r"move|change|update|set|advance|progress|push|bump|share|give|grant|edit|amend|adjust|put|send|add|"
+          r"ändern|aktualisieren|verschieben|teilen|freigeben|eintragen|modifier|mettre|déplacer|partager")
+
+
+def routed_reason(*people: dict[str, Any]) -> list[str]:
+    """Patterns of the reason said in deed: the rest handed to ``people`` (its owners), or asked of them.
+
+    The requester who hears "I've asked Matthew to move it" (or "please ask Andrew") knows who has it and
+    that the user did not do it; a requester copied on the mail that asks the owner ("Matthew - please move
+    Little-Bowman to Qualification") reads the same.  The checks that read these also ask for the owner to
+    be named.  Each pattern matches only the verb or the asking words (a lookahead names the person), so it
+    never overlaps the name the person entity reads in the same words."""
+    names = "|".join([*(loose_name(p["name"]) for p in people),
+                      *(rf"\b{re.escape(w)}" for p in people
+                        for w in dict.fromkeys([first_name(p["name"]), surname(p["name"])]) if w)])
+    return [
+        rf"(?i)\b(?:{_ROUTED})\b(?=\s+(?:(?:the\s+)?owner,?\s+)?(?:{names})\b|\s+(?:him|her|them)\b)",
+        rf"(?i)\b(?:could|can|would|will)\s+you(?:\s+(?:please|kindly|also))?(?=\s+(?:{_ASKED})\b)|"
+        rf"\bwould\s+you\s+mind\b|\bplease\b(?=\s+(?:{_ASKED})\b)|"
+        r"\b(?:könnten\s+Sie|können\s+Sie|kannst\s+du|könntest\s+du|pourriez-vous|pouvez-vous|peux-tu|pourrais-tu|"
+        r"merci\s+de)(?!\w)|\bbitte\b(?=[^.;\n]{0,60}?\b(?:verschieb|änder|aktualisier|setz|teil|eintrag|trag|"
+        r"freigeb|gib)\w*)",
+    ]
+
+
 # a tick, a check mark or "(done)" after an item, with a figure before it: "Plan: $14,000 ✓"
 TICK = r"(?:[✔✓✅☑]|\(\s*done\s*\))"
 # a figure as a plan states it: "$14,000", "89.500 €", "₹1,78,000", "14k"
