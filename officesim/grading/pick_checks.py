@@ -40,13 +40,18 @@ if TYPE_CHECKING:
     from officesim.grading.facts import FactsSpec, Reader
 
 # The superlatives of "more" (English, German, French): what crowns one option.  "most" needs care:
-# "most of the spend", "at most", "for the most part" crown nothing.
+# "most of the spend", "at most", "for the most part" crown nothing.  Crown words that are no grammatical
+# superlative crown as one ("leads the overruns", "#1 for overspending", "first place", "the overruns were
+# led by Executive").
 _SUPERLATIVE = (r"(?:biggest|largest|greatest|highest|steepest|sharpest|strongest|heaviest|widest|furthest|"
                 r"farthest|worst|more\s+than\s+(?:any(?:one|body)(?:\s+else)?|any\s+other)\b"
                 r"(?!\s+(?:expected|thought|predicted|forecast|anticipated|planned|imagined))|"
                 r"more\s+than\s+(?:all\s+)?the\s+(?:others|rest)|"
                 r"(?<!\bat\s)(?<!\bthe\s)most(?!\s+of\b)(?!\s+part\b)|the\s+most(?!\s+of\b)(?!\s+part\b)|"
-                r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|number\s+one|no\.\s?1|"
+                r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|tops|topped|topping|number\s+one|no\.\s?1|#\s?1|"
+                r"first\s+place|(?:rank(?:s|ed)?|c[ao]mes?|finish(?:es|ed)?)\s+first|"
+                r"(?:leads|leading|led)(?!\s+(?:by|to|into|from)\b)|led\s+by(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
+                r"the\s+stand-?out|"
                 r"am\s+(?:st[äa]rksten|meisten|h[öo]chsten)|gr[öo](?:ß|ss)te[nrsm]?|h[öo]chste[nrsm]?|"
                 r"st[äa]rkste[nrsm]?|(?:le|la|les)\s+plus(?:\s+(?:forte?s?|grande?s?|important\w*|élevée?s?))?)")
 # Said of the option it is near, a superlative may still crown another: ranked below the top.
@@ -65,14 +70,27 @@ _INTERJECTION = re.compile(r",\s*(?:however|though|in\s+fact|actually|of\s+cours
 _ALTERNATIVE = re.compile(r"\bor\b|\boder\b|\bou\b|/|\beither\b|\bentweder\b", re.IGNORECASE)
 
 
+# A crown that says what it is of by itself: in a text that answers the question (``committed``), where every
+# crown is a pick, it needs no word of the dimension ("Executive tops the list (9.1%)", "the worst offender").
+_CROWN = (r"(?:tops?|topped|topping|heads?|headed|heading|leads?|leading|led)\s+(?:the\s+|this\s+|our\s+)?"
+          r"(?:list|table|ranking|rankings|chart|charts|league|pack|field|way)\b|"
+          r"(?:at|on)\s+(?:the\s+)?top\s+of\s+the\s+(?:list|table|ranking|chart|league)\b|"
+          r"(?:[Nn]umber\s+one|[Nn]o\.\s?1|#\s?1|first\s+place)(?!\w)|"
+          r"(?:worst|biggest|main|chief|prime|top)\s+(?:offender|culprit|overspender|outlier)s?\b|"
+          r"the\s+(?:clear\s+|big\s+)?(?:stand-?out|outlier|leader|winner)\b")
+
+
 @lru_cache(maxsize=256)
-def _markers(dimension: str) -> re.Pattern[str]:
-    """The superlative said of ``dimension`` (a regex of its words), within four words either way."""
+def _markers(dimension: str, committed: bool = False) -> re.Pattern[str]:
+    """The superlative said of ``dimension`` (a regex of its words), within four words either way; with
+    ``committed``, a crown that says what it is of by itself (``_CROWN``) too."""
     sup = _SUPERLATIVE
     gap = r"(?:[\s-]+[\w'’]+){0,4}?[\s-]+"
     # a superlative that ends its clause needs no word of the dimension: "(the largest)", "is the biggest."
-    bare = rf"\b{sup}\b(?=\s*(?:[).,;:!?—–]|\s-\s|$))"
-    return re.compile(rf"\b{sup}\b{gap}(?:{dimension})|(?:{dimension})\w*{gap}{sup}\b|{bare}", re.IGNORECASE)
+    bare = rf"(?<!\w){sup}(?!\w)(?=\s*(?:[).,;:!?—–]|\s-\s|$))"
+    crown = rf"|(?<!\w)(?:{_CROWN})" if committed else ""
+    return re.compile(rf"(?<!\w){sup}(?!\w){gap}(?:{dimension})|(?:{dimension})\w*{gap}{sup}(?!\w)|{bare}{crown}",
+                      re.IGNORECASE)
 
 
 class PickedCheck(CheckBase):
@@ -133,7 +151,7 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
     entities = reader.spec.entities
     pool = {check.name, *check.options}
     answer = entities[check.name].name
-    markers = _markers(check.dimension)
+    markers = _markers(check.dimension, check.committed)
     problems: list[str] = []
     crowned = False
     first: str | None = None
@@ -145,25 +163,59 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
         spots = [(start, end, key) for start, end, key in reader.mentions(line) if key in pool]
         if first is None and spots:
             first = spots[0][2]
-        for m in markers.finditer(line):
-            key = _attached(line, m.start(), m.end(), spots, prior)
-            if key is None or _crowns_nobody(line, m.start()) or (
-                    check.unless and re.search(check.unless, _clause(line, m.start(), m.end()), re.IGNORECASE)):
+        picks = [(m.group(0), _attached(line, m.start(), m.end(), spots, prior), m.start(), m.end())
+                 for m in markers.finditer(line) if not _crowns_nobody(line, m.start())]
+        picks += _outdone_by_none(line, check.dimension, spots)
+        for said, key, start, end in picks:
+            if key is None or (check.unless and _of_another_measure(check.unless, _clause(line, start, end), line)):
                 continue
             if key == check.name:
                 crowned = True
                 rivals = [k for _, _, k in spots if k != key]
                 if rivals and _ALTERNATIVE.search(line):
                     problems.append(f"offers {entities[rivals[0]].name} beside {answer} for "
-                                    f"{m.group(0)!r}: {line[:80]!r}")
-            elif not _ranked_after_one(line, m.start(), spots, key):
-                problems.append(f"says {m.group(0)!r} of {entities[key].name}; it is {answer}: {line[:80]!r}")
+                                    f"{said!r}: {line[:80]!r}")
+            elif not _ranked_after_one(line, start, spots, key):
+                problems.append(f"says {said!r} of {entities[key].name}; it is {answer}: {line[:80]!r}")
         if spots:
             prior = spots[-1][2]
     if check.committed and not problems and not crowned and first is not None and first != check.name:
         problems.append(f"names the options without picking one: {answer} is neither said to be the one nor "
                         "named first")
     return list(dict.fromkeys(problems))
+
+
+# "No department overspent more than Executive": a comparative no other option beat crowns the one after "than"
+_NONE_MORE = re.compile(
+    r"\b(?:no(?:\s+other)?|none|nobody|no[\s-]?one|nothing|not\s+(?:a\s+single|one|any)|kein\w*|niemand|"
+    r"aucun\w*|personne|nul(?:le)?)\b(?:[\s,]+[\w'’$%.-]+){0,8}?[\s,]+"
+    r"(?:more|further|farther|bigger|larger|higher|greater|worse|heavier|mehr|st[äa]rker|h[öo]her|weiter|plus)\b"
+    r"(?:\s+[\w'’]+){0,4}?\s+(?:than|als|que|qu['’])\s*(?:(?:the|der|die|das|le|la|les)\s+)?", re.IGNORECASE)
+# ... unless an option is set apart from the "no": "no department other than Operations overspent more than
+# Executive", "... than Executive, except Operations"
+_BUT = re.compile(r"\b(?:other\s+than|besides|except|apart\s+from|aside\s+from|but|save|bar|behind|after|"
+                  r"au(?:ß|ss)er|bis\s+auf|sauf|hormis|à\s+part)\b", re.IGNORECASE)
+
+
+def _outdone_by_none(line: str, dimension: str, spots: list[tuple[int, int, str]]
+                     ) -> list[tuple[str, str | None, int, int]]:
+    """The negated comparatives of ``dimension`` in ``line`` ("No department overspent more than Executive",
+    "Keine Abteilung hat ihr Budget stärker überschritten als Executive"), each as a pick of the option
+    named right after "than": (what was said, the option, start, end)."""
+    out: list[tuple[str, str | None, int, int]] = []
+    for m in _NONE_MORE.finditer(line):
+        named = next((s for s in spots if m.end() <= s[0] <= m.end() + 2), None)
+        if named is None or _BUT.search(m.group(0)):
+            continue
+        follows = line[named[1]:named[1] + 60]
+        if not re.search(dimension, m.group(0) + follows[:30], re.IGNORECASE):
+            continue
+        # "..., except Operations": another option set apart right after the "than"
+        if any(_BUT.search(line, max(named[1], s[0] - 25), s[0]) for s in spots if s[0] >= named[1]
+               and s[2] != named[2] and s[0] - named[1] <= 60):
+            continue
+        out.append((line[m.start():named[1]], named[2], m.start(), named[1]))
+    return out
 
 
 # an option named only to be set aside: "not Operations", "rather than Sales", "ahead of Legal"
@@ -194,6 +246,23 @@ _RANKED_AFTER = re.compile(r"^\W{0,3}(?:\w+\W+){0,2}?(?:is\s+|was\s+|comes?\s+|c
 def _put_aside(line: str, start: int, end: int) -> bool:
     """Whether the option named at ``start:end`` is named only to be set aside or ranked below the top."""
     return bool(_PUT_ASIDE.search(line, max(0, start - 30), start) or _RANKED_AFTER.match(line[end:end + 40]))
+
+
+# "relative to plan" says what an overspend is measured against, not that it is a percentage: said with an
+# amount of money and no percentage, it is the amount's measure ("Finance's $5,800 was the biggest overspend
+# relative to plan")
+_AGAINST_PLAN = re.compile(r"\brelative\s+to\s+(?:its\s+|the\s+|their\s+)?(?:plan|budget|forecast|target)\w*",
+                           re.IGNORECASE)
+_MONEY = re.compile(r"[$€£₹]\s?\d|\d(?:[\d,.]*\d)?\s?(?:[kKmM]\b|USD|EUR|GBP|INR|dollars?|euros?)")
+_PERCENTAGE = re.compile(r"\d\s?%|\bper\s?cent|\bpercent|\bProzent|\bpour\s?cent", re.IGNORECASE)
+
+
+def _of_another_measure(unless: str, clause: str, line: str) -> bool:
+    """Whether a pick said in ``clause`` (of ``line``) is about another measure or time: ``unless`` is found
+    in it, and not only in a "relative to plan" that ``line`` states as an amount of money."""
+    if _MONEY.search(line) and not _PERCENTAGE.search(line):
+        clause = _AGAINST_PLAN.sub(lambda m: " " * len(m.group(0)), clause)
+    return bool(re.search(unless, clause, re.IGNORECASE))
 
 
 def _clause(line: str, start: int, end: int) -> str:
