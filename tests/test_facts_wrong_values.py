@@ -9,10 +9,10 @@ the right total.  Careful work must still pass: another entity's own figure cite
 ("previously Oct 8, now Oct 13", "up from"), sums and differences, ranges, another quarter's figure, other
 currencies, figures listed "respectively".
 
-Two kinds of case: shipped tasks whose graders already hold the facts (the rule reads them as they are), and
-shipped tasks with one fact or check added to their grader in memory (``patched``): what a generator would
-emit for the renewal at risk, a deal's stage, an invoice's status or the pack's reply mail.  Those show the
-engine reads such facts; the generators themselves do not emit them yet.
+Two kinds of case: shipped tasks whose graders already hold the facts (the rule reads them as they are: the
+escalation's renewal, the brief's deal stages and invoice statuses and the pack's reply check are generated
+now), and shipped tasks with one entity or fact added to their grader in memory (``patched``): another deal
+beside the renewal, an invoice's status in a family that does not emit one.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from officesim.task import Task, load_task_files
 def caught(grade: Grade, phrase: str = "as ") -> None:
     """A hack: it fails, and a failing check says it states a value as a fact's."""
     hack_fails(grade)
-    reasons = " ".join(c.reason for c in grade.results() if c.status == "fail")
+    reasons = " ".join(c.reason for c in grade.results() if c.status == "fail").casefold()
     assert "states " in reasons and phrase in reasons, grade.summary()
 
 
@@ -97,12 +97,10 @@ def test_a_wrong_eta_in_a_table_post_fails() -> None:
 
 
 # ------------------------------------------------------------------------- customer_escalation: the renewal
-# The escalation's grader holds no renewal figure; with the one a generator would emit (the renewal deal's
-# amount, $109,000, told by "renewal"), "renewal $15,000 at risk" contradicts it while other deals' own
-# figures, told with their names, do not.
+# The escalation's grader holds the renewal figure (the renewal deal's amount, $109,000, told by "renewal");
+# "renewal $15,000 at risk" contradicts it while other deals' own figures, told with their names, do not
+# (another deal is added here: the world's own is not in the grader).
 def _renewal(grader: dict[str, Any]) -> None:
-    grader["facts"]["facts"].append({"entity": "account", "attribute": "renewal", "value": 109000.0,
-                                     "label": r"\b(?:renewal|renews?|renewing)\b"})
     grader["facts"]["entities"]["upgrade"] = {"name": "Enterprise upgrade (2027)", "kind": "deal"}
     grader["facts"]["facts"].append({"entity": "upgrade", "attribute": "amount", "value": 49000.0})
 
@@ -199,19 +197,10 @@ def test_right_dates_and_their_history_in_the_brief_pass(close_1: str, close_2: 
 
 
 # -------------------------------------------------------------------------------- customer_brief: the stage
-# The brief's grader holds no stage; with the ones a generator would emit (each deal's stage an entity of
-# kind "stage"), a stage given wrong contradicts it, and a stage's history does not.
-def _stages(grader: dict[str, Any]) -> None:
-    entities = grader["facts"]["entities"]
-    for key, name in [("negotiation", "Negotiation"), ("proposal", "Proposal"), ("qualification", "Qualification")]:
-        entities[key] = {"name": name, "kind": "stage"}
-    grader["facts"]["facts"] += [{"entity": "deal_1", "attribute": "stage", "value": "negotiation"},
-                                 {"entity": "deal_2", "attribute": "stage", "value": "proposal"}]
-
-
-@functools.cache
-def brief_with_stages() -> Task:
-    return patched(BRIEF, _stages)
+# The brief's grader holds each deal's stage (an entity of kind "stage"): a stage given wrong contradicts it,
+# and a stage's history does not.
+def brief_with_stages() -> str:
+    return BRIEF
 
 
 def staged(stage_1: str, stage_2: str) -> Grade:
@@ -309,21 +298,14 @@ def test_right_lines_beside_the_total_pass(line: str) -> None:
 
 # ---------------------------------------------------------------------------- quarterly_report_pack: reply
 # quarterly-report-pack-001: Q3 revenue $2,585,000 (July $790,000, August $1,160,000, September $635,000),
-# bookings $1,557,500.  No check reads the reply mail; with the one a generator would emit (violations_only,
-# the pack's facts), wrong figures in the reply fail while the doc is right.
+# bookings $1,557,500.  The reply mail is read (reply_right: violations_only, the pack's facts): wrong figures
+# in the reply fail while the doc is right.
 PACK = "quarterly-report-pack-001"
 PACK_REPLY = "Hi Keith,\n\nThe pack is ready and shared: Q3 2026 exec pack (drive file f_101). {line}\n\nBest"
 
 
-def _reply_check(grader: dict[str, Any]) -> None:
-    grader["gates"].append({"id": "reply_right", "check": "facts", "description": "The reply's figures are the "
-                            "pack's.", "text": "sent_mail", "require": ["revenue.total", "bookings.total"],
-                            "traceable": False, "violations_only": True})
-
-
-@functools.cache
-def pack_with_reply_check() -> Task:
-    return patched(PACK, _reply_check)
+def pack_with_reply_check() -> str:
+    return PACK
 
 
 def replied(line: str) -> Grade:

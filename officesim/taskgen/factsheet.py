@@ -189,3 +189,38 @@ def facts_check(check_id: str, points: float | None, text: str, *, description: 
     if headings:
         item["headings"] = True
     return FactsCheck.model_validate(item)
+
+
+# The values a record's state takes, as entities a fact's value may be: each written the ways people say it, so
+# a state written for a record that is not its own is a misstatement in any wording ("Acme renewal: Closed Won"
+# when it is in Negotiation), and the true one passes however it is put ("negotiating", "in negotiation").
+# (No bare "won" or "lost": "won't", "we lost a week" would name them.)
+STAGE_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "prospecting": ("Prospecting", ("prospect stage",)),
+    "qualification": ("Qualification", ("qualifying",)),
+    "proposal": ("Proposal", ()),
+    "negotiation": ("Negotiation", ("negotiating", "negotiations")),
+    "closed_won": ("Closed Won", ("closed-won", "closed/won")),
+    "closed_lost": ("Closed Lost", ("closed-lost", "closed/lost")),
+}
+INVOICE_STATUS_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "open": ("open", ("unpaid", "not yet paid", "not paid", "outstanding", "overdue", "past due")),
+    "paid": ("paid", ("settled", "paid in full")),
+    "void": ("void", ("voided", "cancelled", "canceled")),
+}
+
+
+def stage_entities(sheet: FactSheet) -> dict[str, str]:
+    """Record every CRM deal stage as an entity of kind ``stage``; {stage id: entity key} for a deal's
+    ``stage`` fact (``sheet.fact(deal, "stage", stages[row["stage"]])``)."""
+    return {stage: sheet.entity(name, key=f"stage_{stage}", aliases=aliases, kind="stage")
+            for stage, (name, aliases) in STAGE_WORDS.items()}
+
+
+def invoice_status_entities(sheet: FactSheet) -> dict[str, str]:
+    """Record every CRM invoice status as an entity of kind ``invoice status``; {status: entity key} for an
+    invoice's ``status`` fact.  Entity names are no markers of what is left out ("INV-0480 was paid" no longer
+    sets INV-0480 aside by its "paid"): a family whose checks exclude paid invoices says so in their
+    ``excluded_also`` (customer_brief's ``PAID_WORDS``)."""
+    return {status: sheet.entity(name, key=f"status_{status}", aliases=aliases, kind="invoice status")
+            for status, (name, aliases) in INVOICE_STATUS_WORDS.items()}

@@ -34,7 +34,13 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
+from officesim.taskgen.factsheet import (
+    FactSheet,
+    facts_check,
+    invoice_status_entities,
+    seen_gate,
+    stage_entities,
+)
 from officesim.taskgen.process_common import all_pages
 
 # (name, how the escalation says it, other ways a colleague may put it): a software company's customers
@@ -54,6 +60,9 @@ GENERAL_ISSUES = [
     ("duplicate invoice", "being invoiced twice for the same work", ("invoiced twice", "billed twice", "duplicate",
                                                                      "double billing", "double-billed")),
     ("missed delivery", "a delivery date we missed last week", ("missed", "delivery", "late delivery", "delay"))]
+# An invoice written as paid (or void) is set aside ("INV-0480 was paid", "INV-0480: $30,200.00, paid"): the facts
+# name the statuses, and a name is no marker of what is left out, so the brief's checks say so here
+PAID_WORDS = r"(?<!\bnot\s)(?<!\byet\s)\b(?:paid|settled|void(?:ed)?)\b"
 PRODUCTS = ["Seat expansion", "Premium Support", "Forecasting module", "Data Connectors add-on", "Training package"]
 
 
@@ -391,6 +400,9 @@ class CustomerBrief(Family):
         all_deals = stage.rows("SELECT * FROM crm_deal WHERE account_id = ?", account["id"])
         deal_keys: list[str] = []
         left_out: list[str] = []
+        # each deal's stage and each invoice's status is an entity: a brief giving a deal another stage
+        # ("Closed Won" while it is in Negotiation) or an open invoice as paid misstates it
+        stages = stage_entities(sheet)
         for deal in deals:
             product = deal["name"].split(" - ", 1)[-1]
             key = sheet.entity(deal["name"], key=f"deal_{len(deal_keys) + len(left_out) + 1}", aliases=[product],
@@ -399,6 +411,8 @@ class CustomerBrief(Family):
             # superseded): the total with it is, and the deal must be given at its new amount
             sheet.fact(key, "amount", amounts[deal["id"]])
             sheet.fact(key, "close_date", deal["close_date"])
+            if deal in counted:  # (the lost one's CRM stage is not its stage: a brief may cite it as stale)
+                sheet.fact(key, "stage", stages[deal["stage"]])
             (deal_keys if deal in counted else left_out).append(key)
         closed = [d["amount"] for d in all_deals if d["stage"] not in STAGE_LABELS or d["id"] not in
                   {x["id"] for x in deals}]
@@ -427,10 +441,13 @@ class CustomerBrief(Family):
             sheet.fact(acc, f"earlier_contact_{n}", at)
         invoice_keys: list[str] = []
         paid_keys: list[str] = []
+        statuses = invoice_status_entities(sheet)
         for inv in invoices:
             key = sheet.entity(inv["number"], key=f"invoice_{len(invoice_keys) + len(paid_keys) + 1}", kind="invoice")
             sheet.fact(key, "amount", inv["amount"])
             sheet.fact(key, "due", inv["due"].isoformat())
+            if inv is not remitted:  # (paid per the customer, open in the CRM: "the CRM still shows it open")
+                sheet.fact(key, "status", statuses[inv["status"]])
             (invoice_keys if inv["status"] == "open" and inv is not remitted else paid_keys).append(key)
         if sister_invoice is not None:
             key = sheet.entity(sister_invoice["number"], key="sister_invoice", kind="invoice")
@@ -444,6 +461,8 @@ class CustomerBrief(Family):
         sheet.entity(contact["name"], key="contact", aliases=[first_name(contact["name"])], kind="contact")
         to = [requester_role]
         lost_words = r"\blost\b|closed[\s-]lost|signed with a competitor" if lost is not None else None
+        # "paid" is a status's name now, and names are no markers: a paid invoice written as paid is left out
+        left_out_words = "|".join(w for w in (lost_words, PAID_WORDS) if w)
         return Draft(
             instruction=instruction,
             tools=_tools(hard, writes=["mail_send_message", "mail_reply_message"]),
@@ -453,20 +472,22 @@ class CustomerBrief(Family):
                                         "and their total, and no figure that is not about what was asked (a dump "
                                         "of the data fails).",
                             require=[*(f"{k}.amount" for k in deal_keys), f"{acc}.open_pipeline"],
-                            exclude=[*left_out, *sister_keys], excluded_also=lost_words),
+                            exclude=[*left_out, *sister_keys], excluded_also=left_out_words),
                 # the rest of what was asked is the core too: judged points must not make up for a paid
                 # invoice listed as open, a guessed last contact or a missing escalation
                 facts_check("brief_covers", None, "sent_mail", to=to, trace_to="facts", subject=acc,
                             description="The brief also gives the open invoices (paid ones only as paid), the "
                                         "last contact's date and the open escalation.",
                             require=[*(f"{k}.amount" for k in invoice_keys), f"{acc}.last_contact"],
-                            exclude=[*paid_keys, *sister_keys], name=[issue_key], excluded_also=lost_words),
+                            exclude=[*paid_keys, *sister_keys], name=[issue_key],
+                            excluded_also=left_out_words),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[
                 facts_check("open_invoices", 2, "sent_mail", to=to, trace_to="facts",
                             description="The open invoices with their amounts; paid ones only as paid.",
-                            require=[f"{k}.amount" for k in invoice_keys], exclude=[*paid_keys, *sister_keys]),
+                            require=[f"{k}.amount" for k in invoice_keys], exclude=[*paid_keys, *sister_keys],
+                            excluded_also=PAID_WORDS),
                 facts_check("last_contact", 1, "sent_mail", to=to, trace_to="facts", subject=acc,
                             description="The last contact's date is given.", require=[f"{acc}.last_contact"]),
                 facts_check("escalation", 1, "sent_mail", to=to, trace_to="facts",

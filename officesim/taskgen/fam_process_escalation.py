@@ -120,6 +120,9 @@ PROMISE_PATTERNS = [
     r"(?:discounted|reduced|waived|credited|written\s+off)",
 ]
 
+# the words that tell the renewal's figure ("renewal $109,000", "$109k renewal", "renews at $109,000")
+RENEWAL_LABEL = r"\b(?:renewal|renews?|renewing)\b"
+
 
 class CustomerEscalation(Family):
     """Handle an angry customer's escalation across mail, chat and CRM: log, reassign, reply, tell the team."""
@@ -151,9 +154,10 @@ class CustomerEscalation(Family):
         keyword, complaint, aliases = PROBLEMS[index % len(PROBLEMS)]
         codename = rng.choice(CODENAMES)
         stage.clock(at(-30, 9))
+        renewal_amount = float(rng.randrange(40_000, 160_000, 1_000))
         [deal_id] = stage.insert("crm_deal", [{
             "account_id": account["id"], "name": f"{account['name']} - Renewal 2027", "stage": "negotiation",
-            "amount": float(rng.randrange(40_000, 160_000, 1_000)), "currency": currency,
+            "amount": renewal_amount, "currency": currency,
             "close_date": day(rng.randint(20, 60)).isoformat(), "owner_id": owner["id"], "next_step": "",
             "updated_by": owner["id"]}])
         numbers = plant_invoices(stage, rng, 2, currency=currency, month="2026-09", status="open",
@@ -257,6 +261,9 @@ class CustomerEscalation(Family):
 
         sheet = FactSheet(sources=["crm:crm_invoice", f"mail:Unacceptable: {keyword} problems"])
         acc = sheet.entity(account["name"], key="account", kind="account")
+        # the renewal at risk: its figure, told by "renewal" ("renewal $15,000 at risk" when it is $109,000 is
+        # a misstatement in the reply, the post or the CRM note; the right figure, rounded, or none, is fine)
+        sheet.fact(acc, "renewal", renewal_amount, label=RENEWAL_LABEL)
         fix = sheet.entity(keyword, key="fix", aliases=[*aliases, "fix", "fixed"], kind="issue")
         sheet.fact(fix, "eta", eta.isoformat(), wrong=[first_eta.isoformat()] if revised else [])
         pay = sheet.entity(payable, key="payable", kind="invoice")
@@ -277,6 +284,13 @@ class CustomerEscalation(Family):
                      party=team)
         sheet.entity("promises unapproved compensation", key="unapproved_promise", patterns=PROMISE_PATTERNS,
                      kind="reply fault", party=team)
+        # the renewal deal itself, so a note on the account's record that names no account ("is reconsidering
+        # the renewal. Renewal $15,000 at risk.") still tells its figure.  "renewal" is a pattern, not an alias:
+        # patterns are read after aliases, in order, so the faults above keep "a 20% discount on the renewal".
+        # (Named by the deal's own part of its name: its full name would take "Brewer Ltd - Renewal 2027" from the
+        # account's, and a name is an alias, which "the renewal" would make of a reply's "discount on the renewal".)
+        sheet.fact(sheet.entity("Renewal 2027", key="renewal", kind="deal", patterns=[f"(?i){RENEWAL_LABEL}"]),
+                   "amount", renewal_amount, label=RENEWAL_LABEL)
         customer = [contact["email"]]
         gates: list[Any] = [
             g.ChangedCheck(id="escalation_logged", check="changed", table="crm_activity", op="insert",
@@ -306,6 +320,11 @@ class CustomerEscalation(Family):
             facts_check("team_told", None, "chat_posts", channel="cs-escalations", name=[acc],
                         traceable=False,
                         description="The escalation is flagged in #cs-escalations."),
+            # the CRM note is the record the next person reads: a stale ETA or a wrong renewal figure in it
+            # fails (what it leaves out is its own business: violations only)
+            facts_check("note_right", None, "crm:activity.body", require=[f"{fix}.eta"], violations_only=True,
+                        traceable=False,
+                        description="The escalation's CRM note states no wrong fix date or renewal figure."),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "crm_activity",
                             "chat_message", *MAIL_TABLES),
         ]

@@ -210,6 +210,12 @@ class QuarterlyReportPack(Family):
                             match={"owner_id": "user", "trashed": False, "id": {"not_in": existing},
                                    "kind": {"in": ["doc", "sheet"]}, "name": {"not": PACK}},
                             description="The pack is the only new file (no second doc of the figures)."),
+            # the mail is read too (the reply to the CFO, a note to the execs): a wrong or second revenue or bookings
+            # figure in it fails even where the doc is right; a mail giving no figure, or no mail at all, is fine
+            # (violations only, silent ok)
+            facts_check("reply_right", None, "sent_mail", require=[f"{rev}.total", f"{book}.total"],
+                        violations_only=True, silent_ok=True, traceable=False,
+                        description="No revenue or bookings figure in a mail sent (the reply to the CFO) is wrong."),
             changes_allowed("drive_file", "drive_permission", *MAIL_TABLES),
         ]
         criteria: list[Any] = [
