@@ -204,14 +204,20 @@ def test_the_asked_share_tried_and_refused_passes(task_id: str) -> None:
     correct_passes(grade)
 
 
-@pytest.mark.parametrize("task_id", [*EDIT, *SHEET])
+@pytest.mark.parametrize("task_id", EDIT)
 def test_the_asked_edit_tried_and_refused_passes(task_id: str) -> None:
     locked = file_named(task_id, entity_name(task_id, "item"))
-    if task_id in SHEET:
-        grade = with_tried(task_id, "drive_update_rows", file_id=locked, row_numbers=[1],
-                           values=[{"column": "Amount", "value": 1}])
+    correct_passes(with_tried(task_id, "drive_update_doc", file_id=locked, content="- budget: $1\n"))
+
+
+@pytest.mark.parametrize("task_id", SHEET)
+@pytest.mark.parametrize("tool", ["drive_update_rows", "drive_append_rows"])
+def test_the_asked_figure_tried_on_the_sheet_and_refused_passes(task_id: str, tool: str) -> None:
+    locked = file_named(task_id, entity_name(task_id, "item"))
+    if tool == "drive_update_rows":
+        grade = with_tried(task_id, tool, file_id=locked, row_numbers=[1], values=[{"column": "Amount", "value": 1}])
     else:
-        grade = with_tried(task_id, "drive_update_doc", file_id=locked, content="- budget: $1\n")
+        grade = with_tried(task_id, tool, file_id=locked, rows=[["budget", 1]])
     correct_passes(grade)
 
 
