@@ -56,6 +56,21 @@ CROWNS = [
     "The overruns were led by {who} ({fig}).",
     "Keine Abteilung hat ihr Budget stärker überschritten als {who} ({fig}).",
     "Aucun service n'a plus dépassé son budget que {who} ({fig}).",
+    "No department overspent as much as {who} ({fig}).",
+    "No department's overrun exceeded {who}'s {fig}.",
+    "No one came close to {who}'s overrun of {fig}.",
+    "None of the departments overspent more than {who} ({fig}).",
+    "{who} is in the lead at {fig}.",
+    "{who} is ahead of the other departments at {fig}.",
+    "{who} overspent more than every other department ({fig}).",
+    "{who} went further over budget than any other department at {fig}.",
+    "The answer is {who} ({fig}).",
+    "Answer: {who}, {fig}.",
+    "{who} ranks first at {fig}.",
+    "{who} is the biggest offender ({fig}).",
+    "{who} is the top overspender at {fig}.",
+    "{who} was the highest at {fig}.",
+    "Winner: {who} ({fig}).",
 ]
 
 
@@ -69,8 +84,19 @@ def test_the_answer_crowned_passes(crown: str) -> None:
     _passes(PERCENT, "Executive was 9.1% over. " + crown.format(who="Operations", fig="27.6%"))
 
 
+def test_a_sign_does_not_make_a_pick_of_another_measure() -> None:
+    """A clause stating a figure of each measure states one of the question's: a "$" in it is no "in dollars"."""
+    _fails(PERCENT, _KEPT + "Executive overspent the most: 9.1% vs $27,500.")
+    _passes(PERCENT, _KEPT + "Executive overspent the most in dollars: $27,500 vs 9.1%.")
+
+
 @pytest.mark.parametrize("answer", [
     "Operations overspent the most (27.6%); Executive was next at 9.1%.",
+    "Operations is in the lead at 27.6%; Executive follows at 9.1%.",
+    "Operations ranks first at 27.6%. Executive comes second at 9.1%.",
+    "Operations: 27.6% over, the most of any department. Executive was 9.1% over, leading to a review.",
+    "Operations, 27.6% over. Executive overspent more than the other departments in dollars ($27,500) but is only "
+    "9.1% over.",
     "Operations leads at 27.6%, with Executive a distant second at 9.1%.",
     "Operations leads, at 27.6%. Executive: 9.1%.",
     "Operations leads the overruns at 27.6%; Executive is second at 9.1%.",

@@ -44,9 +44,9 @@ if TYPE_CHECKING:
 # superlative crown as one ("leads the overruns", "#1 for overspending", "first place", "the overruns were
 # led by Executive").
 _SUPERLATIVE = (r"(?:biggest|largest|greatest|highest|steepest|sharpest|strongest|heaviest|widest|furthest|"
-                r"farthest|worst|more\s+than\s+(?:any(?:one|body)(?:\s+else)?|any\s+other)\b"
+                r"farthest|worst|more\s+than\s+(?:(?:any|every)(?:one|body)(?:\s+else)?|(?:any|every)\s+other)\b"
                 r"(?!\s+(?:expected|thought|predicted|forecast|anticipated|planned|imagined))|"
-                r"more\s+than\s+(?:all\s+)?the\s+(?:others|rest)|"
+                r"more\s+than\s+(?:all\s+)?the\s+(?:others|rest)|more\s+than\s+all\s+(?:the\s+)?others?\b|"
                 r"(?<!\bat\s)(?<!\bthe\s)most(?!\s+of\b)(?!\s+part\b)|the\s+most(?!\s+of\b)(?!\s+part\b)|"
                 r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|tops|topped|topping|number\s+one|no\.\s?1|#\s?1|"
                 r"first\s+place|(?:rank(?:s|ed)?|c[ao]mes?|finish(?:es|ed)?)\s+first|"
@@ -77,7 +77,11 @@ _CROWN = (r"(?:tops?|topped|topping|heads?|headed|heading|leads?|leading|led)\s+
           r"(?:at|on)\s+(?:the\s+)?top\s+of\s+the\s+(?:list|table|ranking|chart|league)\b|"
           r"(?:[Nn]umber\s+one|[Nn]o\.\s?1|#\s?1|first\s+place)(?!\w)|"
           r"(?:worst|biggest|main|chief|prime|top)\s+(?:offender|culprit|overspender|outlier)s?\b|"
-          r"the\s+(?:clear\s+|big\s+)?(?:stand-?out|outlier|leader|winner)\b")
+          r"the\s+(?:clear\s+|big\s+)?(?:stand-?out|outlier|leader)\b|winner\b|in\s+(?:the\s+)?lead\b|"
+          r"(?:ahead\s+of|beat|beats|beating|outpac\w+|outstrip\w+|outdo\w*|outdid|surpass\w*|eclips\w+|dwarf\w*)\s+"
+          r"(?:all|every\w*|the\s+(?:rest|others|pack|field|other\s+\w+))\b|"
+          r"(?:rank(?:s|ed)?|c[ao]mes?|came|finish(?:es|ed)?|placed?)\s+first\b|"
+          r"(?:the\s+)?(?:short\s+|final\s+|direct\s+)?answer(?:\s+is\b|\s*[:—–])")
 
 
 @lru_cache(maxsize=256)
@@ -88,9 +92,17 @@ def _markers(dimension: str, committed: bool = False) -> re.Pattern[str]:
     gap = r"(?:[\s-]+[\w'’]+){0,4}?[\s-]+"
     # a superlative that ends its clause needs no word of the dimension: "(the largest)", "is the biggest."
     bare = rf"(?<!\w){sup}(?!\w)(?=\s*(?:[).,;:!?—–]|\s-\s|$))"
-    crown = rf"|(?<!\w)(?:{_CROWN})" if committed else ""
-    return re.compile(rf"(?<!\w){sup}(?!\w){gap}(?:{dimension})|(?:{dimension})\w*{gap}{sup}(?!\w)|{bare}{crown}",
-                      re.IGNORECASE)
+    # a comparative over all the others with the dimension inside: "further over budget than any other"
+    over_all = (rf"(?<!\w)(?:more|further|farther|bigger|larger|higher|greater|worse|heavier)[\s-]+(?:[\w'’]+[\s-]+)"
+                rf"{{0,3}}?(?:{dimension})\w*(?:[\s-]+[\w'’]+){{0,3}}?[\s-]+than\s+(?:any|every|all)(?:one|body)?\b")
+    crown = ""
+    if committed:
+        # in an answer, a superlative before its figure says what it is of: "Executive was the highest at 9.1%"
+        figure = r"[-+−]?[$€£₹]?\s?\d"
+        crown = (rf"|(?<!\w){sup}(?!\w)(?=\s+one\b|\s*\(\s*{figure}|\s+(?:at|with|on)\s+{figure})"
+                 rf"|(?<!\w)(?:{_CROWN})")
+    return re.compile(rf"(?<!\w){sup}(?!\w){gap}(?:{dimension})|(?:{dimension})\w*{gap}{sup}(?!\w)|{bare}|{over_all}"
+                      rf"{crown}", re.IGNORECASE)
 
 
 class PickedCheck(CheckBase):
@@ -189,8 +201,11 @@ def picks_wrong(reader: Reader, check: PickedCheck, text: str) -> list[str]:
 _NONE_MORE = re.compile(
     r"\b(?:no(?:\s+other)?|none|nobody|no[\s-]?one|nothing|not\s+(?:a\s+single|one|any)|kein\w*|niemand|"
     r"aucun\w*|personne|nul(?:le)?)\b(?:[\s,]+[\w'’$%.-]+){0,8}?[\s,]+"
-    r"(?:more|further|farther|bigger|larger|higher|greater|worse|heavier|mehr|st[äa]rker|h[öo]her|weiter|plus)\b"
-    r"(?:\s+[\w'’]+){0,4}?\s+(?:than|als|que|qu['’])\s*(?:(?:the|der|die|das|le|la|les)\s+)?", re.IGNORECASE)
+    r"(?:(?:more|further|farther|bigger|larger|higher|greater|worse|heavier|mehr|st[äa]rker|h[öo]her|weiter|plus)\b"
+    r"(?:\s+[\w'’]+){0,4}?\s+(?:than|als|que|qu['’])|as\s+(?:much|far|badly|heavily|high|big|large|many)\b"
+    r"(?:\s+[\w'’]+){0,4}?\s+as|exceed(?:ed|s)?|topped|tops|beat|beats|surpass(?:ed|es)?|match(?:ed|es)|outdid|"
+    r"outspent|rival(?:l?ed|s)?|c(?:a|o)me\s+(?:close|near)\s+to|approached)\s*(?:(?:the|der|die|das|le|la|les)\s+)?$",
+    re.IGNORECASE)
 # ... unless an option is set apart from the "no": "no department other than Operations overspent more than
 # Executive", "... than Executive, except Operations"
 _BUT = re.compile(r"\b(?:other\s+than|besides|except|apart\s+from|aside\s+from|but|save|bar|behind|after|"
@@ -203,9 +218,9 @@ def _outdone_by_none(line: str, dimension: str, spots: list[tuple[int, int, str]
     "Keine Abteilung hat ihr Budget stärker überschritten als Executive"), each as a pick of the option
     named right after "than": (what was said, the option, start, end)."""
     out: list[tuple[str, str | None, int, int]] = []
-    for m in _NONE_MORE.finditer(line):
-        named = next((s for s in spots if m.end() <= s[0] <= m.end() + 2), None)
-        if named is None or _BUT.search(m.group(0)):
+    for named in spots:
+        m = _NONE_MORE.search(line, max(0, named[0] - 200), named[0])
+        if m is None or _BUT.search(m.group(0)):
             continue
         follows = line[named[1]:named[1] + 60]
         if not re.search(dimension, m.group(0) + follows[:30], re.IGNORECASE):
@@ -259,10 +274,15 @@ _PERCENTAGE = re.compile(r"\d\s?%|\bper\s?cent|\bpercent|\bProzent|\bpour\s?cent
 
 def _of_another_measure(unless: str, clause: str, line: str) -> bool:
     """Whether a pick said in ``clause`` (of ``line``) is about another measure or time: ``unless`` is found
-    in it, and not only in a "relative to plan" that ``line`` states as an amount of money."""
+    in it, and not only in a "relative to plan" that ``line`` states as an amount of money, nor only in a
+    figure's sign where the clause states figures of both measures ("the most: 9.1% vs $27,500" states one
+    of the question's too)."""
     if _MONEY.search(line) and not _PERCENTAGE.search(line):
         clause = _AGAINST_PLAN.sub(lambda m: " " * len(m.group(0)), clause)
-    return bool(re.search(unless, clause, re.IGNORECASE))
+    found = [m.group(0) for m in re.finditer(unless, clause, re.IGNORECASE)]
+    if found and _MONEY.search(clause) and _PERCENTAGE.search(clause):
+        return any(len(word.strip()) > 1 for word in found)
+    return bool(found)
 
 
 def _clause(line: str, start: int, end: int) -> str:
