@@ -984,7 +984,8 @@ def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[Se
     answer and another of the candidates and has a negation of its own, those a negation before them
     sets aside are left out ("Legal, not Sales" names Legal only); elsewhere all it names, as before."""
     named = reader.named(claim.segment.text)
-    rivals = [k for k in check.candidates if k not in check.name]
+    # (what must stay out is a rival too: "Vendor: Sparkle Pro (not CleanCo)" presents Sparkle Pro)
+    rivals = [k for k in [*check.candidates, *check.exclude] if k not in check.name]
     if not any(k in named for k in check.name) or not any(k in named for k in rivals):
         return named, False
     marked, text = _marked(reader, claim.segment.text)
@@ -1086,11 +1087,18 @@ def _told_as_other(reader: Reader, claim: Claim, fact: Fact, start: int, end: in
         if _OFFERED_BEFORE.search(clause) or _CORRECTION.search(clause):
             return False  # "5 (or 14 in the department)", "5. If you mean the department, 14", "Correction: 14
             # in the department": a figure offered, or told anew, is no figure told apart
-        spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+        placed = [(f, at) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+        number = fact.number()
+        if any(at >= end and _OFFERED_BETWEEN.search(text, end, at) and any(
+                _close(r, number, fact.tolerance) for r in f.readings()) for f, at in placed if number is not None):
+            return False  # "$395 under the policy, or $475": the right value offered after it makes it a reading
+        spans = [(at, at + len(f.text)) for f, at in placed]
     named = _nearest_label(text, start, end, [fact, *others] if fact.label else others, spans)
     return named is not None and named is not fact
 
 
+# between a value and the right one after it: what offers the two as readings ("$395 under the policy, or $475")
+_OFFERED_BETWEEN = re.compile(r"\b(?:or|either|alternatively|oder|ou)\b", re.IGNORECASE)
 # before a value in its clause: what offers it as another reading, whatever label it has
 _OFFERED_BEFORE = re.compile(r"\b(?:or|if|unless|otherwise|else|alternatively|maybe|perhaps|possibly|probably|oder|ou|"
                              r"wenn|falls|sonst|vielleicht|sinon|si|peut[\s-]être)\b", re.IGNORECASE)
@@ -1277,7 +1285,7 @@ def _a_months(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     wrong reading of the quarter's gives, as that month's.  "September: $520,000" for September's
     bookings still reads as a reading of them."""
     text = claim.segment.text
-    at = text.find(figure.text)
+    at = _figure_at(reader, claim, figure)
     if at < 0:
         return False
     entity = reader.spec.entities[fact.entity]
@@ -1399,8 +1407,15 @@ _JOINED = re.compile(r"\s*(?:,|/|-|–|—|&)?\s*(?:\b(?:or|and|maybe|perhaps|po
                      re.IGNORECASE)
 
 
+def _figure_at(reader: Reader, claim: Claim, figure: Figure) -> int:
+    """Where ``figure`` of the claim's segment stands: the "6" of "Engineering 6" is not the one in "60 people"."""
+    text = claim.segment.text
+    return next((at for f, at in reader.positions(text, claim.segment.figures) if f is figure), -1) if any(
+        f is figure for f in claim.segment.figures) else text.find(figure.text)
+
+
 def _figure_told_as_other(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
-    at = claim.segment.text.find(figure.text)
+    at = _figure_at(reader, claim, figure)
     return at >= 0 and _told_as_other(reader, claim, fact, at, at + len(figure.text), _number_is(figure.readings()))
 
 
@@ -1410,7 +1425,7 @@ def _theirs(reader: Reader, claim: Claim, fact: Fact, figure: Figure) -> bool:
     what a wrong reading of the limit gives.  The figure is theirs when that entity's fact has its
     value and that entity is named nearer before the figure than the fact's own."""
     text = claim.segment.text
-    at = text.find(figure.text)
+    at = _figure_at(reader, claim, figure)
     if at < 0:
         return False
     before = [key for start, _, key in reader.mentions(text) if start < at]
@@ -1889,8 +1904,14 @@ def problems_in(reader: Reader, check: FactsCheck, text: str) -> tuple[list[str]
         for key in check.exclude:
             if key not in own_names:
                 continue  # (only what the claim names can be presented)
-            out = (compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
-                   if check.excluded_if else _left_out(reader, claim.segment))
+            if contested and not check.excluded_if and any(k in own_names and k not in asserted for k in check.name):
+                # the claim names the answer too, and its negation sets the answer aside: "Sparkle Pro (not
+                # CleanCo)", "Sparkle Pro (CleanCo withdrew)" present Sparkle Pro, whatever the sentence's
+                # negation; one that leaves the answer standing reads as before ("CleanCo (Sparkle Pro withdrew)")
+                out = key not in asserted
+            else:
+                out = (compiled(check.excluded_if, re.IGNORECASE).search(claim.segment.full) is not None
+                       if check.excluded_if else _left_out(reader, claim.segment))
             if out and not check.excluded_if and _after_contrast(reader, claim.segment.text, key):
                 out = False  # "I can't attach them, but Daniel will pass you a copy": the "but" asserts it
             if check.excluded_also and not out:
@@ -2089,12 +2110,10 @@ def _label_swaps(reader: Reader, read: list[Claim]) -> list[str]:
         mine = [f for f in labelled if f.entity in claim.names]
         if len({f.attribute for f in mine}) < 2:
             continue
-        spans = [(at, at + len(f.text)) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+        placed = [(f, at) for f, at in reader.positions(text, claim.segment.figures) if at >= 0]
+        spans = [(at, at + len(f.text)) for f, at in placed]
         columns = _column_labels(text, claim.segment.header, mine) if claim.segment.header else []
-        for figure in claim.segment.figures:
-            at = text.find(figure.text)
-            if at < 0:
-                continue
+        for figure, at in placed:  # where each figure stands: the "2" of "Sales 2" is not the one in "25 people"
             end = at + len(figure.text)
             named = _nearest_label(text, at, end, mine, spans) or next(
                 (f for a, b, f in columns if a <= at < b), None)

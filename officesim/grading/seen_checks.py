@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
+from officesim.apps.drive.reading import file_text, find_files
 from officesim.grading.evidence import collect
 from officesim.grading.spec_base import CheckBase, Outcome
 
@@ -36,7 +37,7 @@ _RUN = re.compile(r"(?<![\w.])\d[\d,.]*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
-def _numbers(text: str) -> set[float]:
+def numbers(text: str) -> set[float]:
     """Every number written in ``text``, rounded to the cent: "12,450.00" is one number, "118000,119800"
     (a CSV row) two."""
     out: set[float] = set()
@@ -51,10 +52,13 @@ def _numbers(text: str) -> set[float]:
     return out
 
 
-def _telling(numbers: set[float], instruction: str) -> set[float]:
+_numbers = numbers  # the older name
+
+
+def _telling(found: set[float], instruction: str) -> set[float]:
     """The numbers that say a source was read: not years, not small counts, not given in the instruction."""
-    given = _numbers(instruction)
-    return {n for n in numbers if n >= 10 and not (1900 <= n <= 2100 and n == int(n)) and n not in given}
+    given = numbers(instruction)
+    return {n for n in found if n >= 10 and not (1900 <= n <= 2100 and n == int(n)) and n not in given}
 
 
 class SeenCheck(CheckBase):
@@ -94,8 +98,8 @@ class SeenCheck(CheckBase):
             return Outcome(True, "no source has figures enough to tell whether it was read", {"sources": forms})
         found = dict.fromkeys(wanted, 0)
         shown: set[float] = set()
-        for text in _tool_results(ctx.transcript):  # stops reading once the sources asked for are seen
-            shown |= _numbers(text)
+        for text, asked in _tool_results(ctx.transcript):  # stops reading once the sources asked for are seen
+            shown |= numbers(text) - numbers(asked)
             found = {label: len(figures & shown) for label, figures in wanted.items()}
             seen = [label for label, n in found.items() if n >= least]
             if seen and (not self.every or len(seen) == len(wanted)):
@@ -110,9 +114,9 @@ class SeenCheck(CheckBase):
         wanted = {w.casefold() for w in self.words or []}
         least = min(self.least, len(wanted))
         found: set[str] = set()
-        for text in _tool_results(ctx.transcript):
-            folded = text.casefold()
-            found |= {w for w in wanted - found if w in folded}
+        for text, asked in _tool_results(ctx.transcript):
+            folded, echoed = text.casefold(), asked.casefold()
+            found |= {w for w in wanted - found if w in folded and w not in echoed}
             if len(found) >= least:
                 return Outcome(True, f"the tool results showed {len(found)} of the {len(wanted)} records asked about",
                                {"shown": len(found)})
@@ -135,21 +139,53 @@ def _wanted(ctx: GradeContext, forms: tuple[str, ...], least: int) -> dict[str, 
     key = (forms, least, ctx.instruction)
     if key not in per_world:
         found: dict[str, set[float]] = {}
+        elsewhere = _elsewhere(ctx.start, forms)
         for block in collect(ctx, list(forms), source=True):
-            figures = _telling(_numbers(block.text), ctx.instruction)
+            figures = _telling(numbers(block.text), ctx.instruction)
+            # a figure another file holds too (the superseded policy's unchanged rates, its boilerplate) tells
+            # nothing of this one: last year's doc read, this year's cap remembered, is no reading of it; where
+            # too few figures would be left, the source keeps them all (it stays one that can be read)
+            if len(figures - elsewhere) >= least:
+                figures -= elsewhere
             if len(figures) >= least:
                 found[block.label] = figures
         per_world[key] = found
     return per_world[key]
 
 
-def _tool_results(transcript: list[dict[str, Any]]) -> Iterator[str]:
-    """The text of every tool result, with the JSON escapes that would glue a number to a letter ("\\n360")
-    taken out."""
+def _elsewhere(world: Any, forms: tuple[str, ...]) -> set[float]:
+    """Every number the start world's other docs and sheets hold (not the files ``forms`` name)."""
+    named: set[str] = set()
+    for form in forms:
+        kind, _, name = form.partition(":")
+        if kind in ("doc", "sheet"):
+            named |= {f["id"] for f in find_files(world, name, kind)}
+    out: set[float] = set()
+    for row in world.db.execute("SELECT id FROM drive_file WHERE trashed = 0 AND kind IN ('doc', 'sheet')"):
+        if row["id"] not in named:
+            out |= numbers(file_text(world, row["id"]) or "")
+    return out
+
+
+def _tool_results(transcript: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """(text, arguments) of every tool result: its text, with the JSON escapes that would glue a number to a
+    letter ("\\n360") taken out, and the arguments of the call it answers.  What a result shows of its own
+    call's arguments is an echo, not data read ("no Drive file with id '475'", a search's query): the checks
+    do not count it."""
+    asked: dict[str, str] = {}
     for message in transcript:
+        if message.get("role") == "assistant":
+            for call in message.get("tool_calls") or []:
+                arguments = (call.get("function") or {}).get("arguments")
+                asked[str(call.get("id"))] = arguments if isinstance(arguments, str) else json.dumps(arguments,
+                                                                                                     default=str)
         if message.get("role") != "tool":
             continue
         content = message.get("content")
         if not isinstance(content, str):
             content = json.dumps(content, default=str)
-        yield content.replace("\\n", " ").replace("\\t", " ").replace('\\"', '"')  # JSON escapes end no number
+        yield (_unescaped(content), _unescaped(asked.get(str(message.get("tool_call_id")), "")))
+
+
+def _unescaped(text: str) -> str:
+    return text.replace("\\n", " ").replace("\\t", " ").replace('\\"', '"')  # JSON escapes end no number
