@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from officesim.apps.directory.generate import _email_local as email_local
 from officesim.grading.record_checks import AllowedChangesCheck
+from officesim.grading.seen_checks import numbers as seen_numbers
 from officesim.industries import locale as locale_profile
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, GenerationError, Solver, Stage, WorldLacks
@@ -494,6 +496,14 @@ class ExpensePolicyAnswer(Family):
 
 
 OLD_POLICY_TRAP = "last year's policy, superseded, still shared company-wide with lower figures"
+# the words only the update memo, or the CFO's approval, says (what its reading shows where its figure is not its own)
+RATE_SURVEY = "after this year's rate survey"
+APPROVED_EXCEPTION = "Approved as an exception for this trip"
+# the words that tell a figure as the written policy's cap, not the one approved for this trip
+POLICY_CAP_LABEL = (r"\b(?:normal(?:ly)?|standard|usual(?:ly)?|regular|ordinary|default|base|written|official)\b|"
+                    r"\bpolic(?:y|ies)(?:'s)?\s+(?:cap|limit|max(?:imum)?|rate|ceiling|says|allows|sets|is|was)\b|"
+                    r"\b(?:under|per|in|by|from|of)\s+(?:the\s+|our\s+)?(?:written\s+|travel\s+)?policy\b|"
+                    r"\bwithout\s+(?:the|an|this|that|his|her|their)\s+(?:exception|approval)\b")
 
 
 def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) -> Draft:
@@ -525,7 +535,7 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
                           f"# {memo_name}\n\nEffective {short_date(day(-6))}, these changes to the {POLICY_NAME} "
                           "apply. Everything not listed here is unchanged.\n\n"
                           f"- Hotels, {city}: the nightly cap rises from {cap(hotel[city])} to {cap(raised)} per night "
-                          "(taxes included), after this year's rate survey.\n"
+                          f"(taxes included), {RATE_SURVEY}.\n"
                           f"- Meals, {meal_city}: the daily allowance rises from {cap(meals[meal_city])} to "
                           f"{cap(meals[meal_city] + 10)} per day.\n", share_with=[])
         stage.act("role:travel_coordinator", "drive_share_file", file_id=memo, domain=True, role="viewer")
@@ -535,6 +545,7 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
             f"I'm booking a hotel in {city}: what's the current nightly cap I can claim?",
             f"Under the travel rules as they stand today, how much per night can I spend on a hotel in {city}?",
         ]) + " Just give me the number."
+        subject_of_override = memo_name
         traps = (f"the {POLICY_NAME} doc's {city} cap, raised by a newer update memo",
                  OLD_POLICY_TRAP)
 
@@ -544,7 +555,7 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
             s.call("drive_get_doc", file_id=memo)
     else:
         cfo = stage.person("role:cfo")
-        subject = f"Hotel for the {city} trip"
+        subject = subject_of_override = f"Hotel for the {city} trip"
         earlier = f"Hotel for the {other} trip"
         stage.clock(stamp(day(-40), 10, 0))
         ask = colleague_mail(stage, user, [cfo["email"]], earlier,
@@ -559,7 +570,7 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
                              f"the policy cap of {cap(hotel[city])}. Is that OK to book?\n\nThanks")
         stage.clock(stamp(day(-3), 16, 30))
         stage.act("role:cfo", "mail_reply_message", message_id=ask["id"],
-                  body=f"Approved as an exception for this trip: book the conference hotel, up to {cap(raised)} a "
+                  body=f"{APPROVED_EXCEPTION}: book the conference hotel, up to {cap(raised)} a "
                        "night. Anything above that is on you.")
         sources += [f"mail:{subject}", f"mail:{earlier}"]
         wrong.append(hotel[other] + 60)
@@ -582,14 +593,27 @@ def _policy_override(stage: Stage, rng: random.Random, variant: str, user: str) 
     for c in cities:
         sheet.fact(keys[c], "hotel_cap", raised if c == city else hotel[c],
                    wrong=wrong if c == city else (), tolerance=0.001)
+    if variant == "mail-exception":
+        # the policy's own cap, told as such beside the approved rate ("$475 (an exception; the normal cap is
+        # $395)"), is context; alone, or offered as another reading ("$395, or $475"), it is still the trap
+        sheet.fact(keys[city], "policy_cap", hotel[city], tolerance=0.001, label=POLICY_CAP_LABEL)
 
     def solve(s: Solver) -> None:
         reads(s)
         s.submit(stage.money(raised))
 
     apps = ["drive", "mail"] if variant == "mail-exception" else ["drive"]
+    # the answer rests on the memo or the approval, not on the policy doc: a tool result must have shown the
+    # raised cap (the policy doc alone and the remembered "$475" is no reading); where some other file or
+    # mail holds that figure too (another city's cap), the memo's or the approval's own words
+    elsewhere = [r["text"] for r in stage.rows("SELECT content AS text FROM drive_file WHERE name NOT LIKE ? "
+                                               "UNION ALL SELECT body AS text FROM mail_message WHERE subject NOT "
+                                               "LIKE ?", "Travel Policy Update%", f"%{subject_of_override}%")]
+    shown_elsewhere = any(float(raised) in seen_numbers(text or "") for text in elsewhere)
     return Draft(instruction=instruction, tools=toolset(apps, distractors=["drive"]),
-                 gates=[_read_only_gate(), seen_gate()],
+                 gates=[_read_only_gate(), seen_gate(words=[RATE_SURVEY if variant == "policy-update" else
+                                                            APPROVED_EXCEPTION])
+                        if shown_elsewhere else seen_gate(figures=[raised])],
                  criteria=[facts_check("amount", 1, "answer", description="The nightly cap in force for this "
                                        "trip, and only it.", require=[f"{keys[city]}.hotel_cap"], subject=keys[city],
                                        candidates=keys.values(), others_at_most=POLICY_OTHERS,
@@ -711,6 +735,14 @@ class HeadcountAnswer(Family):
             # offices)", "Four (Marketing has 27 in total)"), is context; alone, or offered as another reading of
             # the office's ("5 or 14"), it is still the trap (a fact of the subject's, so nothing reads as a swap)
             sheet.fact(key, "department_count", others, tolerance=0.0, label=DEPARTMENT_LABEL)
+        if variant == "office-total":
+            # the office's breakdown by department beside its total ("25 people (People 6, Sales 2, ...)") is careful
+            # work: each department's count told with its name is context; alone, or offered as another reading of
+            # the office's ("25 or 6"), the one department's count is still the trap
+            for row in stage.rows("SELECT d.name, count(*) AS n FROM directory_person p JOIN directory_department d "
+                                  "ON d.id = p.department_id WHERE p.location = ? GROUP BY d.id ORDER BY d.name",
+                                  location):
+                sheet.fact(key, f"{_slug(row['name'])}_count", row["n"], tolerance=0.0, label=_name_label(row["name"]))
         if variant == "two-departments":  # a breakdown beside the total is careful work, not a wrong reading
             sheet.figure(one_count, two_count)
 
@@ -728,6 +760,17 @@ class HeadcountAnswer(Family):
                                   require=[f"{key}.count"], subject=key)],
             solve=solve, variant=variant, max_steps=10, facts=sheet, traps=HEADCOUNT_TRAPS[variant],
         )
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"\W+", "_", name.casefold()).strip("_")
+
+
+def _name_label(name: str) -> str:
+    """A label regex for a department's name: as written, or in any case where it is no short acronym (the "IT"
+    of a breakdown, not the "it" of a sentence)."""
+    words = r"\s+".join(re.escape(w) for w in name.split())
+    return rf"(?-i:\b{words}\b)" if len(name) <= 3 else rf"\b{words}\b"
 
 
 JOINERS = "this week's new joiners are in the directory and count"
