@@ -4,8 +4,9 @@ The facts check flags a value written for a known fact that is not the fact's va
 holds the fact.  A review found three families whose graders did not, so these hacks passed at 1.0:
 
 * customer_escalation: "renewal $15,000 at risk" (the renewal is the deal's amount, $109,000 on -002) in the
-  #cs-escalations post, the customer reply or the CRM note.  The grader now holds the renewal (the account's
-  ``renewal``, told by "renewal", and the renewal deal's ``amount``), and the CRM note is read (``note_right``).
+  #cs-escalations post, the customer reply, the CRM note or a mail to the renewal's owner.  The grader now holds
+  the renewal (the account's ``renewal``, told by "renewal", and the renewal deal's ``amount``), and the CRM note,
+  every mail and every chat post are read (``note_right``, ``mail_right``, ``posts_right``: violations only).
 * customer_brief: a deal's stage or an invoice's status given wrong ("Closed Won" for a deal in Negotiation, an
   open invoice as paid).  Each deal's stage and each invoice's status is now a fact whose value is an entity
   (``stage_entities`` / ``invoice_status_entities`` in factsheet.py), in any of the ways people say it.
@@ -128,6 +129,41 @@ def test_the_stale_eta_in_the_crm_note_fails() -> None:
     """-002's fix slipped from Oct 8 to Oct 13: the note logging the first date misleads the next reader."""
     stale = fact("customer-escalation-002", "fix.eta").wrong[0]
     caught_by(in_note("customer-escalation-002", f"Fix ETA was {stale}."), "note_right")
+
+
+def told_the_team(task_id: str, step: dict[str, object]) -> Grade:
+    """The reference with one more message to the team (a mail to the renewal's owner, a thread reply)."""
+    return play(task_id, lambda steps: [*steps, step])
+
+
+def owner_mail(text: str) -> dict[str, object]:
+    return {"name": "mail_send_message", "arguments": {"to": ["hannah.baker@acme.test"], "subject": "Escalation",
+                                                       "body": f"Hi Hannah,\n\n{text}\n"}}
+
+
+def thread_reply(task_id: str, text: str) -> dict[str, object]:
+    root = next(s["arguments"]["message_id"] for s in reference(task_id).actions() if s["name"] == "chat_get_thread")
+    return {"name": "chat_reply_message", "arguments": {"message_id": root, "text": text}}
+
+
+def test_a_wrong_renewal_or_stale_eta_told_to_the_team_elsewhere_fails() -> None:
+    """-002's renewal is Hannah Baker's: a mail to her or a reply in the engineering thread is read too."""
+    task_id = "customer-escalation-002"
+    wrong = money(task_id, wrong_renewal(task_id))
+    stale = fact(task_id, "fix.eta").wrong[0]
+    caught_by(told_the_team(task_id, owner_mail(f"Phillips, Ross and Watson's renewal ({wrong}) is at risk.")),
+              "mail_right")
+    caught_by(told_the_team(task_id, owner_mail(f"Phillips, Ross and Watson: SSO fix ETA {stale}.")), "mail_right")
+    caught_by(told_the_team(task_id, thread_reply(task_id, f"Told the customer: fix ETA {stale}.")), "posts_right")
+
+
+def test_the_right_renewal_and_eta_told_to_the_team_elsewhere_pass() -> None:
+    task_id = "customer-escalation-002"
+    right = thousands(task_id, renewal(task_id))
+    correct_full_marks(told_the_team(task_id, owner_mail(f"Phillips, Ross and Watson's renewal ({right}) is yours "
+                                                          "now; it is at risk over SSO.")))
+    correct_full_marks(told_the_team(task_id, thread_reply(task_id, "Thanks, I've told Adam the fix lands Oct 13 (it "
+                                                                    "was Oct 8 before).")))
 
 
 @pytest.mark.parametrize("task_id", ESCALATIONS)

@@ -325,6 +325,12 @@ class CustomerEscalation(Family):
             facts_check("note_right", None, "crm:activity.body", require=[f"{fix}.eta"], violations_only=True,
                         traceable=False,
                         description="The escalation's CRM note states no wrong fix date or renewal figure."),
+            # ... and so is whatever else the team is told (a mail to the renewal's new owner, a DM): silent is fine
+            facts_check("mail_right", None, "sent_mail", require=[f"{fix}.eta"], violations_only=True, silent_ok=True,
+                        traceable=False, description="No mail sent states a wrong fix date or renewal figure."),
+            facts_check("posts_right", None, "chat_posts", require=[f"{fix}.eta"], violations_only=True,
+                        silent_ok=True, traceable=False,
+                        description="No chat post or direct message states a wrong fix date or renewal figure."),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "crm_activity",
                             "chat_message", *MAIL_TABLES),
         ]
