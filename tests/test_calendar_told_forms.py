@@ -82,3 +82,21 @@ def test_a_wrong_day_in_numeric_form_still_fails(task: str, body: str) -> None:
 ])
 def test_a_range_with_one_half_of_day_gives_it_to_both_ends(text: str, times: set[tuple[int, int]]) -> None:
     assert clock_times(text) == times
+
+
+def test_an_office_city_names_its_zone() -> None:
+    # every office the directory places people in: "(Austin time)" is Central, as "CT" is (blind audit 14)
+    assert zoned_times("09:45 (Austin time)") == {((9, 45), "America/Chicago")}
+    assert zoned_times("09:45-10:30 Austin time") == {((9, 45), "America/Chicago"), ((10, 30), "America/Chicago")}
+    assert zoned_times("4pm San Francisco time") == {((16, 0), "America/Los_Angeles")}
+    assert zoned_times("09:45 in Austin") == set()  # a place, not a zone
+
+
+def test_a_handover_mail_in_the_senders_office_time_passes() -> None:
+    # ooo-coverage-003's meeting is at 09:45 in Austin (10:45 New York, 10:45 Toronto)
+    correct_full_marks(rewritten("ooo-coverage-003", lambda body: body.replace(
+        "10:45 New York time; Monday, October 12 at 10:45 Toronto time", "09:45 (Austin time)"),
+        tools=("mail_send_message",)))
+    hack_fails(rewritten("ooo-coverage-003", lambda body: body.replace(
+        "10:45 New York time; Monday, October 12 at 10:45 Toronto time", "10:45 (Austin time)"),
+        tools=("mail_send_message",)))

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import Field, field_validator, model_validator
 
+from officesim.apps.calendar.timing import OFFICE_ZONES
 from officesim.apps.mail.text import FORWARD_MARK
 from officesim.apps.people import given_name, is_title
 from officesim.clock import parse_ts
@@ -429,6 +430,8 @@ _ZONE_NAMES = (
     (r"(?:Montr[ée]al)\s+[Tt]ime", "America/Toronto"),
     (r"(?:Dakar)\s+[Tt]ime", "Africa/Dakar"),
     (r"(?:Shenzhen|Shanghai|Beijing|China)\s+[Tt]ime", "Asia/Shanghai"),
+    # every office the directory places people in ("09:45 (Austin time)": the sender's office names a zone)
+    *((re.escape(city).replace(r"\ ", r"\s+") + r"\s+[Tt]ime", zone) for city, zone in OFFICE_ZONES.items()),
 )
 _OFFSET = r"(?:UTC|GMT)[+\-−](?:1[0-4]|0?\d)(?::?[0-5]\d)?"  # "UTC - 17:15" is a zone and a range
 _ZONE = "|".join([_OFFSET, *(f"(?:{name})" for name, _ in sorted(_ZONE_NAMES, key=lambda n: len(n[0]), reverse=True)),

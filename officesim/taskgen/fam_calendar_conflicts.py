@@ -250,7 +250,8 @@ class RescheduleConflict(Family):
             s.call("calendar_list_rooms", office=office, min_capacity=len(guests) + 1)
             s.call("calendar_update_event", event_id=event, room=free[0]["id"])
 
-        return self._draft(stage, variant, instruction, solve, [gate], [event], emails,
+        # the assistant who wrote the note may hear back ("moved it, Granite is yours"): a reply is no leak
+        return self._draft(stage, variant, instruction, solve, [gate], [event], [*emails, assistant["email"]],
                            traps=["the time stays: only the room changes (the assistant's mail says so)",
                                   f"the new room must be in {office} and seat all {len(guests) + 1}"])
 

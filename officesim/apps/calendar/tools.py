@@ -332,7 +332,8 @@ def calendar_create_event(
         location: Free-text location for events outside the office, e.g. 'Zoom' or a customer's address.
         recurrence: Repeat 'daily', on 'weekdays', 'weekly', 'biweekly' or 'monthly' (same day of the month).
         until: Last day a recurring event may occur, e.g. '2026-12-18'.
-        all_day: An all-day event (start and end dates).
+        all_day: An all-day event: start and end are dates, and the end date is not included (start
+            '2026-10-12', end '2026-10-15' blocks the 12th, 13th and 14th).
     """
     name = _text(title, "title", MAX_TITLE, required=True)
     notes = _text(description, "description", MAX_DESCRIPTION)
