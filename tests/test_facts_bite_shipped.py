@@ -125,6 +125,14 @@ def test_a_wrong_renewal_in_the_crm_note_fails(task_id: str) -> None:
     caught_by(in_note(task_id, f"Renewal {money(task_id, wrong_renewal(task_id))} at risk."), "note_right")
 
 
+@pytest.mark.parametrize("sentence", ["Fix ETA 2026-10-13 (slipped from Oct 8).",
+                                      "The ETA moved from Oct 8 to Oct 13."])
+def test_the_eta_with_its_history_in_the_crm_note_passes(sentence: str) -> None:
+    """The note's check requires nothing: a required fact's stricter reading would take the history for a second
+    ETA."""
+    correct_full_marks(in_note("customer-escalation-002", sentence))
+
+
 def test_the_stale_eta_in_the_crm_note_fails() -> None:
     """-002's fix slipped from Oct 8 to Oct 13: the note logging the first date misleads the next reader."""
     stale = fact("customer-escalation-002", "fix.eta").wrong[0]

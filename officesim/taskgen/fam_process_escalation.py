@@ -321,14 +321,16 @@ class CustomerEscalation(Family):
                         traceable=False,
                         description="The escalation is flagged in #cs-escalations."),
             # the CRM note is the record the next person reads: a stale ETA or a wrong renewal figure in it
-            # fails (what it leaves out is its own business: violations only)
-            facts_check("note_right", None, "crm:activity.body", require=[f"{fix}.eta"], violations_only=True,
+            # fails (what it leaves out is its own business: violations only).  Nothing is required (its name
+            # is only what a facts check must ask for): a required fact's stricter reading would fail "Fix ETA Oct
+            # 12 (slipped from Oct 8)", which the misstatement rule reads as history
+            facts_check("note_right", None, "crm:activity.body", name=[acc], violations_only=True,
                         traceable=False,
                         description="The escalation's CRM note states no wrong fix date or renewal figure."),
             # ... and so is whatever else the team is told (a mail to the renewal's new owner, a DM): silent is fine
-            facts_check("mail_right", None, "sent_mail", require=[f"{fix}.eta"], violations_only=True, silent_ok=True,
+            facts_check("mail_right", None, "sent_mail", name=[acc], violations_only=True, silent_ok=True,
                         traceable=False, description="No mail sent states a wrong fix date or renewal figure."),
-            facts_check("posts_right", None, "chat_posts", require=[f"{fix}.eta"], violations_only=True,
+            facts_check("posts_right", None, "chat_posts", name=[acc], violations_only=True,
                         silent_ok=True, traceable=False,
                         description="No chat post or direct message states a wrong fix date or renewal figure."),
             changes_allowed({"crm_deal": ["owner_id", "updated_at", "updated_by"]}, "crm_activity",
