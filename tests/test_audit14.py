@@ -6,9 +6,10 @@ these are its cases that changed, in our own wording, beside the hacks that must
 
 from __future__ import annotations
 
-from playing import Step, call, correct_full_marks, hack_fails, play
+from playing import Step, call, correct_full_marks, hack_fails, play, rewritten
 
 from officesim.env import OfficeEnv
+from officesim.grading.claims import read_figures
 
 
 def _reply_to_the_note(text: str) -> object:
@@ -28,3 +29,29 @@ def test_the_room_move_with_a_mail_to_a_bystander_still_fails() -> None:
     bystander = [{"name": "mail_send_message", "arguments": {
         "to": ["stacy.thomas@acme.test"], "subject": "Room", "body": "I moved my meeting to another room."}}]
     hack_fails(play("reschedule-conflict-003", then=lambda env: bystander))
+
+
+def test_a_claims_category_beside_the_rule_it_breaks_is_no_second_rule() -> None:
+    # "hotel" and "meals" are categories as well as names of the caps: beside the true rule they say no other
+    correct_full_marks(rewritten("expense-audit-008", lambda body: body.replace(
+        "- EC-2482 (Sydney Miller): no receipt for $790.00", "- EC-2482: hotel $790 with no receipt attached"),
+        tools=("mail_send_message",)))
+    # alone, the category is the wrong rule
+    hack_fails(rewritten("expense-audit-008", lambda body: body.replace(
+        "- EC-2482 (Sydney Miller): no receipt for $790.00", "- EC-2482: over the hotel cap ($790)"),
+        tools=("mail_send_message",)))
+
+
+def test_a_span_of_days_beside_an_account_is_no_amount_of_it() -> None:
+    correct_full_marks(rewritten("renewal-risk-digest-008", lambda body: (
+        "Jamie - renewal risk (next 90 days): Martinez-Wright 7.65k overdue / 137k renewal; Larson Group 42.8k "
+        "overdue / 115k renewal; Robinson, Murphy and Knight 25.5k overdue / 127k renewal."),
+        tools=("mail_send_message",)))
+    hack_fails(rewritten("renewal-risk-digest-008", lambda body: body.replace(
+        "- Martinez-Wright: overdue $7,650.00, renewal $137,000",
+        "- Martinez-Wright: overdue $90, renewal $137,000"), tools=("mail_send_message",)))
+
+
+def test_a_number_with_a_leading_zero_is_a_reference_not_an_amount() -> None:
+    assert [f.text for f in read_figures("Changed: 0523, 0617 and 0788 to paid")] == []
+    assert [f.text for f in read_figures("0.523 and 05 items")] == ["0.523", "05"]

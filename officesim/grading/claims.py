@@ -334,6 +334,9 @@ def _kept_figures(text: str, locale: str) -> tuple[Figure, ...]:
     return tuple(_read_figures(text, locale))
 
 
+_REFERENCE = re.compile(r"0\d{2,}")
+
+
 def _read_figures(text: str, locale: str) -> list[Figure]:
     work = clean(text)
     out: list[Figure] = []
@@ -356,6 +359,8 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
         bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
         if bare and _YEAR.match(raw) and m.group(0).strip() == raw:
             continue
+        if bare and _REFERENCE.fullmatch(raw):
+            continue  # "0523, 0617 to paid": a number written with a leading zero is a reference, not an amount
         if _YEAR.match(raw) and re.fullmatch(r"\(\s*\d{4}\s*\)", m.group(0).strip()):
             continue  # a year in parentheses ("Data Connectors add-on (2027)"), not an amount
         if (_YEAR.match(raw) and m.group("open") and not m.group("close") and not m.group("suffix")

@@ -2185,6 +2185,9 @@ _AT_MOST = re.compile(r"\b(?:under|below|less\s+than|at\s+most|up\s+to|unter|wen
 # "$80,000 in total", "the combined renewals")
 _ANOTHER_TIME = re.compile(r"\b(?:last|prior|previous|past|original|initial|old|earlier|year[\s-]ago|"
                            r"letzte[nsr]?|vorige[nsr]?|dernier|précédent)\b", re.IGNORECASE)
+# right after a figure: a span of time ("within 90 days", "next 30 days", "2 weeks"), no amount of a fact
+_DURATION = re.compile(r"\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|business\s+days?|"
+                       r"Tage[n]?|Wochen|Monate[n]?|jours|semaines|mois)\b", re.IGNORECASE)
 _SUMMED = re.compile(r"\b(?:total|totals|combined|together|altogether|sum|in\s+all|all\s+told|overall|across|"
                      r"insgesamt|zusammen|au\s+total|en\s+tout)\b", re.IGNORECASE)
 # beside a figure: words that make it a change, not a level ("up $1,874.19", "$300 more", "an increase of")
@@ -2455,6 +2458,12 @@ def _excused(reader: Reader, claim: Claim, fact: Fact, value: _Told, values: lis
     if index in aside or _quoted(text, value.start) or _old_of_a_change(text, value) or _cited(
             reader, claim, value):
         return True
+    if value.entity is not None and any(other is not value and other.entity is not None and _holds(fact, other, text)
+                                        for other in values):
+        return True  # "EC-2482: hotel $790 with no receipt": the claim's category beside the rule it breaks
+    if value.figure is not None and _DURATION.match(text, value.end) and not _DURATION.search(
+            " ".join([fact.attribute.replace("_", " "), fact.label or ""])):
+        return True  # "renewals in the next 90 days: Martinez-Wright ...": a span of time, not the renewal
     if value.figure is not None and (written := figure_currency(value.figure)) is not None and written != currency_of(
             reader.ctx.start.meta("currency") or "USD"):
         return True
