@@ -55,3 +55,9 @@ def test_a_span_of_days_beside_an_account_is_no_amount_of_it() -> None:
 def test_a_number_with_a_leading_zero_is_a_reference_not_an_amount() -> None:
     assert [f.text for f in read_figures("Changed: 0523, 0617 and 0788 to paid")] == []
     assert [f.text for f in read_figures("0.523 and 05 items")] == ["0.523", "05"]
+
+
+def test_a_year_closing_an_aside_is_no_amount() -> None:
+    # (found writing the customer_escalation renewal fact: "(they renew in 2027)" failed as a renewal of $2,027)
+    assert [f.text for f in read_figures("(they renew in 2027) $15,000")] == ["$15,000"]
+    assert [f.value for f in read_figures("(25,300)")] == [-25300.0]  # accounting parentheses stay a figure

@@ -357,8 +357,8 @@ def _read_figures(text: str, locale: str) -> list[Figure]:
     for m in number_re.finditer(work) if digits else ():
         raw = m.group("num")
         bare = not (m.group("suffix") or m.group("sign") or m.group("open"))
-        if bare and _YEAR.match(raw) and m.group(0).strip() == raw:
-            continue
+        if bare and _YEAR.match(raw) and m.group(0).strip().removesuffix(")").rstrip() == raw:
+            continue  # a bare year, or one closing an aside ("(they renew in 2027)"): no amount
         if bare and _REFERENCE.fullmatch(raw):
             continue  # "0523, 0617 to paid": a number written with a leading zero is a reference, not an amount
         if _YEAR.match(raw) and re.fullmatch(r"\(\s*\d{4}\s*\)", m.group(0).strip()):
