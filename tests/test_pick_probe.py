@@ -23,7 +23,7 @@ from officesim.pipeline.selftest import would_pass
 from officesim.probes import Reference, Trajectory
 from officesim.probes.families import kinds_for
 from officesim.probes.kinds import PROBES, VARIANTS
-from officesim.probes.picks import pick_of
+from officesim.probes.picks import _rewritten, _unbeaten, pick_of
 from officesim.probes.run import context
 from officesim.task import Task
 
@@ -74,6 +74,26 @@ def test_the_probe_catches_a_grader_without_the_check(task_id: str) -> None:
 
 
 @pytest.mark.parametrize("task_id", TASKS)
+def test_the_runner_up_unbeaten_fails_on_the_picked_check_only(task_id: str) -> None:
+    """The crown as a negated comparative ("No overrun was larger than Finance's") is a pick too; without
+    the ``picked`` checks the grader passes it at 1.0."""
+    built = _built(task_id, "runner_up_unbeaten")
+    grade = grade_of(task_id, built)
+    hack_fails(grade)
+    assert {r.id for r in grade.results() if r.status == "fail"} <= {"picked", "picked_mail"}, grade.summary()
+    blind = grade_of(_without_picked(shipped(task_id)), built)
+    assert would_pass(blind) and blind.score == pytest.approx(1.0), blind.summary()
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_the_answer_unbeaten_passes(task_id: str) -> None:
+    """The same words crowning the answer ("No overrun was larger than Sales's, over by ...") pass."""
+    built = _rewritten(context(_reference(task_id)), crown_runner=False, crown_of=_unbeaten)
+    assert built is not None
+    correct_full_marks(grade_of(task_id, built))
+
+
+@pytest.mark.parametrize("task_id", TASKS)
 def test_the_pick_reworded_passes(task_id: str) -> None:
     correct_full_marks(grade_of(task_id, _built(task_id, "pick_reworded")))
 
@@ -89,6 +109,8 @@ def test_the_probe_writes_the_runner_up_with_its_own_figure() -> None:
                if s["name"] == "drive_create_doc")
     assert "The biggest change was Customer Success's ($120.33). Sales, up $1,603.23 on Q2" in doc
     assert "Biggest change" not in doc
+    assert _built("budget-variance-answer-001", "runner_up_unbeaten").answer == \
+        "No overrun was larger than Finance's ($5,800). Sales, over by $26,300.00"
 
 
 def test_the_kinds_run_everywhere_and_apply_only_where_a_picked_check_is() -> None:

@@ -11,8 +11,10 @@ runner-up it fails, given to the answer it passes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from playing import answered, correct_passes, hack_fails, shipped
+from playing import answered, correct_passes, hack_fails, rewritten, shipped
 
 from officesim.grading.scoring import Grade
 
@@ -127,3 +129,34 @@ def test_a_crown_in_percent_on_the_dollar_question_crowns_nothing() -> None:
     _passes(DOLLARS, "Sales, over by $26,300.00. In relative terms Sales is also the biggest overspender.")
     _fails(PERCENT, _KEPT + "Executive had the biggest overrun relative to its budget (9.1%).")
     _passes(PERCENT, "Operations had the biggest overrun relative to its budget (27.6%). Executive was 9.1% over.")
+
+
+TRAVEL = "travel-expense-report-003"  # Customer Success changed most (+$1,247.09); Marketing +$171.44
+_BIGGEST = "Biggest change: Customer Success, up $1,247.09 on Q2, driven by more trips this quarter."
+_TRAVEL_KEPT = "Customer Success: up $1,247.09 on Q2. "
+
+
+@pytest.mark.parametrize("crown", [
+    "No department's spend rose more than {who}'s (up {fig} on Q2).",
+    "{who} leads the increases, up {fig} on Q2.",
+    "{who}'s change was larger than any other department's (up {fig} on Q2).",
+])
+def test_travel_report_crowns_without_a_superlative(crown: str) -> None:
+    """In the report (not an answer to a "which": crowns need a word of the change), both ways."""
+    def edit(line: str) -> Callable[[str], str]:
+        return lambda text: text.replace(_BIGGEST, line)
+    grade = rewritten(shipped(TRAVEL), edit(_TRAVEL_KEPT + crown.format(who="Marketing", fig="$171.44")),
+                      tools=("drive_create_doc",))
+    hack_fails(grade)
+    assert _gate(grade) == "fail", grade.summary()
+    correct_passes(rewritten(shipped(TRAVEL), edit(crown.format(who="Customer Success", fig="$1,247.09")),
+                             tools=("drive_create_doc",)))
+
+
+@pytest.mark.parametrize("line", [
+    "Sales ranks first on total spend; the biggest change was Customer Success, up $1,247.09 on Q2.",
+    "Customer Success leads the increases, up $1,247.09 on Q2; Sales is the top spender overall.",
+    "Customer Success changed the most, up $1,247.09 on Q2. Sales still leads in total spend.",
+])
+def test_travel_report_crowns_of_another_measure_pass(line: str) -> None:
+    correct_passes(rewritten(shipped(TRAVEL), lambda text: text.replace(_BIGGEST, line), tools=("drive_create_doc",)))

@@ -14,7 +14,16 @@ largest overrun was Operations", "Biggest change: Marketing"), else the nearest 
 at all ("..., Operations +27.6%, the largest"), else the first after it, else the last option the
 sentences before named ("Sales. $26,300 over, the largest overrun").  An aside set off by commas
 ("the largest overrun, however, was Finance's") breaks no clause, and "more than any other" ("more
-than anyone else", "more than the rest") crowns as a superlative does.  Options named only to be set
+than anyone else", "more than the rest", "further over budget than any other department") crowns as a
+superlative does; so do crown words that are none ("leads the overruns", "#1 for overspending", "first
+place", "the overruns were led by Executive").  In a ``committed`` text (the answer to the "which"), every
+crown is a pick, so one that says by itself what it is ("tops the list", "the worst offender", "in the
+lead", "The answer is", "the highest at 9.1%") needs no word of the dimension.  A negated comparative
+crowns the option right after its "than" ("No department overspent more than Executive", "no one came
+close to Executive's overrun", "Keine Abteilung hat ihr Budget stärker überschritten als ..."), unless
+another option is set apart from the "no" ("no department other than Operations ...").  ``unless`` is not
+met by "relative to plan" in a sentence stating an amount and no percentage (it is the amount's measure),
+nor by only a currency sign or "%" in a clause stating figures of both measures.  Options named only to be set
 aside ("not Operations") or ranked below ("Finance is second") are passed over.  A superlative that
 ends its clause needs no word of the dimension ("(the largest)").  It says nothing when it is negated
 ("not the largest"), ranked below ("second-largest", "next biggest", "after Operations, the biggest was ...") or quoted
@@ -44,9 +53,10 @@ if TYPE_CHECKING:
 # superlative crown as one ("leads the overruns", "#1 for overspending", "first place", "the overruns were
 # led by Executive").
 _SUPERLATIVE = (r"(?:biggest|largest|greatest|highest|steepest|sharpest|strongest|heaviest|widest|furthest|"
-                r"farthest|worst|more\s+than\s+(?:(?:any|every)(?:one|body)(?:\s+else)?|(?:any|every)\s+other)\b"
+                r"farthest|worst|(?:more|bigger|larger|greater|higher|further|farther|worse|heavier|steeper|sharper)\s+than\s+"
+                r"(?:(?:(?:any|every)(?:one|body)(?:\s+else)?|(?:any|every)\s+other)\b"
                 r"(?!\s+(?:expected|thought|predicted|forecast|anticipated|planned|imagined))|"
-                r"more\s+than\s+(?:all\s+)?the\s+(?:others|rest)|more\s+than\s+all\s+(?:the\s+)?others?\b|"
+                r"(?:all\s+)?the\s+(?:others|rest)|all\s+(?:the\s+)?others?\b)|"
                 r"(?<!\bat\s)(?<!\bthe\s)most(?!\s+of\b)(?!\s+part\b)|the\s+most(?!\s+of\b)(?!\s+part\b)|"
                 r"top(?!\s+(?:\d|three|five|ten|two|few)\b)|tops|topped|topping|number\s+one|no\.\s?1|#\s?1|"
                 r"first\s+place|(?:rank(?:s|ed)?|c[ao]mes?|finish(?:es|ed)?)\s+first|"

@@ -11,11 +11,14 @@ answer is named with its figure, so only the pick is wrong: it must fail.  The v
 ("Biggest change: Sales, up $1,603.23" -> "The biggest change was Sales's, up $1,603.23"): it must
 pass.  Both apply only where a ``picked`` check is, and rewrite the line of each text that crowns the
 answer (else the first line naming it outside a table); the texts not naming it stay as they are.
+``runner_up_unbeaten`` gives the runner-up the crown in words that are no superlative ("No overrun was
+larger than Finance's ($5,800). Sales, over by $26,300.00"): it must fail as well.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from officesim.grading.pick_checks import _SUPERLATIVE, PickedCheck, _markers
@@ -103,9 +106,16 @@ def _plain(text: str, pick: Pick) -> str:
     return markers.sub(lambda m: _SUPERLATIVE_WORDS.sub("", m.group(0)).strip() or m.group(0), text)
 
 
-def _moved(text: str, pick: Pick, who: str) -> str:
-    """``text`` with the answer's line crowning ``who``: the runner-up, with its figure, before the answer's
-    line without its crown; or the answer itself, its line reworded ("The biggest change was Sales's, ...")."""
+def _unbeaten(pick: Pick, who: str, superlative: str, *, capital: bool = True) -> str:
+    """The crown as a negated comparative: "No overrun was bigger than Finance's"."""
+    bigger = "larger" if superlative == "largest" else "bigger"
+    return f"{'No' if capital else 'no'} {pick.measure} was {bigger} than {who}'s"
+
+
+def _moved(text: str, pick: Pick, who: str, crown_of: Callable[..., str] = _crown) -> str:
+    """``text`` with the answer's line crowning ``who`` (in the words ``crown_of`` writes): the runner-up,
+    with its figure, before the answer's line without its crown; or the answer itself, its line reworded
+    ("The biggest change was Sales's, ...")."""
     lines = text.split("\n")
     index = _answer_line(lines, pick)
     if index is None:
@@ -121,19 +131,20 @@ def _moved(text: str, pick: Pick, who: str) -> str:
         head = lead  # "Biggest change: " is the crown this rewrites; a list bullet stays
     capital = not head[len(lead):].strip()
     if who == pick.answer:
-        lines[index] = f"{head}{_crown(pick, pick.answer, superlative, capital=capital)}{rest}"
+        lines[index] = f"{head}{crown_of(pick, pick.answer, superlative, capital=capital)}{rest}"
     else:
-        crown = _crown(pick, who, superlative, capital=capital)
+        crown = crown_of(pick, who, superlative, capital=capital)
         lines[index] = f"{head}{crown} ({pick.figure}). {pick.answer}{rest}"
     return "\n".join(lines)
 
 
-def _rewritten(ctx: Context, crown_runner: bool) -> Trajectory | None:
+def _rewritten(ctx: Context, crown_runner: bool, crown_of: Callable[..., str] = _crown) -> Trajectory | None:
     pick = pick_of(ctx)
-    if pick is None:
+    if pick is None or (pick.check.unless and re.search(pick.check.unless, crown_of(pick, pick.runner, "largest"),
+                                                        re.IGNORECASE)):
         return None
     who = pick.runner if crown_runner else pick.answer
-    out = ctx.ref.trajectory.map_texts(lambda t: _moved(t, pick, who))
+    out = ctx.ref.trajectory.map_texts(lambda t: _moved(t, pick, who, crown_of))
     return out if out.texts() != ctx.ref.trajectory.texts() else None
 
 
@@ -143,6 +154,14 @@ def runner_up_crowned(ctx: Context) -> Trajectory | None:
     the answer's line kept after it without its crown ("The largest overrun was Finance's ($5,800). Sales,
     over by $26,300.00")."""
     return _rewritten(ctx, crown_runner=True)
+
+
+@probe("runner_up_unbeaten")
+def runner_up_unbeaten(ctx: Context) -> Trajectory | None:
+    """Where a ``picked`` check is: the runner-up crowned by a negated comparative, with its own figure, the
+    answer's line kept after it without its crown ("No overrun was larger than Finance's ($5,800). Sales, over
+    by $26,300.00"): a crown without a superlative is a pick too."""
+    return _rewritten(ctx, crown_runner=True, crown_of=_unbeaten)
 
 
 @variant("pick_reworded")
