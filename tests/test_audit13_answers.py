@@ -50,6 +50,7 @@ def _caps(task: str) -> tuple[str, str]:
     "{r}. The policy says {n} but the CFO approved an exception.",
     "{r} per night; the standard policy limit is {n}.",
     "{r} — approved as an exception; without the exception it would be {n}.",
+    "{r} (policy cap {n}, approved exception)",
     "{r}",
 ])
 def test_the_approved_rate_with_the_policy_cap_told_as_such_passes(task: str, wording: str) -> None:

@@ -1127,7 +1127,8 @@ def _nearest_label(text: str, start: int, end: int, facts: list[Fact],
         if figures and (any((to <= a and b <= start) or (end <= a and b <= at) or (
                 at >= end and a >= to and _OPENS.fullmatch(text, to, a)) or (
                 to <= start and b <= at and _CLOSES.fullmatch(text, b, at) and not _OPENS_FIRMLY.fullmatch(text, to,
-                                                                                                         start))
+                                                                                                         start)
+                and not (_OPENS_ASIDE.fullmatch(text, b, at) and ")" not in text[to:start]))
                 for a, b in figures if (a, b) != (start, end)) or any(
                 g is not f and (_LISTED_LABELS.fullmatch(text, e, at) if e <= at else
                                 _LISTED_LABELS.fullmatch(text, to, b) if b >= to else False)
@@ -2070,6 +2071,9 @@ _OPENS = re.compile(r"[*_`]{0,2}\s*(?:[:=]|\b(?:was|is|were|of|at|came\s+to|stoo
 # before ("$5,740.00 (Q2: $7,614.19)"); with only a space it does not ("$7,614.19 in Q3 ($5,740.00 in Q2)")
 _OPENS_FIRMLY = re.compile(r"[*_`]{0,2}\s*(?:[:=]|\b(?:was|is|were|came\s+to|stood\s+at)\b)\s*[*_`]{0,2}\s*",
                            re.IGNORECASE)
+# ... unless the label opens an aside with a figure of its own: "$475 (policy cap $395, approved exception)"
+# (the label stands between the parenthesis and the value it names)
+_OPENS_ASIDE = re.compile(r"[*_`]{0,2}\s*\(\s*[*_`]{0,2}")
 # between a figure and the label it closes: "$5,740.00 in Q2", "$5,740.00 (Q2)", "$5,740.00 for the last quarter"
 _CLOSES = re.compile(r"[*_`]{0,2}\s*(?:\(|\b(?:in|for|during)\s+(?:the\s+)?)\s*[*_`]{0,2}", re.IGNORECASE)
 # between two labels listed together: "Q2 vs Q3", "Q3/Q2", "Q2 and Q3"
