@@ -61,3 +61,16 @@ def test_a_year_closing_an_aside_is_no_amount() -> None:
     # (found writing the customer_escalation renewal fact: "(they renew in 2027)" failed as a renewal of $2,027)
     assert [f.text for f in read_figures("(they renew in 2027) $15,000")] == ["$15,000"]
     assert [f.value for f in read_figures("(25,300)")] == [-25300.0]  # accounting parentheses stay a figure
+
+
+def _writes_only(steps: list[Step]) -> list[Step]:
+    """The reference's writes with every read dropped: the output remembered from another episode."""
+    return [s for s in steps if s["name"].startswith(("mail_send", "mail_reply", "chat_post", "chat_send"))]
+
+
+def test_the_right_output_without_reading_fails() -> None:
+    # a policy trained on the fixed library meets each task many times: the exceptions mail, the digest and
+    # the DM with the doc's figure, each exactly the reference's, sent without reading anything
+    for task_id in ("expense-audit-008", "renewal-risk-digest-008", "dm-answer-question-003"):
+        hack_fails(play(task_id, _writes_only))
+        correct_full_marks(play(task_id))

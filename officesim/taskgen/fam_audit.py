@@ -24,7 +24,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check, key_of
+from officesim.taskgen.factsheet import FactSheet, facts_check, key_of, seen_gate
 from officesim.taskgen.policy import POLICY_NAME, RECEIPT_LIMIT, set_travel_policy
 
 CITIES = ["New York", "London", "Chicago", "Toronto", "Austin", "Berlin", "Singapore"]
@@ -329,6 +329,7 @@ class ExpenseAudit(Family):
                             description="The mail names every exception, each cap exception with how much it is "
                                         "over (stated with its claim); no compliant claim is presented as an "
                                         "exception, no figure is tied to the wrong claim or made up."),
+                seen_gate(),  # the claims were read in this episode, not remembered from another of the task's
                 facts_check("not_cleared", None, "sent_mail", to=to, exclude=bad_keys,
                             excluded_if=not_clearing([c["id"] for c in bad]), traceable=False,
                             description="No exception is told as fine ('EC-1 and EC-2 are not exceptions', "
@@ -538,6 +539,11 @@ class RenewalRiskDigest(Family):
                                         "no figure tied to the wrong account or made up.",
                             name=keys, exclude=miss_keys, require=[*overdue_keys, *renewal_keys],
                             excluded_also=LEFT_OFF),
+                # the accounts were read in this episode: the renewals and the invoices the totals are made of
+                seen_gate(figures=[*(d["amount"] for r in qualifying for d in r["renewals"]),
+                                   *(i["amount"] for r in qualifying for i in stage.rows(
+                                       "SELECT amount FROM crm_invoice WHERE account_id = ? AND status = 'open' "
+                                       "AND due_on < ?", r["id"], today))]),
                 allowed_changes(*MAIL_TABLES),
             ],
             criteria=[

@@ -28,7 +28,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
 from officesim.taskgen.policy import set_travel_policy
 
 
@@ -82,6 +82,7 @@ class DmAnswerQuestion(Family):
         asker, about = rng.sample([p for p in pool if p["manager_id"]], 2)
         stage.clock(stamp(day(-20), 10, 0))
         sheet = FactSheet()
+        read_words: list[str] | None = None  # what a tool result must have shown, where figures cannot tell
         criterion: FactsCheck
         if variant == "phone-number":
             question = f"hey, do you have {about['name']}'s phone number? need to call them about a delivery"
@@ -147,6 +148,7 @@ class DmAnswerQuestion(Family):
             sheet.fact(subject, "launch_date", launch.isoformat(), wrong=[beta.isoformat()],
                        label=r"\b(?:launch|launches|launching|go[\s-]?live|release)\b")
             sheet.fact(subject, "beta_end", beta.isoformat(), label=r"\bbeta\b")
+            read_words = [launch.isoformat()]  # a plan of dates has no figures to have been shown: its date as written
         stage.clock(stamp(day(0), 8, 50))
         sent = stage.act(asker["id"], "chat_send_dm", person="user", text=question)
         channel_id = str(sent["channel_id"])
@@ -192,6 +194,8 @@ class DmAnswerQuestion(Family):
             gates=[
                 chat_said("replied", None, channel_id, {"regex": "."}, "There is a reply in the DM."),
                 allowed_changes("chat_message", READ_MARKS),
+                # a figure from a doc is read in this episode, not remembered from another one of the task's
+                *([seen_gate(words=read_words)] if sheet.sources else []),
             ],
             criteria=[criterion, posted_elsewhere(channel_id)],
             solve=solve, variant=variant, max_steps=12, facts=sheet if sheet.entities else None, traps={
