@@ -7,7 +7,7 @@
 * headcount_answer, office-total: a breakdown by department beside the office's total passes; a wrong
   total, a department's count offered as the total, or the breakdown without the total fails.
 * contact_from_signature: where the instruction says "exactly as written", the phone should keep the signature's
-  formatting (spaces aside; a known gap, see the xfail); elsewhere any punctuation of the number passes.
+  formatting (spaces aside); elsewhere any punctuation of the number passes.
 * thread_to_doc: the dropped option told as having taken itself out ("Sparkle Pro withdrew, so we switched")
   stays out; a negation of the chosen one beside the dropped one ("Sparkle Pro (not CleanCo)") presents it.
 """
@@ -170,9 +170,6 @@ def _written(task: str) -> str:
     return next(s["arguments"]["phone"] for s in calls(reference(task), "crm_create_contact"))
 
 
-@pytest.mark.xfail(strict=False, reason="the grader still reads the phone however punctuated: an exact-format "
-                   "expectation fails the phone_format variant ('(555) 627-1296' as correct work) until that variant "
-                   "(officesim/probes/variants.py) skips instances asked for the values exactly as written")
 @pytest.mark.parametrize("task", EXACT)
 def test_exactly_as_written_keeps_the_signature_format(task: str) -> None:
     assert "exactly as written" in shipped(task).instruction

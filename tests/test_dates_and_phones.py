@@ -147,21 +147,28 @@ def test_another_phone_number_fails() -> None:
     assert "does not state" in next(r.reason for r in grade.results() if r.id == "answered_2")
 
 
-SIGNATURE = "contact-from-signature-forge-001"  # the signature gives +49 83 6640 9169 (de_DE)
+SIGNATURE = "contact-from-signature-forge-003"  # the signature gives +49 88 9463 7898 (de_DE)
+EXACT = "contact-from-signature-forge-001"  # +49 83 6640 9169, and the instruction says "use it exactly as written"
 
 
 def _contact_phone(number: str) -> dict[str, Any]:
     return {"crm_create_contact": lambda arguments: {**arguments, "phone": number}}
 
 
-@pytest.mark.parametrize("number", ["083 6640 9169", "+49 (0)83 6640 9169", "+498366409169", "0049 83 6640 9169"])
+@pytest.mark.parametrize("number", ["088 9463 7898", "+49 (0)88 9463 7898", "+498894637898", "0049 88 9463 7898"])
 def test_a_contacts_phone_stored_in_its_german_national_form_passes(number: str) -> None:
     assert passes(replay(task(SIGNATURE), edit=_contact_phone(number)))
 
 
-@pytest.mark.parametrize("number", ["083 6640 9168", "+49 83 6640 9169 ext. 12", "183 6640 9169"])
+@pytest.mark.parametrize("number", ["088 9463 7899", "+49 88 9463 7898 ext. 12", "188 9463 7898"])
 def test_a_contacts_phone_that_is_another_number_fails(number: str) -> None:
     assert not passes(replay(task(SIGNATURE), edit=_contact_phone(number)))
+
+
+@pytest.mark.parametrize("number", ["083 6640 9169", "+498366409169", "0049 83 6640 9169"])
+def test_asked_for_exactly_as_written_another_form_of_the_number_fails(number: str) -> None:
+    assert not passes(replay(task(EXACT), edit=_contact_phone(number)))
+    assert passes(replay(task(EXACT), edit=_contact_phone("+49 83 6640 9169")))
 
 
 @pytest.mark.parametrize(("text", "expected"), [

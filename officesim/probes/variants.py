@@ -261,7 +261,10 @@ PHONE = re.compile(r"\+?1?[\s.-]?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\b")
 
 @variant("phone_format")
 def phone_format(ctx: Context) -> Trajectory | None:
-    """Phone numbers written another way ("+1 555 952 6601" -> "(555) 952-6601")."""
+    """Phone numbers written another way ("+1 555 952 6601" -> "(555) 952-6601"); not where the instruction asks
+    for the values exactly as written (then another format is not what was asked)."""
+    if re.search(r"\bexactly\s+as\s+(?:it\s+is\s+|they\s+are\s+)?written\b", ctx.task.instruction, re.IGNORECASE):
+        return None
     out = ctx.ref.trajectory.copy()
     changed = False
     for step in out.actions():

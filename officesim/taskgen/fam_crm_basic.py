@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from datetime import date
 from typing import Any
@@ -303,6 +304,15 @@ def _signature_phone(rng: random.Random, country: str = "United States") -> str:
     return f"+{code} {rng.randint(20, 89)} {rng.randint(1000, 9999)} {rng.randint(1000, 9999)}"
 
 
+def _phone_expected(phone: str, instruction: str) -> str:
+    """The regex a contact's stored phone must match: the number alone, however punctuated ("X or Y" is no phone
+    field); where the instruction asks for the signature's values exactly as written, the number as the
+    signature writes it ("+1 555 627 1296", not "+15556271296" nor "(555) 627-1296"), but for the spaces."""
+    if re.search(r"\bexactly\s+as\s+(?:it\s+is\s+|they\s+are\s+)?written\b", instruction, re.IGNORECASE):
+        return r"^\s*" + r"\s+".join(re.escape(part) for part in phone.split()) + r"\s*$"
+    return rf"^\W*{phone_regex(phone)}\W*$"
+
+
 def _ascii(text: str) -> str:
     """Letters of a name as a mail address spells them ('Müller-Lüdenscheidt' -> 'mullerludenscheidt')."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -418,8 +428,7 @@ class ContactFromSignature(Family):
                                         "(latest) details.",
                             match={"email": email},
                             expect={"account_id": account["id"], "name": name,
-                                    # the number alone, however punctuated: "X or Y" is no phone field
-                                    "title": title, "phone": {"regex": rf"^\W*{phone_regex(phone)}\W*$"}},
+                                    "title": title, "phone": {"regex": _phone_expected(phone, instruction)}},
                             count=1),
                 allowed_changes("crm_contact", READ_MARKS, max_rows=1),
             ],
