@@ -73,6 +73,10 @@ CROWNS = [
     "{who} is the top overspender at {fig}.",
     "{who} was the highest at {fig}.",
     "Winner: {who} ({fig}).",
+    "{who} is way out in front at {fig}.",
+    "Every other department overspent less than {who} ({fig}).",
+    "All the other departments were less over budget than {who} ({fig}).",
+    "{who}, at {fig}, is the department you're looking for.",
 ]
 
 
@@ -104,6 +108,7 @@ def test_a_sign_does_not_make_a_pick_of_another_measure() -> None:
     "Operations leads the overruns at 27.6%; Executive is second at 9.1%.",
     "No department overspent more than Operations (27.6%). Executive was 9.1% over.",
     "No department other than Operations overspent more than Executive (9.1%); Operations was 27.6% over.",
+    "Operations was 27.6% over. Every other department except Operations overspent less than Executive (9.1%).",
     "Operations, 27.6% over. Executive tops the list in dollars ($27,500) but is only 9.1% over.",
     "Operations, 27.6% over budget. Executive was the worst offender in dollars ($27,500), 9.1% over.",
     "| Department | Over |\n|---|---|\n| Operations | 27.6% |\n| Executive | 9.1% |\n\nOperations tops the list.",

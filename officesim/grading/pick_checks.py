@@ -20,7 +20,8 @@ place", "the overruns were led by Executive").  In a ``committed`` text (the ans
 crown is a pick, so one that says by itself what it is ("tops the list", "the worst offender", "in the
 lead", "The answer is", "the highest at 9.1%") needs no word of the dimension.  A negated comparative
 crowns the option right after its "than" ("No department overspent more than Executive", "no one came
-close to Executive's overrun", "Keine Abteilung hat ihr Budget stärker überschritten als ..."), unless
+close to Executive's overrun", "every other department overspent less than Executive", "Keine Abteilung
+hat ihr Budget stärker überschritten als ..."), unless
 another option is set apart from the "no" ("no department other than Operations ...").  ``unless`` is not
 met by "relative to plan" in a sentence stating an amount and no percentage (it is the amount's measure),
 nor by only a currency sign or "%" in a clause stating figures of both measures.  Options named only to be set
@@ -87,7 +88,9 @@ _CROWN = (r"(?:tops?|topped|topping|heads?|headed|heading|leads?|leading|led)\s+
           r"(?:at|on)\s+(?:the\s+)?top\s+of\s+the\s+(?:list|table|ranking|chart|league)\b|"
           r"(?:[Nn]umber\s+one|[Nn]o\.\s?1|#\s?1|first\s+place)(?!\w)|"
           r"(?:worst|biggest|main|chief|prime|top)\s+(?:offender|culprit|overspender|outlier)s?\b|"
-          r"the\s+(?:clear\s+|big\s+)?(?:stand-?out|outlier|leader)\b|winner\b|in\s+(?:the\s+)?lead\b|"
+          r"the\s+(?:clear\s+|big\s+)?(?:stand-?out|outlier|leader)\b|winner\b|in\s+(?:the\s+)?lead\b|(?:out\s+)?in\s+front\b|"
+          r"the\s+(?:department|team|one)\s+(?:you(?:'re|’re|\s+are|\s+were)\s+(?:looking|asking)\s+(?:for|about)|"
+          r"in\s+question)\b|"
           r"(?:ahead\s+of|beat|beats|beating|outpac\w+|outstrip\w+|outdo\w*|outdid|surpass\w*|eclips\w+|dwarf\w*)\s+"
           r"(?:all|every\w*|the\s+(?:rest|others|pack|field|other\s+\w+))\b|"
           r"(?:rank(?:s|ed)?|c[ao]mes?|came|finish(?:es|ed)?|placed?)\s+first\b|"
@@ -214,7 +217,12 @@ _NONE_MORE = re.compile(
     r"(?:(?:more|further|farther|bigger|larger|higher|greater|worse|heavier|mehr|st[äa]rker|h[öo]her|weiter|plus)\b"
     r"(?:\s+[\w'’]+){0,4}?\s+(?:than|als|que|qu['’])|as\s+(?:much|far|badly|heavily|high|big|large|many)\b"
     r"(?:\s+[\w'’]+){0,4}?\s+as|exceed(?:ed|s)?|topped|tops|beat|beats|surpass(?:ed|es)?|match(?:ed|es)|outdid|"
-    r"outspent|rival(?:l?ed|s)?|c(?:a|o)me\s+(?:close|near)\s+to|approached)\s*(?:(?:the|der|die|das|le|la|les)\s+)?$",
+    r"outspent|rival(?:l?ed|s)?|c(?:a|o)me\s+(?:close|near)\s+to|approached)\s*(?:(?:the|der|die|das|le|la|les)\s+)?$|"
+    # ... and its mirror: "every other department overspent less than Executive"
+    r"\b(?:(?:every|each|all)(?:one|body)?\s+(?:else|other|(?:of\s+)?the\s+(?:others?|rest|other))|"
+    r"the\s+(?:others|rest)|all\s+others)\b(?:[\s,]+[\w'’$%.-]+){0,8}?[\s,]+"
+    r"(?:less|smaller|lower|fewer|weniger|moins)\b(?:\s+[\w'’]+){0,4}?\s+(?:than|als|que|qu['’])\s*"
+    r"(?:(?:the|der|die|das|le|la|les)\s+)?$",
     re.IGNORECASE)
 # ... unless an option is set apart from the "no": "no department other than Operations overspent more than
 # Executive", "... than Executive, except Operations"
