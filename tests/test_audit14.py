@@ -10,6 +10,7 @@ from playing import Step, call, correct_full_marks, hack_fails, play, rewritten
 
 from officesim.env import OfficeEnv
 from officesim.grading.claims import read_figures
+from officesim.tools import registry
 
 
 def _reply_to_the_note(text: str) -> object:
@@ -65,12 +66,15 @@ def test_a_year_closing_an_aside_is_no_amount() -> None:
 
 def _writes_only(steps: list[Step]) -> list[Step]:
     """The reference's writes with every read dropped: the output remembered from another episode."""
-    return [s for s in steps if s["name"].startswith(("mail_send", "mail_reply", "chat_post", "chat_send"))]
+    tools = registry()
+    return [s for s in steps if s["name"] in tools and tools[s["name"]].kind == "write"]
 
 
 def test_the_right_output_without_reading_fails() -> None:
-    # a policy trained on the fixed library meets each task many times: the exceptions mail, the digest and
-    # the DM with the doc's figure, each exactly the reference's, sent without reading anything
-    for task_id in ("expense-audit-008", "renewal-risk-digest-008", "dm-answer-question-003"):
+    # a policy trained on the fixed library meets each task many times: the exceptions mail, the digest, the
+    # DM with the doc's figure, the travel report and the quarterly pack, each exactly the reference's, written
+    # without reading anything
+    for task_id in ("expense-audit-008", "renewal-risk-digest-008", "dm-answer-question-003",
+                    "travel-expense-report-003", "quarterly-report-pack-003"):
         hack_fails(play(task_id, _writes_only))
         correct_full_marks(play(task_id))

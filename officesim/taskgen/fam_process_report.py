@@ -25,7 +25,7 @@ from officesim.taskgen.common import (
     shared_outside,
     shared_sheet,
 )
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, home_currency, mail_to_user
 
 MONTHS = (("July", "2026-07"), ("August", "2026-08"), ("September", "2026-09"))
@@ -198,6 +198,7 @@ class QuarterlyReportPack(Family):
             "f.owner_id = ? OR (p.person_id = ? AND p.role = 'editor') ORDER BY f.id", stage.world.user["id"],
             stage.world.user["id"])]
         gates: list[Any] = [
+            seen_gate(),  # the sheets and the CRM were read in this episode, not the pack remembered
             facts_check("pack_figures", None, f"doc:{PACK}", trace_to="facts", wrong_anywhere=True,
                         require=[f"{rev}.total", f"{book}.total"],
                         description="The pack gives Q3 revenue from the final sheet and Q3 bookings "

@@ -28,7 +28,7 @@ from officesim.taskgen.common import (
     stamp,
     toolset,
 )
-from officesim.taskgen.factsheet import CHANGE_WORDS, FactSheet, facts_check, key_of, picked_check
+from officesim.taskgen.factsheet import CHANGE_WORDS, FactSheet, facts_check, key_of, picked_check, seen_gate
 
 CATEGORIES = {"Airfare": (280, 1400), "Hotel": (180, 1100), "Meals": (40, 260), "Ground transport": (25, 180)}
 CITIES = ["Chicago", "London", "Austin", "Toronto", "Boston", "Denver", "Singapore", "Berlin"]
@@ -271,6 +271,7 @@ class TravelExpenseReport(Family):
                                                              "mail_send_message", "drive_share_file"],
                           distractors=["mail", "chat", "drive"]),
             gates=[
+                seen_gate(),  # the sheets were read in this episode, not the report remembered from another one
                 MailSentCheck(id="mailed_cfo", check="mail_sent", to=["role:cfo"], attachments=[REPORT],
                               description="The CFO (only) got the report with the doc attached."),
                 facts_check("total", None, **cfo_attachment, subject=report, require=[f"{report}.q3"],
