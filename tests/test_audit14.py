@@ -72,9 +72,9 @@ def _writes_only(steps: list[Step]) -> list[Step]:
 
 def test_the_right_output_without_reading_fails() -> None:
     # a policy trained on the fixed library meets each task many times: the exceptions mail, the digest, the
-    # DM with the doc's figure, the travel report and the quarterly pack, each exactly the reference's, written
-    # without reading anything
+    # DM with the doc's figure, the travel report, the quarterly pack and the vendor's setup, each exactly the
+    # reference's, written without reading anything
     for task_id in ("expense-audit-008", "renewal-risk-digest-008", "dm-answer-question-003",
-                    "travel-expense-report-003", "quarterly-report-pack-003"):
+                    "travel-expense-report-003", "quarterly-report-pack-003", "vendor-onboarding-003"):
         hack_fails(play(task_id, _writes_only))
         correct_full_marks(play(task_id))

@@ -16,7 +16,7 @@ from typing import Any
 from officesim.grading import grader_spec as g
 from officesim.taskgen.base import Draft, Family, Solver, Stage
 from officesim.taskgen.common import MAIL_TABLES, first_name, mail_guards, outside_mail, shared_doc, shared_outside
-from officesim.taskgen.factsheet import FactSheet, facts_check
+from officesim.taskgen.factsheet import FactSheet, facts_check, seen_gate
 from officesim.taskgen.process_common import all_pages, at, changes_allowed, hard_tools, mail_to_user, shared_sheet_as
 from officesim.taskgen.safety_common import gap, own_claim_patterns, surname
 
@@ -251,6 +251,9 @@ class VendorOnboarding(Family):
         terms_rx = {"regex": rf"(?i)^\s*(net\s*)?{terms}(\s*days)?\s*$"}
         to_ap = ["role:ap_specialist"]
         gates: list[Any] = [
+            # the remittance contact was read in this episode (the vendor's mail), not remembered: a write's own
+            # arguments echoed back in its result are no reading
+            seen_gate(words=[contact_email]),
             g.SheetCellsCheck(id="registered", check="sheet_cells", file=register,
                               rows=[{"Vendor": vendor, "Terms": terms_rx, "Remittance contact":
                                      {"regex": rf"(?i){contact_email.replace('.', '[.]')}"},
