@@ -984,8 +984,12 @@ def _asserted_names(reader: Reader, claim: Claim, check: FactsCheck) -> tuple[Se
     answer and another of the candidates and has a negation of its own, those a negation before them
     sets aside are left out ("Legal, not Sales" names Legal only); elsewhere all it names, as before."""
     named = reader.named(claim.segment.text)
-    # (what must stay out is a rival too: "Vendor: Sparkle Pro (not CleanCo)" presents Sparkle Pro)
-    rivals = [k for k in [*check.candidates, *check.exclude] if k not in check.name]
+    # (what must stay out is a rival too, when it is another option of the same kind: "Vendor: Sparkle Pro (not
+    # CleanCo)" presents Sparkle Pro; the request logged is no rival of the reason another was refused: "I've
+    # logged Redwood and can't log Silverbirch: the policy doesn't allow splitting" names the splitting)
+    kinds = {reader.spec.entities[k].kind for k in check.name if k in reader.spec.entities}
+    rivals = [k for k in [*check.candidates, *(k for k in check.exclude if k in reader.spec.entities
+                                              and reader.spec.entities[k].kind in kinds)] if k not in check.name]
     if not any(k in named for k in check.name) or not any(k in named for k in rivals):
         return named, False
     marked, text = _marked(reader, claim.segment.text)
