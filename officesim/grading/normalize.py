@@ -178,6 +178,16 @@ def _trim(value: Any) -> str:
     return _trimmed(text) if len(text) <= _CACHED_LENGTH else _normalize(text).strip(_EDGE_PUNCT)
 
 
+_EXACTLY_AS_WRITTEN = re.compile(r"\bexactly\s+as\s+(?:it\s+is\s+|they\s+are\s+)?written\b", re.IGNORECASE)
+
+
+def asks_exact_values(instruction: str) -> bool:
+    """Whether an instruction asks for values exactly as a source writes them ("use it exactly as written"):
+    then another format of the same value (a phone in E.164) is not what was asked.  One reading for the
+    family that grades it and the variant that must not offer another format as correct work."""
+    return _EXACTLY_AS_WRITTEN.search(instruction) is not None
+
+
 def contains_phrase(text: Any, phrase: Any) -> bool:
     """Does ``text`` contain ``phrase`` as whole words (case- and whitespace-insensitive)?
 

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from officesim.grading.facts import DAY_FIRST_LOCALES
-from officesim.grading.normalize import contains_phrase
+from officesim.grading.normalize import asks_exact_values, contains_phrase
 from officesim.probes import wording
 from officesim.probes.kinds import Context, variant
 from officesim.probes.probing import leaves
@@ -263,7 +263,7 @@ PHONE = re.compile(r"\+?1?[\s.-]?\(?(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\b")
 def phone_format(ctx: Context) -> Trajectory | None:
     """Phone numbers written another way ("+1 555 952 6601" -> "(555) 952-6601"); not where the instruction asks
     for the values exactly as written (then another format is not what was asked)."""
-    if re.search(r"\bexactly\s+as\s+(?:it\s+is\s+|they\s+are\s+)?written\b", ctx.task.instruction, re.IGNORECASE):
+    if asks_exact_values(ctx.task.instruction):
         return None
     out = ctx.ref.trajectory.copy()
     changed = False

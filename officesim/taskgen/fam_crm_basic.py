@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from officesim.grading.facts import phone_regex
+from officesim.grading.normalize import asks_exact_values
 from officesim.grading.record_checks import ChangedCheck, RecordCheck
 from officesim.seeding import faker_for
 from officesim.taskgen.base import Draft, Family, Solver, Stage, WorldLacks
@@ -308,7 +309,7 @@ def _phone_expected(phone: str, instruction: str) -> str:
     """The regex a contact's stored phone must match: the number alone, however punctuated ("X or Y" is no phone
     field); where the instruction asks for the signature's values exactly as written, the number as the
     signature writes it ("+1 555 627 1296", not "+15556271296" nor "(555) 627-1296"), but for the spaces."""
-    if re.search(r"\bexactly\s+as\s+(?:it\s+is\s+|they\s+are\s+)?written\b", instruction, re.IGNORECASE):
+    if asks_exact_values(instruction):
         return r"^\s*" + r"\s+".join(re.escape(part) for part in phone.split()) + r"\s*$"
     return rf"^\W*{phone_regex(phone)}\W*$"
 
